@@ -1,0 +1,46 @@
+// swift-tools-version:6.2
+//
+// SpringKernel: very many damped springs, stepped exactly, that say when they are at rest.
+//
+// The library products carry no unsafe flags, so engines can depend on them. The kernel's hot
+// step is `@inlinable`: it is specialised and compiled inside the module that calls it, at that
+// module's target CPU. The benchmark executable is built for the host CPU (`-march=native`), so
+// `swift run -c release spring-bench` measures the full SIMD width without any flag from the user.
+import PackageDescription
+
+/// Swift 6 language mode (complete concurrency checking) with every warning an error.
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .treatAllWarnings(as: .error)]
+
+let nativeCPU: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-march=native"], .when(platforms: [.linux]))]
+
+let package = Package(
+    name: "SpringKernel",
+    products: [
+        .library(name: "SpringKernel", targets: ["SpringKernel"]),
+        .executable(name: "spring-bench", targets: ["SpringBench"]),
+    ],
+    targets: [
+        .target(
+            name: "SpringKernel",
+            swiftSettings: strict
+        ),
+        // C loops of the same arithmetic, compiled like the ANCHORS reference (clang -O3 -march=native),
+        // so the benchmark can measure Swift against C in the same run.
+        .target(
+            name: "CSpringReference",
+            path: "Benchmarks/CSpringReference",
+            cSettings: [.unsafeFlags(["-O3", "-march=native"], .when(platforms: [.linux]))]
+        ),
+        .executableTarget(
+            name: "SpringBench",
+            dependencies: ["SpringKernel", "CSpringReference"],
+            path: "Benchmarks/SpringBench",
+            swiftSettings: strict + nativeCPU
+        ),
+        .testTarget(
+            name: "SpringKernelTests",
+            dependencies: ["SpringKernel"],
+            swiftSettings: strict
+        ),
+    ]
+)

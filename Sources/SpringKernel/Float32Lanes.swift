@@ -1,0 +1,130 @@
+/// IEEE-754 single-precision lanes.
+///
+/// A spring is stored as its displacement d = x − target and velocity v, so its precision follows
+/// its own motion rather than the size of its target (an absolute x near 400 cannot move by less
+/// than 2⁻¹⁸ a frame and would stall outside a 1/256 band). One step is
+/// d' = a11·d + a12·v, v' = a21·d + a22·v, with the coefficients rounded once from the exact
+/// Double propagator. Every operation rounds to nearest and none is fused (Swift never contracts
+/// a·b + c, and the step calls no libm), so the SIMD and scalar loops agree bit for bit, and so do
+/// builds for SSE2, AVX2 and AVX-512 on one architecture.
+///
+/// Values, targets and velocities are finite with magnitude at most ``valueLimit``.
+public enum Float32Lanes: SpringLaneArithmetic {
+    public typealias Value = Float
+
+    /// The largest magnitude a value, target or velocity may have, so that no step can overflow.
+    public static let valueLimit: Float = 1e15
+
+    public static var formatName: String { "float32" }
+
+    public static func lanePattern(of value: Float, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32 {
+        guard value.isFinite else { throw .nonFinite(quantity) }
+        guard abs(value) <= valueLimit else { throw .outOfRange(quantity) }
+        return value.bitPattern
+    }
+
+    public static func lanePattern(adding delta: Float, to pattern: UInt32, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32 {
+        _ = try lanePattern(of: delta, as: quantity)
+        return try lanePattern(of: Float(bitPattern: pattern) + delta, as: quantity)
+    }
+
+    public static func displacementPattern(value: UInt32, target: UInt32) throws(SpringKernelError) -> UInt32 {
+        // Both are at most 1e15 in magnitude, so the difference is finite.
+        (Float(bitPattern: value) - Float(bitPattern: target)).bitPattern
+    }
+
+    public static func valuePattern(displacement: UInt32, target: UInt32) -> UInt32 {
+        (Float(bitPattern: target) + Float(bitPattern: displacement)).bitPattern
+    }
+
+    public static func value(ofLanePattern pattern: UInt32) -> Float { Float(bitPattern: pattern) }
+
+    public static func double(ofLanePattern pattern: UInt32) -> Double { Double(Float(bitPattern: pattern)) }
+
+    public static func tolerance(_ value: Float) throws(SpringKernelError) -> Double {
+        guard value.isFinite else { throw .nonFinite(.tolerance) }
+        guard value > 0 else { throw .nonPositiveTolerance }
+        return Double(value)
+    }
+
+    public static func coefficients(of propagator: SpringPropagator) -> SIMD4<UInt32> {
+        SIMD4(
+            Float(propagator.a11).bitPattern, Float(propagator.a12).bitPattern,
+            Float(propagator.a21).bitPattern, Float(propagator.a22).bitPattern)
+    }
+
+    /// The rest frame of the exact trajectory from the stored state. The float32 trajectory
+    /// follows it to within rounding, and the spring snaps onto its target on that frame.
+    public static func restFrame(
+        displacement: UInt32, velocity: UInt32, tolerance: Double,
+        motion: SpringMotion, coefficients: SIMD4<UInt32>, frameDuration: Double
+    ) -> Int {
+        SettlePredictor.restFrame(
+            displacement: double(ofLanePattern: displacement), velocity: double(ofLanePattern: velocity),
+            tolerance: tolerance, motion: motion, frameDuration: frameDuration)
+    }
+
+    @inlinable @inline(__always)
+    public static func advance(_ work: LaneWork, bundles: Range<Int>) {
+        let c = work.coefficients
+        let a11 = SIMD16<Float>(repeating: Float(bitPattern: c[0]))
+        let a12 = SIMD16<Float>(repeating: Float(bitPattern: c[1]))
+        let a21 = SIMD16<Float>(repeating: Float(bitPattern: c[2]))
+        let a22 = SIMD16<Float>(repeating: Float(bitPattern: c[3]))
+        let capacity = work.bundleCount
+        work.displacements.withMemoryRebound(to: SIMD16<Float>.self, capacity: capacity) { d in
+            work.velocities.withMemoryRebound(to: SIMD16<Float>.self, capacity: capacity) { v in
+                let last = capacity - 1
+                if !work.hasPausedLanes {
+                    // Whole bundles first: the same loop a C compiler emits for the plain step.
+                    let wholeEnd = bundles.upperBound > last && work.finalBundleLanes != .max
+                        ? last : bundles.upperBound
+                    for b in bundles.lowerBound..<wholeEnd {
+                        let displacement = d[b]
+                        let velocity = v[b]
+                        d[b] = a11 * displacement + a12 * velocity
+                        v[b] = a21 * displacement + a22 * velocity
+                    }
+                    guard wholeEnd < bundles.upperBound else { return }
+                }
+                let maskedStart = work.hasPausedLanes ? bundles.lowerBound : last
+                for b in maskedStart..<bundles.upperBound {
+                    let stored = work.storedLanes(bundle: b)
+                    if stored == 0 { continue }
+                    let store = laneMask(stored)
+                    let displacement = d[b]
+                    let velocity = v[b]
+                    d[b] = displacement.replacing(with: a11 * displacement + a12 * velocity, where: store)
+                    v[b] = velocity.replacing(with: a21 * displacement + a22 * velocity, where: store)
+                }
+            }
+        }
+    }
+
+    @inlinable
+    public static func advanceScalar(_ work: LaneWork, bundles: Range<Int>) {
+        let c = work.coefficients
+        let a11 = Float(bitPattern: c[0])
+        let a12 = Float(bitPattern: c[1])
+        let a21 = Float(bitPattern: c[2])
+        let a22 = Float(bitPattern: c[3])
+        for b in bundles {
+            let stored = work.storedLanes(bundle: b)
+            for lane in 0..<BundleIndexing.laneCount where stored & (1 &<< UInt16(lane)) != 0 {
+                let offset = (b * BundleIndexing.laneCount + lane) * 4
+                let displacement = work.displacements.load(fromByteOffset: offset, as: Float.self)
+                let velocity = work.velocities.load(fromByteOffset: offset, as: Float.self)
+                work.displacements.storeBytes(of: a11 * displacement + a12 * velocity, toByteOffset: offset, as: Float.self)
+                work.velocities.storeBytes(of: a21 * displacement + a22 * velocity, toByteOffset: offset, as: Float.self)
+            }
+        }
+    }
+
+    /// The SIMD lane mask of a bundle's lane word. LLVM turns the test into one `kmovw` on AVX-512.
+    @inlinable @inline(__always)
+    static func laneMask(_ lanes: UInt16) -> SIMDMask<SIMD16<Int32>> {
+        let laneBits = SIMD16<UInt32>(
+            1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
+        return (SIMD16<UInt32>(repeating: UInt32(lanes)) & laneBits) .!= SIMD16<UInt32>(repeating: 0)
+    }
+}

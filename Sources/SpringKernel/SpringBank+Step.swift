@@ -1,0 +1,70 @@
+import Dispatch
+
+extension SpringBank {
+    /// Advances every moving spring by `dt` seconds and settles the springs due in this frame.
+    ///
+    /// The hot loop is inlined here, so it is compiled for the CPU of the module that calls it:
+    /// build your engine for its target CPU (`-Xcc -march=native` or `-target-cpu`) to get the full
+    /// SIMD width.
+    ///
+    /// - Parameters:
+    ///   - dt: the frame's duration in seconds; any finite positive value, a multi-second hitch
+    ///     included, is stepped exactly. Rest is predicted for a steady frame duration: when `dt`
+    ///     changes, every moving spring is predicted again (one closed-form evaluation each).
+    ///   - path: ``StepPath/simd`` or the bit-identical ``StepPath/scalar`` loop.
+    /// - Throws: ``SpringKernelError/invalidTimeStep(_:)``; the bank is then unchanged.
+    @inlinable
+    public func step(dt: Double, path: StepPath = .simd) throws(SpringKernelError) {
+        let plan = try core.beginStep(duration: dt)
+        StepExecution.advance(plan, path: path, lanes: Lanes.self)
+        core.finishStep()
+    }
+}
+
+/// Runs a step's plan: on one thread, or split into equal bundle ranges across threads.
+@usableFromInline
+enum StepExecution {
+    @inlinable
+    static func advance<Lanes: SpringLaneArithmetic>(_ plan: StepPlan, path: StepPath, lanes: Lanes.Type) {
+        guard plan.threadCount > 1 else {
+            advance(plan, bundles: 0..<plan.totalBundles, path: path, lanes: lanes)
+            return
+        }
+        let shared = UncheckedSendable(plan)
+        DispatchQueue.concurrentPerform(iterations: plan.threadCount) { part in
+            let plan = shared.value
+            let start = plan.totalBundles * part / plan.threadCount
+            let end = plan.totalBundles * (part + 1) / plan.threadCount
+            advance(plan, bundles: start..<end, path: path, lanes: lanes)
+        }
+    }
+
+    /// Advances bundles `bundles` of the frame, counted across the plan's batches in order.
+    @inlinable
+    static func advance<Lanes: SpringLaneArithmetic>(
+        _ plan: StepPlan, bundles: Range<Int>, path: StepPath, lanes: Lanes.Type
+    ) {
+        var offset = 0
+        for item in 0..<plan.workCount {
+            let work = plan.work[item]
+            let start = max(bundles.lowerBound - offset, 0)
+            let end = min(bundles.upperBound - offset, work.bundleCount)
+            if start < end {
+                switch path {
+                case .simd: Lanes.advance(work, bundles: start..<end)
+                case .scalar: Lanes.advanceScalar(work, bundles: start..<end)
+                }
+            }
+            offset += work.bundleCount
+            if offset >= bundles.upperBound { return }
+        }
+    }
+}
+
+/// Carries a value the caller knows is safe to share across the step's threads (the plan's
+/// pointers: each thread writes a disjoint range of bundles).
+@usableFromInline
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    @usableFromInline let value: Value
+    @inlinable init(_ value: Value) { self.value = value }
+}

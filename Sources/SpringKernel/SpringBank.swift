@@ -1,0 +1,269 @@
+/// A bank of damped springs stepped together: the kernel.
+///
+/// Springs live in struct-of-arrays lanes, grouped by configuration so the step reads no
+/// per-spring coefficient, and moving springs are kept dense so a frame costs what its moving
+/// springs cost. One step is the exact propagator of m x'' = −k (x − target) − c x' for the frame's
+/// duration: no substeps, no clamp, exact for any duration.
+///
+/// Each spring comes to rest on the frame its trajectory enters its tolerance band for good (the
+/// perceptual rest frame), predicted in closed form when the trajectory changes; the step then
+/// snaps it exactly to its target with zero velocity and lists it in ``restedInLastStep``.
+///
+/// ```swift
+/// let bank = SpringBank<Float32Lanes>()
+/// let x = try bank.add(value: 0, target: 100, tolerance: 0.5)
+/// while bank.awakeCount > 0 { try bank.step(dt: 1.0 / 60) }
+/// try bank.value(of: x)   // 100, exactly
+/// ```
+///
+/// A bank is not thread-safe and is not `Sendable`: use it from one thread (or actor) at a time.
+/// A step may use several threads internally (see ``StepThreading``); that never changes the bits.
+public final class SpringBank<Lanes: SpringLaneArithmetic> {
+    @usableFromInline let core: SpringBankCore
+
+    /// The most springs one bank holds.
+    public static var maximumSpringCount: Int { SpringBankCore.maximumSpringCount }
+    /// The most distinct configurations one bank holds at once.
+    public static var maximumConfigurationCount: Int { SpringBankCore.maximumConfigurationCount }
+    /// The most pause masks that can hold one spring at once.
+    public static var maximumPauseDepth: Int { PauseDepth.maximumDepth }
+
+    /// An empty bank.
+    ///
+    /// - Parameters:
+    ///   - threading: how many threads a step uses.
+    ///   - capacity: springs to reserve room for.
+    public init(threading: StepThreading = .automatic, capacity: Int = 0) {
+        core = SpringBankCore(lanes: Lanes.self, threading: threading, reservingCapacity: max(0, capacity))
+    }
+
+    /// How many threads a step uses.
+    public var threading: StepThreading {
+        get { core.threading }
+        set { core.threading = newValue }
+    }
+
+    /// Springs in the bank.
+    public var count: Int { core.springCount }
+
+    /// Springs not at rest: moving, or paused in mid-motion.
+    public var awakeCount: Int { core.batches.reduce(0) { $0 + ($1?.awakeCount ?? 0) } }
+
+    /// Steps taken so far; the frame a spring rests on is counted in these.
+    public var frame: Int { core.frame }
+
+    /// The springs that came to rest in the last step, in handle order within each due frame.
+    /// Each spring that comes to rest is listed once, in the step in which it does.
+    public var restedInLastStep: [SpringHandle] { core.restedInLastStep }
+
+    // MARK: Springs
+
+    /// Adds a spring at `value`, pulled toward `target`, moving at `velocity`.
+    ///
+    /// A spring added exactly at its target with zero velocity starts at rest; any other starts
+    /// moving and is predicted at the next step.
+    ///
+    /// - Parameter tolerance: the half-width of the rest band in the value's own units (0.5 points
+    ///   for a position, 1/256 for an opacity).
+    /// - Throws: ``SpringKernelError/nonFinite(_:)`` or ``SpringKernelError/outOfRange(_:)`` for a
+    ///   value, target, velocity or tolerance the format cannot hold,
+    ///   ``SpringKernelError/nonPositiveTolerance``, ``SpringKernelError/tooManyConfigurations``,
+    ///   ``SpringKernelError/tooManySprings``.
+    @discardableResult
+    public func add(
+        value: Lanes.Value, target: Lanes.Value, velocity: Lanes.Value? = nil,
+        configuration: SpringConfiguration = .default, tolerance: Lanes.Value
+    ) throws(SpringKernelError) -> SpringHandle {
+        let goal = try Lanes.lanePattern(of: target, as: .target)
+        let displacement = try Lanes.displacementPattern(value: try Lanes.lanePattern(of: value, as: .value), target: goal)
+        let speed = try velocity.map { v throws(SpringKernelError) in try Lanes.lanePattern(of: v, as: .velocity) } ?? 0
+        let band = try Lanes.tolerance(tolerance)
+        return try core.add(displacement: displacement, target: goal, velocity: speed, configuration: configuration, tolerance: band)
+    }
+
+    /// Removes a spring; its handle becomes stale. Masks that held it let go of it.
+    public func remove(_ spring: SpringHandle) throws(SpringKernelError) {
+        try core.remove(spring)
+    }
+
+    /// Whether `spring` names a spring in this bank.
+    public func contains(_ spring: SpringHandle) -> Bool {
+        (try? core.recordIndex(spring)) != nil
+    }
+
+    /// The spring's current value.
+    public func value(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
+        let lanes = core.lanePatterns(ofRecord: try core.recordIndex(spring))
+        return Lanes.value(ofLanePattern: Lanes.valuePattern(displacement: lanes.displacement, target: lanes.target))
+    }
+
+    /// The spring's displacement from its target, value − target, as the kernel stores it.
+    public func displacement(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
+        Lanes.value(ofLanePattern: core.lanePatterns(ofRecord: try core.recordIndex(spring)).displacement)
+    }
+
+    /// The spring's current velocity, in value units per second.
+    public func velocity(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
+        Lanes.value(ofLanePattern: core.lanePatterns(ofRecord: try core.recordIndex(spring)).velocity)
+    }
+
+    /// The value the spring pulls toward.
+    public func target(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
+        Lanes.value(ofLanePattern: core.lanePatterns(ofRecord: try core.recordIndex(spring)).target)
+    }
+
+    /// The spring's configuration.
+    public func configuration(of spring: SpringHandle) throws(SpringKernelError) -> SpringConfiguration {
+        core.batch(ofRecord: try core.recordIndex(spring)).batch.configuration
+    }
+
+    /// The spring's tolerance, in value units.
+    public func tolerance(of spring: SpringHandle) throws(SpringKernelError) -> Double {
+        core.records[try core.recordIndex(spring)].tolerance
+    }
+
+    /// Whether the spring is at rest: exactly on its target, not moving, not scheduled.
+    public func isAtRest(_ spring: SpringHandle) throws(SpringKernelError) -> Bool {
+        !core.isAwake(record: try core.recordIndex(spring))
+    }
+
+    /// Pulls the spring toward a new target, keeping its value and velocity. A spring at rest
+    /// starts moving unless the new target is where it is.
+    public func retarget(_ spring: SpringHandle, to target: Lanes.Value) throws(SpringKernelError) {
+        try core.checkMutable()
+        let index = try core.recordIndex(spring)
+        let lanes = core.lanePatterns(ofRecord: index)
+        let goal = try Lanes.lanePattern(of: target, as: .target)
+        let value = Lanes.valuePattern(displacement: lanes.displacement, target: lanes.target)
+        core.setState(record: index, displacement: try Lanes.displacementPattern(value: value, target: goal), target: goal)
+    }
+
+    /// Adds `velocity` to the spring's velocity (an impulse); a spring at rest starts moving.
+    public func addVelocity(_ velocity: Lanes.Value, to spring: SpringHandle) throws(SpringKernelError) {
+        try core.checkMutable()
+        let index = try core.recordIndex(spring)
+        let current = core.lanePatterns(ofRecord: index).velocity
+        core.setState(record: index, velocity: try Lanes.lanePattern(adding: velocity, to: current, as: .velocity))
+    }
+
+    /// Sets the spring's value and velocity, keeping its target (a teleport, or a hand-off from a
+    /// gesture). A paused spring keeps the new state frozen until it is resumed.
+    public func setState(of spring: SpringHandle, value: Lanes.Value, velocity: Lanes.Value) throws(SpringKernelError) {
+        try core.checkMutable()
+        let index = try core.recordIndex(spring)
+        let target = core.lanePatterns(ofRecord: index).target
+        let displacement = try Lanes.displacementPattern(value: try Lanes.lanePattern(of: value, as: .value), target: target)
+        let speed = try Lanes.lanePattern(of: velocity, as: .velocity)
+        core.setState(record: index, displacement: displacement, velocity: speed)
+    }
+
+    /// Gives the spring another configuration, keeping its state, masks and pause depth.
+    public func setConfiguration(of spring: SpringHandle, to configuration: SpringConfiguration) throws(SpringKernelError) {
+        try core.checkMutable()
+        try core.setConfiguration(record: try core.recordIndex(spring), configuration)
+    }
+
+    /// Sets the spring's tolerance, in value units.
+    public func setTolerance(of spring: SpringHandle, to tolerance: Lanes.Value) throws(SpringKernelError) {
+        try core.checkMutable()
+        let index = try core.recordIndex(spring)
+        core.records[index].tolerance = try Lanes.tolerance(tolerance)
+        if core.isAwake(record: index) { core.trajectoryChanged(record: index) }
+    }
+
+    // MARK: Rest
+
+    /// The frame (``frame`` count) on which the spring is scheduled to come to rest, or nil when it
+    /// is at rest, paused, or its trajectory changed since the last step (it is predicted then).
+    public func scheduledRestFrame(of spring: SpringHandle) throws(SpringKernelError) -> Int? {
+        let index = try core.recordIndex(spring)
+        guard core.isAwake(record: index), !core.isPaused(record: index), !core.records[index].awaitingPrediction,
+            core.records[index].scheduledFrame >= 0
+        else { return nil }
+        return core.records[index].scheduledFrame
+    }
+
+    /// How many further steps of `dt` the spring takes before it stays within its tolerance for
+    /// good (0 when it already does), predicted from its current state.
+    public func predictedRestFrames(of spring: SpringHandle, dt: Double) throws(SpringKernelError) -> Int {
+        let index = try core.recordIndex(spring)
+        guard dt.isFinite, dt > 0 else { throw .invalidTimeStep(dt) }
+        return core.predictRestFrame(record: index, duration: dt)
+    }
+
+    // MARK: Pause masks
+
+    /// Makes a pause mask: a set of springs one source pauses and resumes together.
+    public func makePauseMask(_ springs: some Sequence<SpringHandle> = [SpringHandle]()) throws(SpringKernelError) -> PauseMaskID {
+        let mask = try core.makePauseMask()
+        for spring in springs {
+            do throws(SpringKernelError) {
+                try core.insert(spring, into: mask)
+            } catch {
+                try? core.removePauseMask(mask)
+                throw error
+            }
+        }
+        return mask
+    }
+
+    /// Adds a spring to a mask; if the mask is pausing, the spring is paused too.
+    public func insert(_ spring: SpringHandle, into mask: PauseMaskID) throws(SpringKernelError) {
+        try core.insert(spring, into: mask)
+    }
+
+    /// Takes a spring out of a mask; if that was the last hold on it, it moves on from where it was.
+    public func remove(_ spring: SpringHandle, from mask: PauseMaskID) throws(SpringKernelError) {
+        try core.remove(spring, from: mask)
+    }
+
+    /// Removes a mask, resuming its springs (without changing their state) if it was pausing.
+    public func removePauseMask(_ mask: PauseMaskID) throws(SpringKernelError) {
+        try core.removePauseMask(mask)
+    }
+
+    /// Pauses every spring of the mask: its lanes stay bit-identical through any number of steps.
+    /// Costs a few word operations per bundle the mask touches, not a call per spring.
+    /// Pausing a mask that is already pausing does nothing.
+    public func pause(_ mask: PauseMaskID) throws(SpringKernelError) {
+        try core.pause(mask)
+    }
+
+    /// Lets go of the mask's hold. A spring that no other mask holds moves again, from the value and
+    /// velocity `restart` returns for it (nil: from where it was paused), as PausesSpring asks.
+    ///
+    /// `restart` is called for each freed spring, in handle order, before anything changes; if it
+    /// returns a value the format cannot hold, the call throws and nothing changes. It must not
+    /// change the bank. Resuming a mask that is not pausing does nothing.
+    public func resume(
+        _ mask: PauseMaskID,
+        restart: (SpringHandle) -> (value: Lanes.Value, velocity: Lanes.Value)? = { _ in nil }
+    ) throws(SpringKernelError) {
+        try core.resume(mask) { spring throws(SpringKernelError) in
+            guard let state = restart(spring) else { return nil }
+            let target = core.lanePatterns(ofRecord: try core.recordIndex(spring)).target
+            let value = try Lanes.lanePattern(of: state.value, as: .value)
+            return (try Lanes.displacementPattern(value: value, target: target), try Lanes.lanePattern(of: state.velocity, as: .velocity))
+        }
+    }
+
+    /// Whether the mask is holding its springs paused.
+    public func isPausing(_ mask: PauseMaskID) throws(SpringKernelError) -> Bool {
+        core.masks[try core.maskIndex(mask)].isPausing
+    }
+
+    /// The springs a mask lists, in handle order.
+    public func springs(in mask: PauseMaskID) throws(SpringKernelError) -> [SpringHandle] {
+        core.memberRecords(ofMask: try core.maskIndex(mask)).map { core.handle(ofRecord: $0) }
+    }
+
+    /// Whether the spring is paused (held by at least one mask).
+    public func isPaused(_ spring: SpringHandle) throws(SpringKernelError) -> Bool {
+        core.isPaused(record: try core.recordIndex(spring))
+    }
+
+    /// How many masks hold the spring paused.
+    public func pauseDepth(of spring: SpringHandle) throws(SpringKernelError) -> Int {
+        core.pauseDepth(record: try core.recordIndex(spring))
+    }
+}

@@ -1,0 +1,75 @@
+/// A broken internal invariant, found by `_checkInvariants()`.
+struct InvariantViolation: Error, CustomStringConvertible {
+    let description: String
+}
+
+extension SpringBankCore {
+    private func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw InvariantViolation(description: message()) }
+    }
+
+    /// Checks every structural invariant of the bank; for tests (Swift Collections' `_checkInvariants`).
+    func _checkInvariants() throws {
+        var liveSprings = 0
+        var pauseHolds = [Int: Int]()  // record → masks pausing it
+        for (m, mask) in masks.enumerated() where mask.isLive {
+            var members = 0
+            for (key, lanes) in mask.members {
+                let (batchIndex, bundle) = Self.split(bundleKey: key)
+                try check(lanes != 0, "empty member word kept in mask \(m)")
+                let batch = try batches[batchIndex] ?? { throw InvariantViolation(description: "mask \(m) names a free batch") }()
+                for lane in 0..<BundleIndexing.laneCount where lanes & (1 << lane) != 0 {
+                    let slot = bundle * BundleIndexing.laneCount + lane
+                    try check(slot < batch.count, "mask \(m) names an empty slot")
+                    let spring = Int(batch.springOfSlot[slot])
+                    try check(records[spring].masks.contains(UInt32(m)), "mask \(m) lists a spring that does not list it")
+                    if mask.isPausing { pauseHolds[spring, default: 0] += 1 }
+                    members += 1
+                }
+            }
+            try check(members == mask.memberCount, "mask \(m) counts \(mask.memberCount) members, has \(members)")
+        }
+        for (b, slot) in batches.enumerated() {
+            guard let batch = slot else { continue }
+            try check(batchOfConfiguration[batch.configuration] == b, "configuration index of batch \(b)")
+            try check(0 <= batch.awakeCount && batch.awakeCount <= batch.count && batch.count <= batch.capacity, "batch \(b) counts")
+            try check(batch.count > 0, "empty batch \(b) kept")
+            var paused = 0
+            for bundle in 0..<(batch.capacity / BundleIndexing.laneCount) {
+                try check(batch.pausedLanes[bundle] == batch.pauseDepth.heldLanes(bundle: bundle), "paused word of batch \(b) bundle \(bundle)")
+                paused += batch.pausedLanes[bundle].nonzeroBitCount
+            }
+            try check(paused == batch.pausedLaneCount, "paused lane count of batch \(b)")
+            for slot in 0..<batch.capacity {
+                guard slot < batch.count else {
+                    try check(batch.displacements[slot] == 0 && batch.velocities[slot] == 0 && batch.targets[slot] == 0
+                        && batch.pauseDepth.depth(slot: slot) == 0, "unused slot \(slot) of batch \(b) not clear")
+                    continue
+                }
+                let spring = Int(batch.springOfSlot[slot])
+                let record = records[spring]
+                try check(record.isLive && Int(record.batch) == b && Int(record.slot) == slot, "slot \(slot) of batch \(b) and its record disagree")
+                try check(batch.pauseDepth.depth(slot: slot) == pauseHolds[spring, default: 0], "pause depth of spring \(spring)")
+                for mask in record.masks {
+                    let word = masks[Int(mask)].members[Self.bundleKey(batch: b, slot: slot)] ?? 0
+                    try check(word & BundleIndexing.laneBit(ofSlot: slot) != 0, "spring \(spring) lists mask \(mask) without its bit")
+                }
+                if slot >= batch.awakeCount {
+                    try check(batch.displacements[slot] == 0 && batch.velocities[slot] == 0, "resting spring \(spring) is not exactly at rest")
+                } else if predictionDuration != nil && !batch.isPaused(slot: slot) && !record.awaitingPrediction {
+                    try check(record.scheduledFrame > frame, "moving spring \(spring) has no future rest frame")
+                    try check(schedule.entries.contains { Int($0.spring) == spring && $0.stamp == record.stamp && $0.frame == record.scheduledFrame },
+                        "moving spring \(spring) is missing from the rest schedule")
+                }
+                liveSprings += 1
+            }
+        }
+        try check(liveSprings == springCount, "\(springCount) springs counted, \(liveSprings) in slots")
+        try check(records.filter(\.isLive).count == springCount, "live records")
+    }
+}
+
+extension SpringBank {
+    /// Checks every internal invariant; throws the first one broken. For tests.
+    func _checkInvariants() throws { try core._checkInvariants() }
+}

@@ -1,0 +1,304 @@
+/// The machinery behind every ``SpringBank``, whatever its lane format: spring records and handles,
+/// one ``ConfigurationBatch`` per configuration, pause masks, the rest schedule and the step's
+/// bookkeeping. Lanes are handled as raw 32-bit patterns; the few operations that depend on the
+/// format go through `lanes`, outside the hot loop.
+@usableFromInline
+final class SpringBankCore {
+    /// One spring's cold bookkeeping. The spring's lanes live in `batches[batch]` at `slot`.
+    struct SpringRecord {
+        var generation: UInt32 = 0
+        /// The configuration batch, or −1 when the record is free.
+        var batch: Int32 = -1
+        var slot: Int32 = 0
+        var tolerance: Double = 0
+        /// Bumped whenever the trajectory changes; rest-schedule entries with an older stamp are stale.
+        var stamp: UInt32 = 0
+        /// The frame the spring is scheduled to come to rest, or −1.
+        var scheduledFrame = -1
+        /// The prediction reached ``SettlePredictor/horizon``: predict again when it falls due.
+        var scheduledAtHorizon = false
+        var awaitingPrediction = false
+        /// The pause masks that list this spring.
+        var masks: [UInt32] = []
+
+        var isLive: Bool { batch >= 0 }
+    }
+
+    let lanes: any SpringLaneArithmetic.Type
+    @usableFromInline let tag: UInt32
+    var threading: StepThreading
+
+    var batches: [ConfigurationBatch?] = []
+    var batchOfConfiguration: [SpringConfiguration: Int] = [:]
+    var freeBatches: [Int] = []
+
+    var records: [SpringRecord] = []
+    var freeRecords: [UInt32] = []
+    private(set) var springCount = 0
+
+    var masks: [PauseMaskRecord] = []
+    var freeMasks: [UInt32] = []
+    /// Springs released by a resume, kept between calls so resuming allocates nothing.
+    var resumeScratch: [(spring: UInt32, restart: (displacement: UInt32, velocity: UInt32)?)] = []
+
+    var schedule = RestSchedule()
+    /// Springs whose trajectory changed since the last step, in the order they changed.
+    var pending: [UInt32] = []
+    /// The frame duration of every prediction in the schedule.
+    var predictionDuration: Double?
+    /// Frames stepped so far.
+    @usableFromInline var frame = 0
+    /// The springs that came to rest in the last step, in the order they did.
+    var restedInLastStep: [SpringHandle] = []
+
+    /// This frame's work, one entry per batch with moving springs.
+    var work: UnsafeMutablePointer<LaneWork>
+    var workCapacity: Int
+
+    /// Set while a caller's closure runs inside a bank operation; mutations then throw.
+    var isRunningCallback = false
+
+    static let maximumSpringCount = 1 << 30
+    static let maximumConfigurationCount = 1 << 16
+
+    init(lanes: any SpringLaneArithmetic.Type, threading: StepThreading, reservingCapacity: Int) {
+        self.lanes = lanes
+        self.threading = threading
+        // Distinguishes banks so a handle from one is refused by another.
+        var generator = SystemRandomNumberGenerator()
+        tag = UInt32.random(in: 1...UInt32.max, using: &generator)
+        workCapacity = 16
+        work = .allocate(capacity: workCapacity)
+        records.reserveCapacity(reservingCapacity)
+    }
+
+    deinit { work.deallocate() }
+
+    // MARK: Handles
+
+    func handle(ofRecord index: Int) -> SpringHandle {
+        SpringHandle(index: UInt32(index), generation: records[index].generation, bankTag: tag)
+    }
+
+    /// The record index a handle names, or the reason it names none.
+    func recordIndex(_ handle: SpringHandle) throws(SpringKernelError) -> Int {
+        guard handle.bankTag == tag else { throw .foreignHandle }
+        let index = Int(handle.index)
+        guard index < records.count, records[index].isLive, records[index].generation == handle.generation else {
+            throw .staleHandle(handle)
+        }
+        return index
+    }
+
+    func checkMutable() throws(SpringKernelError) {
+        guard !isRunningCallback else { throw .reentrantMutation }
+    }
+
+    func batch(ofRecord index: Int) -> (batch: ConfigurationBatch, slot: Int) {
+        let record = records[index]
+        return (batches[Int(record.batch)].unsafelyUnwrapped, Int(record.slot))
+    }
+
+    /// The batch holding `configuration`, made if needed.
+    func batchIndex(for configuration: SpringConfiguration) throws(SpringKernelError) -> Int {
+        if let index = batchOfConfiguration[configuration] { return index }
+        let index: Int
+        if let free = freeBatches.popLast() {
+            index = free
+        } else {
+            guard batches.count < Self.maximumConfigurationCount else { throw .tooManyConfigurations }
+            index = batches.count
+            batches.append(nil)
+        }
+        batches[index] = ConfigurationBatch(configuration: configuration)
+        batchOfConfiguration[configuration] = index
+        return index
+    }
+
+    private func releaseBatchIfEmpty(_ index: Int) {
+        guard let batch = batches[index], batch.count == 0 else { return }
+        batchOfConfiguration[batch.configuration] = nil
+        batches[index] = nil
+        freeBatches.append(index)
+    }
+
+    // MARK: Lanes of one spring
+
+    func lanePatterns(ofRecord index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32) {
+        let (batch, slot) = batch(ofRecord: index)
+        return (batch.displacements[slot], batch.velocities[slot], batch.targets[slot])
+    }
+
+    func isAwake(record index: Int) -> Bool {
+        let (batch, slot) = batch(ofRecord: index)
+        return slot < batch.awakeCount
+    }
+
+    func isPaused(record index: Int) -> Bool {
+        let (batch, slot) = batch(ofRecord: index)
+        return batch.isPaused(slot: slot)
+    }
+
+    /// Whether these lanes are a state of rest: exactly on target, not moving.
+    func isRestState(displacement: UInt32, velocity: UInt32) -> Bool {
+        lanes.double(ofLanePattern: displacement) == 0 && lanes.double(ofLanePattern: velocity) == 0
+    }
+
+    // MARK: Moving lanes between slots
+
+    /// Exchanges two slots of a batch and everything that names them: records and mask bits.
+    func swapSlots(batchIndex: Int, _ a: Int, _ b: Int) {
+        guard a != b, let batch = batches[batchIndex] else { return }
+        let springA = Int(batch.springOfSlot[a]), springB = Int(batch.springOfSlot[b])
+        setMaskBits(ofRecord: springA, batch: batchIndex, slot: a, present: false)
+        setMaskBits(ofRecord: springB, batch: batchIndex, slot: b, present: false)
+        batch.swapSlots(a, b)
+        records[springA].slot = Int32(b)
+        records[springB].slot = Int32(a)
+        setMaskBits(ofRecord: springA, batch: batchIndex, slot: b, present: true)
+        setMaskBits(ofRecord: springB, batch: batchIndex, slot: a, present: true)
+    }
+
+    /// Moves a resting spring into the awake region.
+    func wake(record index: Int) {
+        let record = records[index]
+        let batch = batches[Int(record.batch)].unsafelyUnwrapped
+        let slot = Int(record.slot)
+        guard slot >= batch.awakeCount else { return }
+        swapSlots(batchIndex: Int(record.batch), slot, batch.awakeCount)
+        batch.awakeCount += 1
+    }
+
+    /// Snaps a spring exactly onto its target with zero velocity and moves it to the resting region.
+    func rest(record index: Int) {
+        let record = records[index]
+        let batchIndex = Int(record.batch)
+        let batch = batches[batchIndex].unsafelyUnwrapped
+        let slot = Int(record.slot)
+        batch.displacements[slot] = 0
+        batch.velocities[slot] = 0
+        unschedule(record: index)
+        guard slot < batch.awakeCount else { return }
+        swapSlots(batchIndex: batchIndex, slot, batch.awakeCount - 1)
+        batch.awakeCount -= 1
+    }
+
+    /// Takes a spring's slot out of its batch, keeping its record; returns its lanes.
+    private func detach(record index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32) {
+        let batchIndex = Int(records[index].batch)
+        let batch = batches[batchIndex].unsafelyUnwrapped
+        let patterns = lanePatterns(ofRecord: index)
+        if Int(records[index].slot) < batch.awakeCount {
+            swapSlots(batchIndex: batchIndex, Int(records[index].slot), batch.awakeCount - 1)
+            batch.awakeCount -= 1
+        }
+        swapSlots(batchIndex: batchIndex, Int(records[index].slot), batch.count - 1)
+        batch.count -= 1
+        batch.clearSlot(batch.count)
+        return patterns
+    }
+
+    /// Places a spring in a slot of `batchIndex`, awake unless its lanes are a state of rest.
+    private func attach(
+        record index: Int, batchIndex: Int, displacement: UInt32, velocity: UInt32, target: UInt32
+    ) {
+        let batch = batches[batchIndex].unsafelyUnwrapped
+        batch.reserve(batch.count + 1)
+        let slot = batch.count
+        batch.count += 1
+        // A state of rest is stored as exact zeros (no −0), as `rest(record:)` leaves it.
+        let atRest = isRestState(displacement: displacement, velocity: velocity)
+        batch.displacements[slot] = atRest ? 0 : displacement
+        batch.velocities[slot] = atRest ? 0 : velocity
+        batch.targets[slot] = target
+        batch.springOfSlot[slot] = UInt32(index)
+        records[index].batch = Int32(batchIndex)
+        records[index].slot = Int32(slot)
+        if !atRest { wake(record: index) }
+    }
+
+    // MARK: Springs
+
+    func add(
+        displacement: UInt32, target: UInt32, velocity: UInt32, configuration: SpringConfiguration, tolerance: Double
+    ) throws(SpringKernelError) -> SpringHandle {
+        try checkMutable()
+        guard springCount < Self.maximumSpringCount else { throw .tooManySprings }
+        let batchIndex = try batchIndex(for: configuration)
+        let index: Int
+        if let free = freeRecords.popLast() {
+            index = Int(free)
+        } else {
+            index = records.count
+            records.append(SpringRecord())
+        }
+        records[index].tolerance = tolerance
+        attach(record: index, batchIndex: batchIndex, displacement: displacement, velocity: velocity, target: target)
+        springCount += 1
+        if isAwake(record: index) { trajectoryChanged(record: index) }
+        return handle(ofRecord: index)
+    }
+
+    func remove(_ handle: SpringHandle) throws(SpringKernelError) {
+        try checkMutable()
+        let index = try recordIndex(handle)
+        for mask in records[index].masks {
+            removeMember(record: index, mask: Int(mask))
+        }
+        records[index].masks.removeAll()
+        let batchIndex = Int(records[index].batch)
+        _ = detach(record: index)
+        releaseBatchIfEmpty(batchIndex)
+        unschedule(record: index)
+        records[index].awaitingPrediction = false
+        records[index].batch = -1
+        records[index].generation &+= 1
+        freeRecords.append(UInt32(index))
+        springCount -= 1
+    }
+
+    /// Changes displacement, velocity or target; a spring at rest moves unless the new state is
+    /// still its rest.
+    func setState(record index: Int, displacement: UInt32? = nil, velocity: UInt32? = nil, target: UInt32? = nil) {
+        let (batch, slot) = batch(ofRecord: index)
+        if let displacement { batch.displacements[slot] = displacement }
+        if let velocity { batch.velocities[slot] = velocity }
+        if let target { batch.targets[slot] = target }
+        if slot >= batch.awakeCount {
+            let patterns = lanePatterns(ofRecord: index)
+            if isRestState(displacement: patterns.displacement, velocity: patterns.velocity) {
+                // Still a state of rest: keep the exact rest patterns (no −0).
+                batch.displacements[slot] = 0
+                batch.velocities[slot] = 0
+                return
+            }
+            wake(record: index)
+        }
+        trajectoryChanged(record: index)
+    }
+
+    func setConfiguration(record index: Int, _ configuration: SpringConfiguration) throws(SpringKernelError) {
+        let oldBatch = Int(records[index].batch)
+        let newBatch = try batchIndex(for: configuration)
+        guard newBatch != oldBatch else { return }
+        let (batch, slot) = batch(ofRecord: index)
+        let depth = batch.pauseDepth.depth(slot: slot)
+        // Take the spring out with no pause hold and no mask membership (so the slot swaps of the
+        // move leave its mask bits alone), then put both back in the new batch.
+        let memberships = records[index].masks
+        setMaskBits(ofRecord: index, batch: oldBatch, slot: slot, present: false)
+        records[index].masks = []
+        for _ in 0..<depth {
+            batch.pauseDepth.decrement(bundle: BundleIndexing.bundle(ofSlot: slot), lanes: BundleIndexing.laneBit(ofSlot: slot))
+        }
+        batch.refreshPausedLanes(bundle: BundleIndexing.bundle(ofSlot: slot))
+        let patterns = detach(record: index)
+        attach(record: index, batchIndex: newBatch, displacement: patterns.displacement, velocity: patterns.velocity, target: patterns.target)
+        let (moved, newSlot) = self.batch(ofRecord: index)
+        moved.setPauseDepth(slot: newSlot, to: depth)
+        records[index].masks = memberships
+        setMaskBits(ofRecord: index, batch: newBatch, slot: newSlot, present: true)
+        releaseBatchIfEmpty(oldBatch)
+        if newSlot < moved.awakeCount { trajectoryChanged(record: index) }
+    }
+}

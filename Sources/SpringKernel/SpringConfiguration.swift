@@ -1,0 +1,67 @@
+/// The physical parameters of a spring: m x'' = -k (x - target) - c x'.
+///
+/// Tension k, friction c and mass m default to 342, 30 and 1, the springSource defaults of the
+/// Material Motion specification (damping ratio 0.811, natural frequency 18.5 rad/s).
+///
+/// Each parameter is validated when the configuration is made, so a bank never sees one that could
+/// produce a non-finite step: tension in (0, 10⁶], friction in [0, 10⁶], mass in [10⁻⁶, 10⁶].
+/// A friction of zero is valid; such a spring oscillates forever and comes to rest only if its
+/// whole motion already lies within its tolerance.
+///
+/// ```swift
+/// let snappy = try SpringConfiguration(tension: 1323, friction: 91)
+/// ```
+public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
+    /// Stiffness k, in force per unit of displacement.
+    public let tension: Double
+    /// Damping c, in force per unit of velocity.
+    public let friction: Double
+    /// Mass m.
+    public let mass: Double
+
+    /// The largest tension, friction or mass a configuration accepts.
+    public static let parameterLimit = 1e6
+    /// The smallest mass a configuration accepts.
+    public static let minimumMass = 1e-6
+
+    /// The Material Motion default: tension 342, friction 30, mass 1.
+    public static let `default` = SpringConfiguration(unchecked: 342, 30, 1)
+
+    /// The parameter a ``SpringKernelError/invalidConfiguration(_:)`` is about.
+    public enum Parameter: String, Hashable, Sendable {
+        /// Tension must be finite and in (0, 10⁶].
+        case tension
+        /// Friction must be finite and in [0, 10⁶].
+        case friction
+        /// Mass must be finite and in [10⁻⁶, 10⁶].
+        case mass
+    }
+
+    /// Makes a configuration, or throws ``SpringKernelError/invalidConfiguration(_:)``.
+    public init(tension: Double = 342, friction: Double = 30, mass: Double = 1) throws(SpringKernelError) {
+        guard tension.isFinite, tension > 0, tension <= Self.parameterLimit else {
+            throw .invalidConfiguration(.tension)
+        }
+        guard friction.isFinite, friction >= 0, friction <= Self.parameterLimit else {
+            throw .invalidConfiguration(.friction)
+        }
+        guard mass.isFinite, mass >= Self.minimumMass, mass <= Self.parameterLimit else {
+            throw .invalidConfiguration(.mass)
+        }
+        self.init(unchecked: tension, friction, mass)
+    }
+
+    private init(unchecked tension: Double, _ friction: Double, _ mass: Double) {
+        self.tension = tension
+        self.friction = friction
+        self.mass = mass
+    }
+
+    /// ζ = c / (2 √(k m)): below 1 the spring overshoots, at 1 it is critically damped.
+    public var dampingRatio: Double { friction / (2 * (tension * mass).squareRoot()) }
+
+    /// ω₀ = √(k / m), in radians per second.
+    public var naturalFrequency: Double { (tension / mass).squareRoot() }
+
+    public var description: String { "SpringConfiguration(tension: \(tension), friction: \(friction), mass: \(mass))" }
+}

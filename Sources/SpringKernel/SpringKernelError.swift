@@ -1,0 +1,59 @@
+/// Why the kernel refused a call.
+///
+/// Every public operation of a ``SpringBank`` either succeeds completely or throws one of these
+/// and leaves the bank exactly as it was: no spring is changed, lost or half-updated.
+public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A value, target, velocity or tolerance was NaN or infinite.
+    case nonFinite(SpringQuantity)
+    /// A finite value lies outside what the lane format stores (see ``SpringLaneArithmetic``).
+    case outOfRange(SpringQuantity)
+    /// A spring configuration parameter was non-finite or outside its documented range.
+    case invalidConfiguration(SpringConfiguration.Parameter)
+    /// A step's duration was NaN, infinite, zero or negative.
+    case invalidTimeStep(Double)
+    /// A tolerance was zero or negative: a spring with no tolerance never comes to rest.
+    case nonPositiveTolerance
+    /// The handle names a spring that has been removed from this bank.
+    case staleHandle(SpringHandle)
+    /// The handle or pause mask was made by another bank.
+    case foreignHandle
+    /// The pause mask has been removed from this bank.
+    case stalePauseMask(PauseMaskID)
+    /// Pausing would hold a spring under more than ``SpringBank/maximumPauseDepth`` masks at once.
+    case pauseDepthExceeded(SpringHandle)
+    /// The bank already holds ``SpringBank/maximumConfigurationCount`` distinct configurations.
+    case tooManyConfigurations
+    /// The bank already holds ``SpringBank/maximumSpringCount`` springs.
+    case tooManySprings
+    /// A closure the bank was running (a resume's restart values) tried to change the bank.
+    case reentrantMutation
+
+    public var description: String {
+        switch self {
+        case .nonFinite(let quantity): "\(quantity) is not finite"
+        case .outOfRange(let quantity): "\(quantity) is outside the range the lane format stores"
+        case .invalidConfiguration(let parameter): "\(parameter) is outside its valid range"
+        case .invalidTimeStep(let dt): "time step \(dt) is not a finite positive duration"
+        case .nonPositiveTolerance: "tolerance must be positive"
+        case .staleHandle(let handle): "\(handle) names a spring that was removed"
+        case .foreignHandle: "handle or mask belongs to another bank"
+        case .stalePauseMask(let mask): "\(mask) was removed"
+        case .pauseDepthExceeded(let handle): "\(handle) is already held by the maximum number of pause masks"
+        case .tooManyConfigurations: "too many distinct spring configurations in one bank"
+        case .tooManySprings: "too many springs in one bank"
+        case .reentrantMutation: "the bank cannot be changed from inside one of its own callbacks"
+        }
+    }
+}
+
+/// The input a ``SpringKernelError`` is about.
+public enum SpringQuantity: String, Hashable, Sendable {
+    /// The spring's current value (position).
+    case value
+    /// The value the spring pulls toward.
+    case target
+    /// The spring's velocity, in value units per second.
+    case velocity
+    /// The settle tolerance, in value units.
+    case tolerance
+}

@@ -1,0 +1,60 @@
+/// The arithmetic of one lane format: how a spring's state is stored in 32-bit lanes (its
+/// displacement from its target, its velocity, its target), how one step advances a bundle of
+/// lanes, and how the format predicts its own rest frame.
+///
+/// A ``SpringBank`` is the same machinery for every format (storage, handles, configurations,
+/// pause masks, the rest schedule, threads); only the conforming type differs. The package ships
+/// ``Float32Lanes``.
+///
+/// The cold-path requirements take and return raw 32-bit lane patterns and `Double`s so the bank
+/// can call them without knowing the format; the hot loops, ``advance(_:bundles:)`` and
+/// ``advanceScalar(_:bundles:)``, are called through the bank's generic parameter and specialised
+/// in the caller.
+public protocol SpringLaneArithmetic: Sendable {
+    /// The type of values, targets, velocities and tolerances at the bank's API.
+    associatedtype Value: Sendable
+
+    /// A short name for reports ("float32").
+    static var formatName: String { get }
+
+    /// The lane pattern of `value`, or ``SpringKernelError/nonFinite(_:)`` /
+    /// ``SpringKernelError/outOfRange(_:)`` when the format cannot hold it.
+    static func lanePattern(of value: Value, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32
+
+    /// The lane pattern of `pattern`'s value plus `delta` (an impulse added to a velocity), or a
+    /// thrown error when the format cannot hold the sum.
+    static func lanePattern(adding delta: Value, to pattern: UInt32, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32
+
+    /// The displacement lane of a spring at `value` pulled toward `target` (value − target), or a
+    /// thrown error when the format cannot hold it.
+    static func displacementPattern(value: UInt32, target: UInt32) throws(SpringKernelError) -> UInt32
+
+    /// The value of a spring from its displacement and target (target + displacement).
+    static func valuePattern(displacement: UInt32, target: UInt32) -> UInt32
+
+    /// The API value of a lane pattern.
+    static func value(ofLanePattern pattern: UInt32) -> Value
+
+    /// The exact real number a lane pattern stands for.
+    static func double(ofLanePattern pattern: UInt32) -> Double
+
+    /// The tolerance, in value units, as a positive finite `Double`, or a thrown error.
+    static func tolerance(_ value: Value) throws(SpringKernelError) -> Double
+
+    /// The step coefficients (a11, a12, a21, a22) of a propagator as lane patterns.
+    static func coefficients(of propagator: SpringPropagator) -> SIMD4<UInt32>
+
+    /// The frames after which a spring in this state stays within `tolerance` of its target,
+    /// counted on this format's own trajectory (0: it already does), at most
+    /// ``SettlePredictor/horizon``.
+    static func restFrame(
+        displacement: UInt32, velocity: UInt32, tolerance: Double,
+        motion: SpringMotion, coefficients: SIMD4<UInt32>, frameDuration: Double
+    ) -> Int
+
+    /// Advances bundles `bundles` of `work` by one step, with SIMD over whole bundles.
+    static func advance(_ work: LaneWork, bundles: Range<Int>)
+
+    /// Advances bundles `bundles` of `work` one lane at a time, bit-identical to ``advance(_:bundles:)``.
+    static func advanceScalar(_ work: LaneWork, bundles: Range<Int>)
+}

@@ -1,0 +1,97 @@
+import Testing
+@testable import SpringKernel
+
+@Suite("Settle detection")
+struct SettleTests {
+    @Test("the default spring 0→100 at 60 Hz rests on frame 24, exactly on target, once")
+    func defaultSpring() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let spring = try bank.add(value: 0, target: 100, tolerance: 0.5)
+        var restFrames: [Int] = []
+        for _ in 0..<60 {
+            try bank.step(dt: 1.0 / 60)
+            if bank.restedInLastStep.contains(spring) { restFrames.append(bank.frame) }
+        }
+        #expect(restFrames == [24])
+        #expect(try bank.value(of: spring) == 100)
+        #expect(try bank.velocity(of: spring).bitPattern == 0)
+        #expect(try bank.isAtRest(spring))
+        #expect(bank.awakeCount == 0)
+    }
+
+    @Test("kernel rest frames D satisfy R <= D <= R + 1 against the Float64 reference, never early")
+    func corpus() throws {
+        var generator = SeededGenerator(seed: 0xC0FFEE)
+        // One bank per frame rate, many springs each, stepped together as an engine would.
+        var cases: [Double: [(SettleCase, Int)]] = [:]
+        for _ in 0..<600 {
+            let c = SettleCase.random(using: &generator, maximumFrames: 5_000)
+            cases[c.hz, default: []].append((c, c.referenceRestFrame()!))
+        }
+        var outside: [String] = []
+        var checked = 0
+        for (hz, group) in cases {
+            let bank = SpringBank<Float32Lanes>()
+            var handles: [SpringHandle] = []
+            for (c, _) in group {
+                handles.append(try bank.add(value: c.from, target: c.to, velocity: c.velocity, configuration: c.configuration, tolerance: c.tolerance))
+            }
+            var rested: [SpringHandle: Int] = [:]
+            while bank.awakeCount > 0 && bank.frame < 6_000 {
+                try bank.step(dt: 1 / hz)
+                for spring in bank.restedInLastStep {
+                    #expect(rested[spring] == nil, "rest reported twice")
+                    rested[spring] = bank.frame
+                }
+            }
+            for (i, (c, reference)) in group.enumerated() {
+                checked += 1
+                let reported = rested[handles[i]] ?? -1
+                // A spring whose whole motion is already inside its band rests on the first step.
+                let expected = max(reference, 1)
+                if reported < reference || reported > expected + 1 { outside.append("\(c): R=\(reference) D=\(reported)") }
+                #expect(try bank.value(of: handles[i]) == c.to)
+            }
+            try bank._checkInvariants()
+        }
+        #expect(checked == 600)
+        #expect(outside.isEmpty, "\(outside.count) outside [R, R+1]: \(outside.prefix(3))")
+    }
+
+    @Test("rest events list each spring once, in the step it rests, and a restarted spring rests again")
+    func restEventsCompleteAndNotRepeated() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let springs = try (0..<40).map { try bank.add(value: Float($0), target: 50, tolerance: 0.5) }
+        var events: [SpringHandle] = []
+        while bank.awakeCount > 0 { try bank.step(dt: 1.0 / 60); events += bank.restedInLastStep }
+        #expect(Set(events) == Set(springs.filter { try! bank.value(of: $0) == 50 }))
+        #expect(events.count == 40)
+        try bank.retarget(springs[3], to: -20)
+        var again: [SpringHandle] = []
+        for _ in 0..<100 { try bank.step(dt: 1.0 / 60); again += bank.restedInLastStep }
+        #expect(again == [springs[3]])
+    }
+
+    @Test("the kernel answers when a moving spring will rest, and keeps its word")
+    func scheduledRestFrame() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let spring = try bank.add(value: 0, target: 300, velocity: -2000, tolerance: 0.5)
+        #expect(try bank.predictedRestFrames(of: spring, dt: 1.0 / 60) > 0)
+        try bank.step(dt: 1.0 / 60)
+        let due = try #require(try bank.scheduledRestFrame(of: spring))
+        while try !bank.isAtRest(spring) { try bank.step(dt: 1.0 / 60) }
+        #expect(bank.frame == due)
+    }
+
+    @Test("a change of frame duration predicts again, and never rests early")
+    func changingFrameDuration() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let spring = try bank.add(value: 0, target: 100, tolerance: 0.5)
+        for _ in 0..<10 { try bank.step(dt: 1.0 / 60) }
+        let d = Double(try bank.value(of: spring)) - 100, v = Double(try bank.velocity(of: spring))
+        let reference = ReferenceRest.restFrame(displacement: d, velocity: v, tolerance: 0.5, configuration: .default, dt: 1.0 / 120)!
+        var steps = 0
+        while try !bank.isAtRest(spring) { try bank.step(dt: 1.0 / 120); steps += 1 }
+        #expect(steps >= reference && steps <= max(reference, 1) + 1)
+    }
+}
