@@ -17,11 +17,17 @@ let package = Package(
     name: "SpringKernel",
     products: [
         .library(name: "SpringKernel", targets: ["SpringKernel"]),
+        .library(name: "MotionInteractions", targets: ["MotionInteractions"]),
         .executable(name: "spring-bench", targets: ["SpringBench"]),
     ],
     targets: [
         .target(
             name: "SpringKernel",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "MotionInteractions",
+            dependencies: ["SpringKernel"],
             swiftSettings: strict
         ),
         // C loops of the same arithmetic, compiled like the ANCHORS reference (clang -O3 -march=native),
@@ -33,13 +39,18 @@ let package = Package(
         ),
         .executableTarget(
             name: "SpringBench",
-            dependencies: ["SpringKernel", "CSpringReference"],
+            dependencies: ["SpringKernel", "MotionInteractions", "CSpringReference"],
             path: "Benchmarks/SpringBench",
             swiftSettings: strict + nativeCPU
         ),
         .testTarget(
             name: "SpringKernelTests",
             dependencies: ["SpringKernel"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MotionInteractionsTests",
+            dependencies: ["MotionInteractions"],
             swiftSettings: strict
         ),
     ]

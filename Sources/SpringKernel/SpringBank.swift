@@ -127,8 +127,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         !core.isAwake(record: try core.recordIndex(spring))
     }
 
-    /// Pulls the spring toward a new target, keeping its value and velocity. A spring at rest
-    /// starts moving unless the new target is where it is.
+    /// Pulls the spring toward a new target, keeping its velocity exactly and its value to within
+    /// one rounding of the new displacement (value − new target). A spring at rest starts moving
+    /// unless the new target is where it is.
     public func retarget(_ spring: SpringHandle, to target: Lanes.Value) throws(SpringKernelError) {
         try core.checkMutable()
         let index = try core.recordIndex(spring)

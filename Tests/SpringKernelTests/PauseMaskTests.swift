@@ -1,0 +1,147 @@
+import Testing
+@testable import SpringKernel
+
+@Suite("Pause masks")
+struct PauseMaskTests {
+    @Test("paused lanes stay bit-identical through any number of steps while the rest move")
+    func pausedLanesFrozen() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let springs = try (0..<50).map { try bank.add(value: Float($0) * 3, target: -40, velocity: 100, tolerance: 0.01) }
+        let held = springs.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+        let mask = try bank.makePauseMask(held)
+        for _ in 0..<5 { try bank.step(dt: 1.0 / 60) }
+        try bank.pause(mask)
+        let frozen = try bits(bank, held)
+        let freeBefore = try bits(bank, springs.filter { !held.contains($0) })
+        for frame in 0..<400 {
+            try bank.step(dt: frame % 7 == 0 ? 0.5 : 1.0 / 60)
+            #expect(try bits(bank, held) == frozen)
+        }
+        #expect(try bits(bank, springs.filter { !held.contains($0) }) != freeBefore)
+        #expect(try held.allSatisfy { try bank.isPaused($0) && !bank.isAtRest($0) })
+        try bank._checkInvariants()
+    }
+
+    @Test("a spring paused by several masks stays paused until every mask lets go")
+    func multiSource() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let spring = try bank.add(value: 0, target: 100, tolerance: 0.5)
+        let drag = try bank.makePauseMask([spring]), rotate = try bank.makePauseMask([spring]), scale = try bank.makePauseMask([spring])
+        try bank.pause(drag); try bank.pause(rotate); try bank.pause(scale)
+        #expect(try bank.pauseDepth(of: spring) == 3)
+        try bank.pause(drag)  // pausing a pausing mask does nothing
+        #expect(try bank.pauseDepth(of: spring) == 3)
+        var restarts = 0
+        try bank.resume(drag) { _ in restarts += 1; return (50, 0) }
+        try bank.resume(scale) { _ in restarts += 1; return (50, 0) }
+        #expect(restarts == 0)
+        #expect(try bank.isPaused(spring))
+        let frozen = try bank.value(of: spring)
+        try bank.step(dt: 1.0 / 60)
+        #expect(try bank.value(of: spring) == frozen)
+        try bank.resume(rotate) { _ in restarts += 1; return (50, 0) }
+        #expect(restarts == 1)
+        #expect(try !bank.isPaused(spring))
+        #expect(try bank.value(of: spring) == 50)
+    }
+
+    @Test("resume sets value and velocity as given, and the spring heads for its latest target")
+    func resumeResetsState() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let spring = try bank.add(value: 0, target: 0, tolerance: 0.5)
+        let gesture = try bank.makePauseMask([spring])
+        try bank.pause(gesture)
+        try bank.retarget(spring, to: 200)  // DragToOpen: the destination changes while paused
+        try bank.step(dt: 1.0 / 60)
+        #expect(try bank.isPaused(spring))
+        try bank.resume(gesture) { _ in (120, 900) }
+        #expect(try bank.value(of: spring) == 120)
+        #expect(try bank.velocity(of: spring) == 900)
+        let expected = try bank.predictedRestFrames(of: spring, dt: 1.0 / 60)
+        let start = bank.frame
+        while try !bank.isAtRest(spring) { try bank.step(dt: 1.0 / 60) }
+        #expect(bank.frame - start == max(expected, 1))
+        #expect(try bank.value(of: spring) == 200)
+    }
+
+    @Test("a resting spring paused and resumed without a new state stays at rest; with one it moves")
+    func pauseAtRest() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let spring = try bank.add(value: 5, target: 5, tolerance: 0.5)
+        let mask = try bank.makePauseMask([spring])
+        try bank.pause(mask)
+        try bank.resume(mask)
+        #expect(try bank.isAtRest(spring))
+        try bank.pause(mask)
+        try bank.resume(mask) { _ in (5, 0) }
+        #expect(try bank.isAtRest(spring))
+        try bank.pause(mask)
+        try bank.resume(mask) { _ in (8, 0) }
+        #expect(try !bank.isAtRest(spring))
+    }
+
+    @Test("pausing a large mask pauses every member and resuming frees them all", arguments: [1, 15, 16, 17, 1000])
+    func largeMasks(size: Int) throws {
+        let bank = SpringBank<Float32Lanes>()
+        let configurations = [SpringConfiguration.default, try SpringConfiguration(tension: 90, friction: 4)]
+        let springs = try (0..<size).map { i in
+            try bank.add(value: Float(i), target: 1000, configuration: configurations[i % 2], tolerance: 0.1)
+        }
+        let mask = try bank.makePauseMask(springs)
+        try bank.pause(mask)
+        #expect(try springs.allSatisfy { try bank.isPaused($0) })
+        try bank.step(dt: 1.0 / 60)
+        try bank.resume(mask)
+        #expect(try springs.allSatisfy { try !bank.isPaused($0) })
+        #expect(try Set(bank.springs(in: mask)) == Set(springs))
+        try bank._checkInvariants()
+    }
+
+    @Test("masks follow their springs through compaction, reconfiguration and removal")
+    func masksFollowSprings() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let springs = try (0..<40).map { try bank.add(value: Float($0), target: 20, tolerance: 0.5) }
+        let mask = try bank.makePauseMask(springs.filter { $0.index % 2 == 1 })
+        for _ in 0..<120 { try bank.step(dt: 1.0 / 60) }  // everything rests: slots are swapped around
+        try bank.setConfiguration(of: springs[3], to: try SpringConfiguration(tension: 500, friction: 10))
+        try bank.remove(springs[5])
+        try bank.pause(mask)
+        for spring in springs where spring != springs[5] {
+            #expect(try bank.isPaused(spring) == (spring.index % 2 == 1))
+        }
+        #expect(try bank.springs(in: mask).count == 19)
+        try bank._checkInvariants()
+        try bank.removePauseMask(mask)
+        #expect(try springs.filter { $0 != springs[5] }.allSatisfy { try !bank.isPaused($0) })
+        try bank._checkInvariants()
+    }
+
+    @Test("a spring taken out of a pausing mask moves on from where it was")
+    func removeFromPausingMask() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let spring = try bank.add(value: 0, target: 100, tolerance: 0.5)
+        let mask = try bank.makePauseMask([spring])
+        try bank.step(dt: 1.0 / 60)
+        try bank.pause(mask)
+        let frozen = try bank.value(of: spring)
+        try bank.remove(spring, from: mask)
+        #expect(try !bank.isPaused(spring))
+        #expect(try bank.value(of: spring) == frozen)
+        try bank.step(dt: 1.0 / 60)
+        #expect(try bank.value(of: spring) != frozen)
+    }
+
+    @Test("pause depth is bounded: one hold too many is refused and changes nothing")
+    func depthOverflow() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let spring = try bank.add(value: 0, target: 10, tolerance: 0.5)
+        let other = try bank.add(value: 0, target: 10, tolerance: 0.5)
+        let masks = try (0..<SpringBank<Float32Lanes>.maximumPauseDepth).map { _ in try bank.makePauseMask([spring]) }
+        for mask in masks { try bank.pause(mask) }
+        let extra = try bank.makePauseMask([other, spring])
+        #expect(throws: SpringKernelError.pauseDepthExceeded(spring)) { try bank.pause(extra) }
+        #expect(try !bank.isPaused(other))
+        #expect(try bank.pauseDepth(of: spring) == SpringBank<Float32Lanes>.maximumPauseDepth)
+        try bank._checkInvariants()
+    }
+}
