@@ -10,6 +10,8 @@
 final class ConfigurationBatch {
     let configuration: SpringConfiguration
     let motion: SpringMotion
+    /// Marked stale whenever this batch's step work changes.
+    private let planValidity: PlanValidity
 
     private(set) var displacements: LaneBuffer
     private(set) var velocities: LaneBuffer
@@ -25,18 +27,19 @@ final class ConfigurationBatch {
     /// Slots in use.
     var count = 0
     /// Slots in use by springs that are not at rest.
-    var awakeCount = 0
+    var awakeCount = 0 { didSet { planValidity.invalidate() } }
     /// Slots whose paused bit is set.
-    private(set) var pausedLaneCount = 0
+    private(set) var pausedLaneCount = 0 { didSet { planValidity.invalidate() } }
 
     /// Recently used (frame duration, coefficients), most recent first.
     private var coefficientCache: [(duration: Double, coefficients: SIMD4<UInt32>)] = []
     private static let coefficientCacheSize = 4
 
-    init(configuration: SpringConfiguration, capacity requested: Int = BundleIndexing.laneCount) {
+    init(configuration: SpringConfiguration, planValidity: PlanValidity, capacity requested: Int = BundleIndexing.laneCount) {
         let capacity = BundleIndexing.bundleCount(springs: max(requested, 1)) * BundleIndexing.laneCount
         self.configuration = configuration
         self.motion = SpringMotion(configuration)
+        self.planValidity = planValidity
         self.capacity = capacity
         displacements = LaneBuffer(capacity: capacity)
         velocities = LaneBuffer(capacity: capacity)
@@ -64,6 +67,7 @@ final class ConfigurationBatch {
     /// indices, so no handle or mask changes.
     func reserve(_ needed: Int) {
         guard needed > capacity else { return }
+        planValidity.invalidate()  // the buffers move
         var grown = capacity
         while grown < needed { grown *= 2 }
         displacements.grow(to: grown)
@@ -97,7 +101,7 @@ final class ConfigurationBatch {
         let old = pausedLanes[bundle]
         let new = pauseDepth.heldLanes(bundle: bundle)
         pausedLanes[bundle] = new
-        pausedLaneCount += new.nonzeroBitCount - old.nonzeroBitCount
+        if new != old { pausedLaneCount += new.nonzeroBitCount - old.nonzeroBitCount }
         return (old & ~new, new & ~old)
     }
 

@@ -19,6 +19,9 @@ struct RestSchedule {
 
     var count: Int { entries.count }
 
+    /// The earliest frame any entry is due.
+    var nextFrame: Int? { entries.first?.frame }
+
     mutating func removeAll() { entries.removeAll(keepingCapacity: true) }
 
     mutating func insert(frame: Int, spring: UInt32, stamp: UInt32) {

@@ -5,6 +5,7 @@ extension SpringBankCore {
     /// schedule entry is stale and it is predicted again at the next step.
     func trajectoryChanged(record index: Int) {
         unschedule(record: index)
+        planValidity.invalidate()  // the next step must predict it first
         guard !records[index].awaitingPrediction else { return }
         records[index].awaitingPrediction = true
         pending.append(UInt32(index))
@@ -53,13 +54,13 @@ extension SpringBankCore {
             scheduleRest(record: index, inFrames: predictRestFrame(record: index, duration: duration))
         }
         pending.removeAll(keepingCapacity: true)
+        frameState.pointee.nextDueFrame = schedule.nextFrame ?? .max
     }
 
     /// After a step: the springs due this frame snap onto their targets. The prediction is the rest
     /// frame of the exact trajectory, which the lanes follow to within rounding; only a prediction
     /// cut off at the horizon is made again.
     func settleDueSprings() {
-        restedInLastStep.removeAll(keepingCapacity: true)
         guard let duration = predictionDuration else { return }
         while let entry = schedule.popDue(by: frame) {
             let index = Int(entry.spring)
@@ -73,5 +74,6 @@ extension SpringBankCore {
                 restedInLastStep.append(handle(ofRecord: index))
             }
         }
+        frameState.pointee.nextDueFrame = schedule.nextFrame ?? .max
     }
 }

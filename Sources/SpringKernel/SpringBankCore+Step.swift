@@ -1,3 +1,29 @@
+/// The state a step reads and writes every frame, kept behind a pointer the bank owns so the
+/// inlined step reaches it with plain loads and stores (no exclusivity check, no retain).
+@usableFromInline
+struct FrameState {
+    /// The bit pattern of the frame duration `plan` was made for, or 0 when it is stale (no valid
+    /// duration has the pattern 0).
+    @usableFromInline var readyDuration: UInt64 = 0
+    @usableFromInline var plan: StepPlan
+    /// Steps taken so far.
+    @usableFromInline var frame = 0
+    /// The earliest frame a spring is due to rest, `Int.max` when none is.
+    @usableFromInline var nextDueFrame = Int.max
+    /// Whether `restedInLastStep` lists springs that the next step must clear.
+    @usableFromInline var hasRestEvents = false
+
+    init(plan: StepPlan) { self.plan = plan }
+}
+
+/// Marks the bank's step plan stale. Shared by the bank and its batches: anything that changes
+/// what a step advances (a batch's awake count, paused lanes or buffers, the set of batches, the
+/// threading, a pending prediction) calls it, so no mutation path can forget to.
+struct PlanValidity {
+    let state: UnsafeMutablePointer<FrameState>
+    func invalidate() { state.pointee.readyDuration = 0 }
+}
+
 /// What one step advances: the work of every batch with moving springs, and how many threads share it.
 @usableFromInline
 struct StepPlan {
@@ -16,6 +42,7 @@ struct StepPlan {
 
 extension SpringBankCore {
     /// Validates the step, brings the rest schedule up to date, and lays out this frame's work.
+    /// The plan is kept in ``FrameState`` and reused while nothing changes.
     @usableFromInline
     func beginStep(duration: Double) throws(SpringKernelError) -> StepPlan {
         try checkMutable()
@@ -34,15 +61,19 @@ extension SpringBankCore {
             items += 1
             bundles += item.bundleCount
         }
-        return StepPlan(
+        let plan = StepPlan(
             work: UnsafePointer(work), workCount: items, totalBundles: bundles,
             threadCount: threading.threadCount(bundles: bundles))
+        frameState.pointee.plan = plan
+        frameState.pointee.readyDuration = duration.bitPattern
+        return plan
     }
 
-    /// Counts the frame and settles the springs due in it.
+    /// After a step that has springs due or last step's events to clear: settles them.
     @usableFromInline
     func finishStep() {
-        frame += 1
+        restedInLastStep.removeAll(keepingCapacity: true)
         settleDueSprings()
+        frameState.pointee.hasRestEvents = !restedInLastStep.isEmpty
     }
 }

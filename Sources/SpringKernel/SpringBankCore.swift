@@ -26,7 +26,7 @@ final class SpringBankCore {
 
     let lanes: any SpringLaneArithmetic.Type
     @usableFromInline let tag: UInt32
-    var threading: StepThreading
+    var threading: StepThreading { didSet { planValidity.invalidate() } }
 
     var batches: [ConfigurationBatch?] = []
     var batchOfConfiguration: [SpringConfiguration: Int] = [:]
@@ -47,16 +47,19 @@ final class SpringBankCore {
     /// The frame duration of every prediction in the schedule.
     var predictionDuration: Double?
     /// Frames stepped so far.
-    @usableFromInline var frame = 0
+    var frame: Int { frameState.pointee.frame }
     /// The springs that came to rest in the last step, in the order they did.
     var restedInLastStep: [SpringHandle] = []
 
     /// This frame's work, one entry per batch with moving springs.
     var work: UnsafeMutablePointer<LaneWork>
     var workCapacity: Int
+    /// What every step reads and writes; owned here, deallocated in deinit.
+    @usableFromInline let frameState: UnsafeMutablePointer<FrameState>
+    let planValidity: PlanValidity
 
-    /// Set while a caller's closure runs inside a bank operation; mutations then throw.
-    var isRunningCallback = false
+    /// Set while a caller's closure runs inside a bank operation; mutations (steps included) then throw.
+    var isRunningCallback = false { didSet { planValidity.invalidate() } }
 
     static let maximumSpringCount = 1 << 30
     static let maximumConfigurationCount = 1 << 16
@@ -69,10 +72,16 @@ final class SpringBankCore {
         tag = UInt32.random(in: 1...UInt32.max, using: &generator)
         workCapacity = 16
         work = .allocate(capacity: workCapacity)
+        frameState = .allocate(capacity: 1)
+        frameState.initialize(to: FrameState(plan: StepPlan(work: UnsafePointer(work), workCount: 0, totalBundles: 0, threadCount: 1)))
+        planValidity = PlanValidity(state: frameState)
         records.reserveCapacity(reservingCapacity)
     }
 
-    deinit { work.deallocate() }
+    deinit {
+        work.deallocate()
+        frameState.deallocate()
+    }
 
     // MARK: Handles
 
@@ -110,7 +119,7 @@ final class SpringBankCore {
             index = batches.count
             batches.append(nil)
         }
-        batches[index] = ConfigurationBatch(configuration: configuration)
+        batches[index] = ConfigurationBatch(configuration: configuration, planValidity: planValidity)
         batchOfConfiguration[configuration] = index
         return index
     }
@@ -119,6 +128,7 @@ final class SpringBankCore {
         guard let batch = batches[index], batch.count == 0 else { return }
         batchOfConfiguration[batch.configuration] = nil
         batches[index] = nil
+        planValidity.invalidate()
         freeBatches.append(index)
     }
 

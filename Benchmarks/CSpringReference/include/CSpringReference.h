@@ -1,4 +1,36 @@
 #ifndef C_SPRING_REFERENCE_H
 #define C_SPRING_REFERENCE_H
+
 #include <stddef.h>
+#include <stdint.h>
+
+/// The instruction set the *including* module was compiled for. This function is inline in the
+/// header, so Swift's Clang importer compiles it with the Swift target's own -Xcc flags: it reports
+/// what spring-bench's Swift code was built for, not what this C target was.
+static inline const char *spring_bench_compiled_isa(void) {
+#if defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512BW__)
+    return "avx512";
+#elif defined(__AVX2__)
+    return "avx2";
+#elif defined(__x86_64__)
+    return "sse2";
+#elif defined(__aarch64__)
+    return "neon";
+#else
+    return "generic";
+#endif
+}
+
+/// The instruction set this C target itself was compiled for (clang -O3 -march=native).
+const char *spring_reference_compiled_isa(void);
+
+/// One exact step of n springs stored as displacement d and velocity v (the kernel's layout):
+/// d' = a11 d + a12 v, v' = a21 d + a22 v. 16 bytes per spring-step.
+void spring_reference_step_displacement(float *d, float *v, size_t n, float a11, float a12, float a21, float a22);
+
+/// The same step on absolute positions x with a target t (the ANCHORS reference loop):
+/// d = x - t; x' = t + (a11 d + a12 v); v' = a21 d + a22 v. 20 bytes per spring-step.
+void spring_reference_step_absolute(float *x, float *v, const float *t, size_t n,
+                                    float a11, float a12, float a21, float a22);
+
 #endif

@@ -1,0 +1,56 @@
+import CSpringReference
+import Foundation
+import SpringKernel
+
+/// What the numbers were measured on and built for.
+struct MachineInfo: Codable {
+    var cpuModel: String
+    var processors: Int
+    /// The instruction set spring-bench's Swift code (and so the inlined kernel step) was built for.
+    var isa: String
+    /// The instruction set the C reference loops were built for (clang -O3 -march=native).
+    var referenceIsa: String
+    var swiftVersion: String
+    var date: String
+
+    static func current() -> MachineInfo {
+        MachineInfo(
+            cpuModel: cpuModelName(), processors: StepThreading.processorCount,
+            isa: String(cString: spring_bench_compiled_isa()),
+            referenceIsa: String(cString: spring_reference_compiled_isa()),
+            swiftVersion: swiftCompilerVersion, date: ISO8601DateFormatter().string(from: Date()))
+    }
+
+    /// A folder name for this machine and build, like `amd-epyc-2c-avx512` (Box2D's `amd7950x_avx2`).
+    var slug: String {
+        let words = cpuModel.lowercased().split { !$0.isLetter && !$0.isNumber }.prefix(4)
+        return (words.map(String.init) + ["\(processors)c", isa]).joined(separator: "-")
+    }
+
+    private static func cpuModelName() -> String {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
+        for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+            if let colon = line.firstIndex(of: ":") {
+                return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return "unknown"
+    }
+
+    private static var swiftCompilerVersion: String {
+        #if compiler(>=6.4)
+        return ">=6.4"
+        #elseif compiler(>=6.3)
+        return "6.3"
+        #elseif compiler(>=6.2)
+        return "6.2"
+        #else
+        return "<6.2"
+        #endif
+    }
+
+    /// One line for the top of a report.
+    var headline: String {
+        "\(cpuModel), \(processors) cores; spring-bench built for \(isa), C reference for \(referenceIsa); Swift \(swiftVersion)"
+    }
+}

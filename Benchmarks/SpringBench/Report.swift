@@ -1,0 +1,80 @@
+import Foundation
+
+/// How a command prints its results.
+enum OutputFormat: String {
+    case table, json, csv
+}
+
+/// A plain aligned text table.
+struct TextTable {
+    var header: [String]
+    var rows: [[String]] = []
+
+    func render() -> String {
+        var widths = header.map(\.count)
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, cell in
+                i == 0 ? cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[i] - cell.count) + cell
+            }.joined(separator: "  ")
+        }
+        return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line)).joined(separator: "\n")
+    }
+
+    /// The same rows as CSV (no cell holds a comma).
+    func csv() -> String {
+        ([header] + rows).map { $0.joined(separator: ",") }.joined(separator: "\n") + "\n"
+    }
+}
+
+/// JSON with snake_case keys, sorted, pretty-printed.
+func jsonText<Value: Encodable>(_ value: Value) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+}
+
+/// Human-readable numbers: 21.8 G, 512 K, 3.1 M.
+func engineering(_ value: Double) -> String {
+    let magnitude = abs(value)
+    if magnitude >= 1e9 { return String(format: "%.2f G", value / 1e9) }
+    if magnitude >= 1e6 { return String(format: "%.2f M", value / 1e6) }
+    if magnitude >= 1e3 { return String(format: "%.1f K", value / 1e3) }
+    return String(format: "%.3g", value)
+}
+
+/// Springs as 1K, 16K, 4M.
+func springCountLabel(_ count: Int) -> String {
+    if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20)M" }
+    if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10)K" }
+    return "\(count)"
+}
+
+/// Progress on stderr, so stdout stays clean for JSON and CSV: a live line on a terminal,
+/// plain lines otherwise.
+struct Progress {
+    let isTerminal = isatty(2) == 1
+
+    func note(_ message: String) {
+        if isTerminal {
+            FileHandle.standardError.write(Data("\r\u{1B}[2K\(message)".utf8))
+        } else {
+            FileHandle.standardError.write(Data("\(message)\n".utf8))
+        }
+    }
+
+    func finish() {
+        if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+    }
+}
+
+/// Writes a file, creating its folder.
+func writeFile(_ text: String, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+}

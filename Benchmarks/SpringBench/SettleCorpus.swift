@@ -1,0 +1,207 @@
+import Foundation
+import SpringKernel
+
+/// One spring released at `from` with `velocity`, pulled toward `to`, stepped at exactly 1/hz:
+/// a row of the settle CSV `id,tension,friction,mass,from,to,velocity,tolerance,hz`.
+struct SettleCase: Codable {
+    var id: String
+    var tension: Double
+    var friction: Double
+    var mass: Double
+    var from: Float
+    var to: Float
+    var velocity: Float
+    var tolerance: Float
+    var hz: Double
+
+    var frameDuration: Double { 1 / hz }
+    func configuration() throws(SpringKernelError) -> SpringConfiguration {
+        try SpringConfiguration(tension: tension, friction: friction, mass: mass)
+    }
+}
+
+enum SettleCorpus {
+    static let header = "id,tension,friction,mass,from,to,velocity,tolerance,hz"
+    static let frameRates: [Double] = [30, 48, 60, 72, 90, 120, 144, 165, 240]
+
+    /// A seeded corpus over the whole range the kernel promises: damping ratio 0.01 to 30,
+    /// distances 0.01 to 3000 (positions, tolerance 0.5) or to 1 (opacities, tolerance 1/256),
+    /// initial velocities to ±8000/s, 30 to 240 Hz.
+    static func generate(count: Int, seed: UInt64) -> [SettleCase] {
+        var generator = SplitMix64(seed: seed)
+        func logUniform(_ low: Double, _ high: Double) -> Double { exp(log(low) + generator.unit() * (log(high) - log(low))) }
+        return (0..<count).map { i in
+            let zeta = logUniform(0.01, 30)
+            let tension = logUniform(10, 5000)
+            let mass = logUniform(0.25, 4)
+            let friction = zeta * 2 * (tension * mass).squareRoot()
+            let isOpacity = generator.unit() < 0.3
+            let sign: Double = generator.unit() < 0.5 ? -1 : 1
+            let distance = sign * (isOpacity ? logUniform(0.01, 1) : logUniform(0.01, 3000))
+            let target = isOpacity ? (generator.unit() < 0.5 ? 0 : 1) : (generator.unit() * 2000 - 1000).rounded()
+            let speedLimit = isOpacity ? 8.0 : 8000
+            let velocity = generator.unit() < 0.35 ? 0 : (generator.unit() * 2 - 1) * speedLimit
+            return SettleCase(
+                id: "c\(i)", tension: tension, friction: friction, mass: mass,
+                from: Float(target + distance), to: Float(target), velocity: Float(velocity),
+                tolerance: isOpacity ? 1.0 / 256 : 0.5, hz: frameRates[Int(generator.next() % UInt64(frameRates.count))])
+        }
+    }
+
+    static func csv(_ cases: [SettleCase]) -> String {
+        var lines = [header]
+        for c in cases {
+            lines.append("\(c.id),\(c.tension),\(c.friction),\(c.mass),\(c.from),\(c.to),\(c.velocity),\(c.tolerance),\(c.hz)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Reads a settle CSV; columns may come in any order, names as in ``header``.
+    static func read(path: String) throws(BenchError) -> [SettleCase] {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch { throw .input("cannot read \(path): \(error)") }
+        var lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !lines.isEmpty else { throw .input("\(path) is empty") }
+        let names = lines.removeFirst().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        var column: [String: Int] = [:]
+        for (i, name) in names.enumerated() { column[name] = i }
+        for required in header.split(separator: ",") where column[String(required)] == nil {
+            throw .input("\(path): missing column \(required)")
+        }
+        var cases: [SettleCase] = []
+        for (n, line) in lines.enumerated() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let lineNumber = n + 2
+            guard fields.count == names.count else { throw .input("\(path):\(lineNumber): expected \(names.count) fields") }
+            func number(_ name: String) throws(BenchError) -> Double {
+                guard let value = Double(fields[column[name]!]), value.isFinite else {
+                    throw .input("\(path):\(lineNumber): \(name) is not a finite number")
+                }
+                return value
+            }
+            let c = SettleCase(
+                id: fields[column["id"]!], tension: try number("tension"), friction: try number("friction"),
+                mass: try number("mass"), from: Float(try number("from")), to: Float(try number("to")),
+                velocity: Float(try number("velocity")), tolerance: Float(try number("tolerance")), hz: try number("hz"))
+            guard c.hz > 0 else { throw .input("\(path):\(lineNumber): hz must be positive") }
+            do { _ = try c.configuration() } catch { throw .input("\(path):\(lineNumber): \(error)") }
+            cases.append(c)
+        }
+        return cases
+    }
+}
+
+/// The exact perceptual rest frame R, by brute force: the Float64 state is stepped with the exact
+/// propagator frame by frame until its energy proves it can never leave the band again. This is
+/// independent of the kernel's closed-form search (`SettlePredictor`).
+enum ExactRest {
+    static func restFrame(_ c: SettleCase, limit: Int = 10_000_000) -> Int? {
+        guard let configuration = try? c.configuration() else { return nil }
+        let step = SpringMotion(configuration).propagator(over: c.frameDuration)
+        let stiffnessRatio = configuration.mass / configuration.tension
+        let tolerance = Double(c.tolerance)
+        var d = Double(c.from) - Double(c.to), v = Double(c.velocity)
+        var lastOutside = -1
+        for frame in 0...limit {
+            if abs(d) > tolerance { lastOutside = frame }
+            // E = k d²/2 + m v²/2 never grows, and |d| <= √(2E/k) for the rest of the motion.
+            if d * d + stiffnessRatio * v * v <= tolerance * tolerance * (1 - 1e-9) { return lastOutside + 1 }
+            (d, v) = step.apply(displacement: d, velocity: v)
+        }
+        return nil
+    }
+}
+
+/// The kernel's own detection: every case of one frame rate in one bank, stepped until all rest.
+enum KernelRestFrames {
+    /// The frame on which the bank reported each case at rest (0 for a case that starts at rest),
+    /// or nil if it had not within `limit` frames.
+    static func restFrames(_ cases: [SettleCase], limit: Int = 10_000_000) throws(BenchError) -> [Int?] {
+        var frames = [Int?](repeating: nil, count: cases.count)
+        let groups = Dictionary(grouping: cases.indices, by: { cases[$0].hz })
+        for hz in groups.keys.sorted() {
+            let bank = SpringBank<Float32Lanes>(threading: .single)
+            var caseOf: [SpringHandle: Int] = [:]
+            for i in groups[hz]! {
+                let c = cases[i]
+                do {
+                    let spring = try bank.add(
+                        value: c.from, target: c.to, velocity: c.velocity, configuration: try c.configuration(),
+                        tolerance: c.tolerance)
+                    caseOf[spring] = i
+                    if try bank.isAtRest(spring) { frames[i] = 0 }
+                } catch {
+                    throw .input("case \(c.id): \(error)")
+                }
+            }
+            do {
+                while bank.awakeCount > 0 && bank.frame < limit {
+                    try bank.step(dt: 1 / hz)
+                    for spring in bank.restedInLastStep { frames[caseOf[spring]!] = bank.frame }
+                }
+            } catch {
+                throw .failed("stepping at \(hz) Hz: \(error)")
+            }
+        }
+        return frames
+    }
+}
+
+/// How a detector's rest frames D compare with the exact rest frames R.
+struct DetectorSummary: Codable {
+    var detector: String
+    var cases: Int
+    /// D == R.
+    var exact: Int
+    var lateByOne: Int
+    var lateByMore: Int
+    /// D < R: reported at rest while the spring would still leave its band.
+    var early: Int
+    var neverRested: Int
+    /// Fraction of cases with R <= D <= R + 1.
+    var withinOneFrame: Double
+    var latencyFrames: LatencyPercentiles
+    var latencyMilliseconds: LatencyPercentiles
+
+    struct LatencyPercentiles: Codable {
+        var p50: Double
+        var p90: Double
+        var p99: Double
+        var max: Double
+    }
+
+    init(detector: String, cases: [SettleCase], exact reference: [Int?], reported: [Int?]) {
+        self.detector = detector
+        self.cases = cases.count
+        var exact = 0, lateByOne = 0, lateByMore = 0, early = 0, never = 0
+        var frames: [Double] = [], milliseconds: [Double] = []
+        for i in cases.indices {
+            guard let r = reference[i] else { continue }
+            guard let d = reported[i] else { never += 1; continue }
+            // A step reports rest, so a moving case whose whole motion is already inside its band
+            // (R = 0) is reported on frame 1: one frame late, by construction.
+            switch d - r {
+            case ..<0: early += 1
+            case 0: exact += 1
+            case 1: lateByOne += 1
+            default: lateByMore += 1
+            }
+            frames.append(Double(d - r))
+            milliseconds.append(Double(d - r) * 1000 / cases[i].hz)
+        }
+        self.exact = exact
+        self.lateByOne = lateByOne
+        self.lateByMore = lateByMore
+        self.early = early
+        self.neverRested = never
+        withinOneFrame = cases.isEmpty ? 0 : Double(exact + lateByOne) / Double(cases.count)
+        func percentiles(_ values: [Double]) -> LatencyPercentiles {
+            guard !values.isEmpty else { return LatencyPercentiles(p50: 0, p90: 0, p99: 0, max: 0) }
+            let sorted = values.sorted()
+            func rank(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int((q * Double(sorted.count - 1)).rounded()))] }
+            return LatencyPercentiles(p50: rank(0.5), p90: rank(0.9), p99: rank(0.99), max: sorted.last!)
+        }
+        latencyFrames = percentiles(frames)
+        latencyMilliseconds = percentiles(milliseconds)
+    }
+}
