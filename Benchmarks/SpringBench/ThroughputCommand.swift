@@ -62,6 +62,12 @@ struct ThroughputBench {
         try (0..<count).map { try SpringConfiguration(tension: 342 + 10 * Double($0), friction: 0) }
     }
 
+    /// The step of the first configuration: the C loops and the bare kernel loop compute exactly
+    /// what the bank's first batch computes, on the same starting values.
+    static func referencePropagator() throws -> SpringPropagator {
+        SpringMotion(try configurations(1)[0]).propagator(over: frameDuration)
+    }
+
     /// The starting state of spring `i`: reproducible, spread over a few hundred units.
     static func initialState(_ generator: inout SplitMix64) -> (value: Float, target: Float, velocity: Float) {
         (Float(generator.unit() * 1000 - 500), Float(generator.unit() * 1000 - 500), Float(generator.unit() * 4000 - 2000))
@@ -109,12 +115,12 @@ struct ThroughputBench {
                 displacements: UnsafeMutableRawPointer(lanes.displacement), velocities: UnsafeMutableRawPointer(lanes.velocity),
                 pausedLanes: UnsafePointer(lanes.pausedLanes), bundleCount: BundleIndexing.bundleCount(springs: c.springs),
                 finalBundleLanes: BundleIndexing.liveLanes(bundle: BundleIndexing.bundleCount(springs: c.springs) - 1, springs: c.springs),
-                hasPausedLanes: false, coefficients: Float32Lanes.coefficients(of: SpringMotion(.default).propagator(over: Self.frameDuration)))
+                hasPausedLanes: false, coefficients: Float32Lanes.coefficients(of: try Self.referencePropagator()))
             timing = timer.secondsPerFrame { Self.advance(work) }
         case .cDisplacement, .cAbsolute:
             let lanes = ReferenceLanes(springs: c.springs)
             defer { lanes.deallocate() }
-            let p = SpringMotion(.default).propagator(over: Self.frameDuration)
+            let p = try Self.referencePropagator()
             let (a11, a12, a21, a22) = (Float(p.a11), Float(p.a12), Float(p.a21), Float(p.a22))
             timing = timer.secondsPerFrame {
                 if c.kernel == .cDisplacement {

@@ -17,9 +17,9 @@ extension SpringBank {
     public func step(dt: Double, path: StepPath = .simd) throws(SpringKernelError) {
         // The common frame: the last plan still holds, no spring is due, no event to clear. It costs
         // a compare, the loop, an increment and a compare.
-        let state = core.frameState
-        let plan = state.pointee.readyDuration == dt.bitPattern ? state.pointee.plan : try core.beginStep(duration: dt)
-        StepExecution.advance(plan, path: path, lanes: Lanes.self)
+        let state = frameState
+        if state.pointee.readyDuration != dt.bitPattern { _ = try core.beginStep(duration: dt) }
+        StepExecution.advance(state, path: path, lanes: Lanes.self)
         state.pointee.frame += 1
         if state.pointee.frame >= state.pointee.nextDueFrame || state.pointee.hasRestEvents {
             core.finishStep()
@@ -30,10 +30,20 @@ extension SpringBank {
 /// Runs a step's plan: on one thread, or split into equal bundle ranges across threads.
 @usableFromInline
 enum StepExecution {
-    @inlinable
-    static func advance<Lanes: SpringLaneArithmetic>(_ plan: StepPlan, path: StepPath, lanes: Lanes.Type) {
+    @inlinable @inline(__always)
+    static func advance<Lanes: SpringLaneArithmetic>(
+        _ state: UnsafeMutablePointer<FrameState>, path: StepPath, lanes: Lanes.Type
+    ) {
+        let plan = state.pointee.plan
         guard plan.threadCount > 1 else {
-            advance(plan, bundles: 0..<plan.totalBundles, path: path, lanes: lanes)
+            // One thread: every batch whole, straight into the lane loop.
+            for item in 0..<plan.workCount {
+                let work = item == 0 ? state.pointee.firstWork : plan.work[item]
+                switch path {
+                case .simd: Lanes.advance(work, bundles: 0..<work.bundleCount)
+                case .scalar: Lanes.advanceScalar(work, bundles: 0..<work.bundleCount)
+                }
+            }
             return
         }
         let shared = UncheckedSendable(plan)

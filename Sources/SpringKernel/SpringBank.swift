@@ -20,6 +20,8 @@
 /// A step may use several threads internally (see ``StepThreading``); that never changes the bits.
 public final class SpringBank<Lanes: SpringLaneArithmetic> {
     @usableFromInline let core: SpringBankCore
+    /// The core's per-frame state, held here too so the inlined step reaches it in one load.
+    @usableFromInline let frameState: UnsafeMutablePointer<FrameState>
 
     /// The most springs one bank holds.
     public static var maximumSpringCount: Int { SpringBankCore.maximumSpringCount }
@@ -35,6 +37,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     ///   - capacity: springs to reserve room for.
     public init(threading: StepThreading = .automatic, capacity: Int = 0) {
         core = SpringBankCore(lanes: Lanes.self, threading: threading, reservingCapacity: max(0, capacity))
+        frameState = core.frameState
     }
 
     /// How many threads a step uses.

@@ -73,7 +73,12 @@ final class SpringBankCore {
         workCapacity = 16
         work = .allocate(capacity: workCapacity)
         frameState = .allocate(capacity: 1)
-        frameState.initialize(to: FrameState(plan: StepPlan(work: UnsafePointer(work), workCount: 0, totalBundles: 0, threadCount: 1)))
+        let noWork = LaneWork(
+            displacements: UnsafeMutableRawPointer(work), velocities: UnsafeMutableRawPointer(work),
+            pausedLanes: UnsafePointer(OpaquePointer(work)), bundleCount: 0, finalBundleLanes: 0, hasPausedLanes: false,
+            coefficients: .zero)
+        frameState.initialize(to: FrameState(
+            plan: StepPlan(work: UnsafePointer(work), workCount: 0, totalBundles: 0, threadCount: 1), firstWork: noWork))
         planValidity = PlanValidity(state: frameState)
         records.reserveCapacity(reservingCapacity)
     }
