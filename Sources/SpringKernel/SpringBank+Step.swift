@@ -36,13 +36,14 @@ enum StepExecution {
     ) {
         let plan = state.pointee.plan
         guard plan.threadCount > 1 else {
+            guard path == .simd else {
+                advance(plan, bundles: 0..<plan.totalBundles, path: path, lanes: lanes)
+                return
+            }
             // One thread: every batch whole, straight into the lane loop.
             for item in 0..<plan.workCount {
                 let work = item == 0 ? state.pointee.firstWork : plan.work[item]
-                switch path {
-                case .simd: Lanes.advance(work, bundles: 0..<work.bundleCount)
-                case .scalar: Lanes.advanceScalar(work, bundles: 0..<work.bundleCount)
-                }
+                Lanes.advance(work, bundles: 0..<work.bundleCount)
             }
             return
         }
@@ -55,8 +56,9 @@ enum StepExecution {
         }
     }
 
-    /// Advances bundles `bundles` of the frame, counted across the plan's batches in order.
-    @inlinable
+    /// Advances bundles `bundles` of the frame, counted across the plan's batches in order
+    /// (one thread's share, or the scalar path), out of line.
+    @inlinable @inline(never)
     static func advance<Lanes: SpringLaneArithmetic>(
         _ plan: StepPlan, bundles: Range<Int>, path: StepPath, lanes: Lanes.Type
     ) {
