@@ -8,20 +8,25 @@ import Darwin
 
 /// How many threads advance the lanes in one step.
 ///
-/// Handing a frame to a second thread costs 15–30 µs here (ANCHORS.md), more than a whole step of
-/// 256K springs, so ``automatic`` stays on one thread until a frame has at least
-/// ``automaticMinimumSprings`` moving springs. The result is the same bits for any thread count:
-/// every lane is computed independently.
+/// Handing a frame to a second thread costs 15–30 µs here (ANCHORS.md), and while a frame's lanes
+/// fit in the last-level cache one core streams them faster than two share them. So
+/// ``automatic`` stays on one thread until a frame's moving springs need more hot-lane bytes (8 per
+/// spring) than the last-level cache holds: ``automaticMinimumSprings``, 4M springs on a 32 MiB
+/// L3. The result is the same bits for any thread count: every lane is computed independently.
 public enum StepThreading: Hashable, Sendable {
-    /// One thread for small frames, every core once a frame is large enough to gain.
+    /// One thread while the moving springs fit in the last-level cache, every core beyond it.
     case automatic
     /// Always one thread.
     case single
     /// Exactly this many threads (at least one), whatever the frame size.
     case fixed(Int)
 
-    /// Moving springs from which ``automatic`` uses every core.
-    public static let automaticMinimumSprings = 2_000_000
+    /// Moving springs from which ``automatic`` uses every core: the last-level cache's size over
+    /// the 8 hot-lane bytes of a spring (4M when the cache size cannot be read).
+    public static let automaticMinimumSprings: Int = {
+        let bytesPerSpring = 8
+        return (lastLevelCacheBytes() ?? 32 << 20) / bytesPerSpring
+    }()
 
     /// The processors available to this process.
     public static var processorCount: Int {
@@ -29,6 +34,26 @@ public enum StepThreading: Hashable, Sendable {
         return 1
         #else
         return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        #endif
+    }
+
+    /// The largest data cache of CPU 0, from Linux's sysfs (`.../cache/indexN/size`, "32768K").
+    private static func lastLevelCacheBytes() -> Int? {
+        #if os(Linux)
+        var largest: Int?
+        for index in 0..<8 {
+            let path = "/sys/devices/system/cpu/cpu0/cache/index\(index)/size"
+            guard let file = fopen(path, "r") else { continue }
+            defer { fclose(file) }
+            var buffer = [CChar](repeating: 0, count: 32)
+            guard fgets(&buffer, Int32(buffer.count), file) != nil else { continue }
+            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let scale = text.contains("K") ? 1 << 10 : text.contains("M") ? 1 << 20 : 1
+            if let value = Int(String(text.filter { $0.isNumber })) { largest = max(largest ?? 0, value * scale) }
+        }
+        return largest
+        #else
+        return nil
         #endif
     }
 

@@ -110,3 +110,13 @@ struct StepTests {
         }
     }
 }
+
+@Test("automatic threading stays on one thread while the moving springs' lanes fit in the last-level cache")
+func automaticThreshold() {
+    #expect(StepThreading.automaticMinimumSprings >= 1 << 20)
+    #expect(StepThreading.automatic.threadCount(bundles: 1024) == 1)
+    let large = StepThreading.automaticMinimumSprings / BundleIndexing.laneCount
+    #expect(StepThreading.automatic.threadCount(bundles: large) == StepThreading.processorCount)
+    #expect(StepThreading.fixed(2).threadCount(bundles: 1) == 1)
+    #expect(StepThreading.fixed(0).threadCount(bundles: 100) == 1)
+}
