@@ -34,34 +34,53 @@ struct Percentiles: Codable, Hashable {
     }
 }
 
-/// Times `frame` the Box2D way: untimed warm-up, then repeats of a calibrated number of frames.
+/// One thing to time: a frame of work, and what to set up before each of its repeats.
+struct Contender {
+    var prepare: () -> Void = {}
+    var frame: () throws -> Void
+}
+
+/// Times frames the Box2D way (untimed warm-up, then repeats of a calibrated number of frames),
+/// with the repeats of several contenders interleaved: repeat 1 of each, then repeat 2 of each...
+/// On a shared machine whose speed drifts by ±15 % between runs, the ratio of two contenders
+/// measured this way is the ratio of their costs under the same conditions.
 struct FrameTimer {
     var repeats: Int
     /// Each repeat runs for about this long.
     var secondsPerRepeat: Double
 
-    /// Seconds per frame, one sample per repeat.
-    func secondsPerFrame<Failure: Error>(
-        warmUpFrames: Int = 3, _ frame: () throws(Failure) -> Void
-    ) throws(Failure) -> (samples: [Double], framesPerRepeat: Int) {
-        for _ in 0..<warmUpFrames { try frame() }
+    /// Seconds per frame of each contender, one sample per repeat, and each one's frames per repeat.
+    func secondsPerFrame(_ contenders: [Contender], warmUpFrames: Int = 3) throws -> [(samples: [Double], framesPerRepeat: Int)] {
+        var frames: [Int] = []
+        for contender in contenders {
+            contender.prepare()
+            for _ in 0..<warmUpFrames { try contender.frame() }
+            frames.append(try calibrate(contender))
+        }
+        var samples = [[Double]](repeating: [], count: contenders.count)
+        for _ in 0..<repeats {
+            for (i, contender) in contenders.enumerated() {
+                contender.prepare()
+                try contender.frame()  // untimed: the frame after a change of settings rebuilds its plan
+                let start = now()
+                for _ in 0..<frames[i] { try contender.frame() }
+                samples[i].append((now() - start) / Double(frames[i]))
+            }
+        }
+        return zip(samples, frames).map { ($0, $1) }
+    }
+
+    /// Frames that take about `secondsPerRepeat`.
+    private func calibrate(_ contender: Contender) throws -> Int {
         var frames = 1
         while true {
             let start = now()
-            for _ in 0..<frames { try frame() }
+            for _ in 0..<frames { try contender.frame() }
             let elapsed = now() - start
             if elapsed >= secondsPerRepeat / 4 || frames >= 1 << 24 {
-                frames = max(1, Int(Double(frames) * secondsPerRepeat / max(elapsed, 1e-9)))
-                break
+                return max(1, Int(Double(frames) * secondsPerRepeat / max(elapsed, 1e-9)))
             }
             frames *= 4
         }
-        var samples: [Double] = []
-        for _ in 0..<repeats {
-            let start = now()
-            for _ in 0..<frames { try frame() }
-            samples.append((now() - start) / Double(frames))
-        }
-        return (samples, frames)
     }
 }

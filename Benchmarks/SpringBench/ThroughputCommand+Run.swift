@@ -51,11 +51,10 @@ struct ThroughputCommand {
         let progress = Progress()
         var results: [ThroughputResult] = []
         for size in sizes {
-            for kernel in kernels {
-                progress.note("throughput \(kernel.rawValue) \(springCountLabel(size))")
-                results.append(try bench.run(ThroughputCase(
-                    kernel: kernel, springs: size, threads: threads, moving: moving, configurations: configurations)))
-            }
+            progress.note("throughput \(springCountLabel(size)): \(kernels.map(\.rawValue).joined(separator: ", "))")
+            results += try bench.run(kernels.map {
+                ThroughputCase(kernel: $0, springs: size, threads: threads, moving: moving, configurations: configurations)
+            })
         }
         progress.finish()
         let table = Self.table(results)

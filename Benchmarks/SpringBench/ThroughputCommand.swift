@@ -99,46 +99,68 @@ struct ThroughputBench {
         return bank
     }
 
-    func run(_ c: ThroughputCase) throws -> ThroughputResult {
-        var threads = 1
-        let timing: (samples: [Double], framesPerRepeat: Int)
-        switch c.kernel {
-        case .simd, .scalar:
-            let bank = try Self.makeBank(c)
-            let path: StepPath = c.kernel == .simd ? .simd : .scalar
-            threads = c.threads ?? (c.springs >= StepThreading.automaticMinimumSprings ? StepThreading.processorCount : 1)
-            timing = try timer.secondsPerFrame { () throws(SpringKernelError) in try Self.advance(bank, path: path) }
-        case .simdLoop:
-            let lanes = ReferenceLanes(springs: c.springs)
-            defer { lanes.deallocate() }
-            let work = LaneWork(
-                displacements: UnsafeMutableRawPointer(lanes.displacement), velocities: UnsafeMutableRawPointer(lanes.velocity),
-                pausedLanes: UnsafePointer(lanes.pausedLanes), bundleCount: BundleIndexing.bundleCount(springs: c.springs),
-                finalBundleLanes: BundleIndexing.liveLanes(bundle: BundleIndexing.bundleCount(springs: c.springs) - 1, springs: c.springs),
-                hasPausedLanes: false, coefficients: Float32Lanes.coefficients(of: try Self.referencePropagator()))
-            timing = timer.secondsPerFrame { Self.advance(work) }
-        case .cDisplacement, .cAbsolute:
-            let lanes = ReferenceLanes(springs: c.springs)
-            defer { lanes.deallocate() }
-            let p = try Self.referencePropagator()
-            let (a11, a12, a21, a22) = (Float(p.a11), Float(p.a12), Float(p.a21), Float(p.a22))
-            timing = timer.secondsPerFrame {
-                if c.kernel == .cDisplacement {
-                    spring_reference_step_displacement(lanes.displacement, lanes.velocity, c.springs, a11, a12, a21, a22)
-                } else {
-                    spring_reference_step_absolute(lanes.position, lanes.velocity, lanes.target, c.springs, a11, a12, a21, a22)
-                }
+    /// Measures cases together, their repeats interleaved. Bank cases with the same size, moving
+    /// fraction and configurations share one bank (each repeat sets its threading first).
+    func run(_ cases: [ThroughputCase]) throws -> [ThroughputResult] {
+        var banks: [String: SpringBank<Float32Lanes>] = [:]
+        var lanes: [Int: ReferenceLanes] = [:]
+        defer { for buffers in lanes.values { buffers.deallocate() } }
+        var contenders: [Contender] = []
+        for c in cases {
+            switch c.kernel {
+            case .simd, .scalar:
+                let key = "\(c.springs)/\(c.moving)/\(c.configurations)"
+                let bank = try banks[key] ?? Self.makeBank(c)
+                banks[key] = bank
+                let path: StepPath = c.kernel == .simd ? .simd : .scalar
+                let threading: StepThreading = c.threads.map { .fixed($0) } ?? .automatic
+                contenders.append(Contender(
+                    prepare: { bank.threading = threading },
+                    frame: { try Self.advance(bank, path: path) }))
+            case .simdLoop, .cDisplacement, .cAbsolute:
+                let buffers = lanes[c.springs] ?? ReferenceLanes(springs: c.springs)
+                lanes[c.springs] = buffers
+                contenders.append(try Self.referenceContender(c.kernel, buffers, springs: c.springs))
             }
         }
-        let stepsPerSecond = timing.samples.map { Double(c.springs) / $0 }
-        return ThroughputResult(
-            kernel: c.kernel.rawValue, springs: c.springs, threads: threads,
-            threadsRequested: c.threads.map(String.init) ?? "auto", moving: c.moving,
-            configurations: c.configurations, isa: isa, bytesPerSpringStep: c.kernel.bytesPerSpringStep,
-            framesPerRepeat: timing.framesPerRepeat, repeats: timing.samples.count,
-            springStepsPerSecond: Percentiles(stepsPerSecond),
-            nanosecondsPerFrame: Percentiles(timing.samples.map { $0 * 1e9 }),
-            gigabytesPerSecond: Percentiles(stepsPerSecond.map { $0 * Double(c.kernel.bytesPerSpringStep) / 1e9 }))
+        let timings = try timer.secondsPerFrame(contenders)
+        return zip(cases, timings).map { c, timing in
+            let moving = Int((Double(c.springs) * c.moving).rounded())
+            let threads = c.kernel == .simd || c.kernel == .scalar
+                ? (c.threads.map { StepThreading.fixed($0) } ?? .automatic).threadCount(movingSprings: moving) : 1
+            let stepsPerSecond = timing.samples.map { Double(c.springs) / $0 }
+            return ThroughputResult(
+                kernel: c.kernel.rawValue, springs: c.springs, threads: threads,
+                threadsRequested: c.threads.map(String.init) ?? "auto", moving: c.moving,
+                configurations: c.configurations, isa: isa, bytesPerSpringStep: c.kernel.bytesPerSpringStep,
+                framesPerRepeat: timing.framesPerRepeat, repeats: timing.samples.count,
+                springStepsPerSecond: Percentiles(stepsPerSecond),
+                nanosecondsPerFrame: Percentiles(timing.samples.map { $0 * 1e9 }),
+                gigabytesPerSecond: Percentiles(stepsPerSecond.map { $0 * Double(c.kernel.bytesPerSpringStep) / 1e9 }))
+        }
+    }
+
+    /// A frame of the bare kernel loop or a C loop over plain lanes.
+    static func referenceContender(_ kernel: ThroughputKernel, _ lanes: ReferenceLanes, springs: Int) throws -> Contender {
+        let p = try referencePropagator()
+        switch kernel {
+        case .simdLoop:
+            let bundles = BundleIndexing.bundleCount(springs: springs)
+            let work = LaneWork(
+                displacements: UnsafeMutableRawPointer(lanes.displacement), velocities: UnsafeMutableRawPointer(lanes.velocity),
+                pausedLanes: UnsafePointer(lanes.pausedLanes), bundleCount: bundles,
+                finalBundleLanes: BundleIndexing.liveLanes(bundle: bundles - 1, springs: springs),
+                hasPausedLanes: false, coefficients: Float32Lanes.coefficients(of: p))
+            return Contender(frame: { Self.advance(work) })
+        case .cDisplacement:
+            let (a11, a12, a21, a22) = (Float(p.a11), Float(p.a12), Float(p.a21), Float(p.a22))
+            return Contender(frame: { spring_reference_step_displacement(lanes.displacement, lanes.velocity, springs, a11, a12, a21, a22) })
+        case .cAbsolute:
+            let (a11, a12, a21, a22) = (Float(p.a11), Float(p.a12), Float(p.a21), Float(p.a22))
+            return Contender(frame: { spring_reference_step_absolute(lanes.position, lanes.velocity, lanes.target, springs, a11, a12, a21, a22) })
+        case .simd, .scalar:
+            preconditionFailure("bank kernels are not reference contenders")
+        }
     }
 
     /// One pass of the kernel's loop over `work`, out of line so its samples are its own.

@@ -57,6 +57,11 @@ public enum StepThreading: Hashable, Sendable {
         #endif
     }
 
+    /// The threads a step uses for a frame with this many moving springs.
+    public func threadCount(movingSprings: Int) -> Int {
+        threadCount(bundles: BundleIndexing.bundleCount(springs: movingSprings))
+    }
+
     /// Threads for a frame of `bundles` bundles.
     func threadCount(bundles: Int) -> Int {
         let threads: Int
