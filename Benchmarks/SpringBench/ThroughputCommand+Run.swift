@@ -10,7 +10,8 @@ struct ThroughputCommand {
           --springs        bank sizes, with K/M suffixes (default 1K,16K,256K,4M,16M; --quick: 1K,16K)
           --kernel         simd (default), scalar, c-displacement (C, same arithmetic and layout),
                            c-absolute (C, the ANCHORS loop on absolute positions, 20 bytes a step)
-          --threads        threads for the bank's step (default: the bank's automatic choice)
+          --threads        threads for the bank's step: a list of counts and `auto` (default: auto),
+                           each measured on the same bank, repeats interleaved
           --moving         fraction of springs moving, scattered at random (default 1); spring-steps
                            count every spring in the bank, so two runs' ratio is their frame-cost ratio
           --configurations distinct configurations the springs are spread over (default 1)
@@ -18,7 +19,8 @@ struct ThroughputCommand {
 
     var sizes: [Int]
     var kernels: [ThroughputKernel]
-    var threads: Int?
+    /// Thread settings to measure; nil is the bank's automatic choice.
+    var threads: [Int?]
     var moving: Double
     var configurations: Int
     var timer: FrameTimer
@@ -33,8 +35,12 @@ struct ThroughputCommand {
             guard let kernel = ThroughputKernel(rawValue: String(name)) else { throw .usage("unknown kernel \(name)") }
             kernels.append(kernel)
         }
-        threads = try arguments.int("threads")
-        if let threads, threads < 1 { throw .usage("--threads must be at least 1") }
+        threads = []
+        for item in (arguments.string("threads") ?? "auto").split(separator: ",") {
+            if item == "auto" { threads.append(nil); continue }
+            guard let count = Int(item), count >= 1 else { throw .usage("--threads takes counts of at least 1 and auto") }
+            threads.append(count)
+        }
         moving = try arguments.double("moving") ?? 1
         guard moving > 0 && moving <= 1 else { throw .usage("--moving must be in (0, 1]") }
         configurations = try arguments.int("configurations") ?? 1
@@ -52,8 +58,11 @@ struct ThroughputCommand {
         var results: [ThroughputResult] = []
         for size in sizes {
             progress.note("throughput \(springCountLabel(size)): \(kernels.map(\.rawValue).joined(separator: ", "))")
-            results += try bench.run(kernels.map {
-                ThroughputCase(kernel: $0, springs: size, threads: threads, moving: moving, configurations: configurations)
+            results += try bench.run(kernels.flatMap { kernel in
+                // Thread settings apply to the bank's kernels; the loop and C run on one thread.
+                (kernel == .simd || kernel == .scalar ? threads : [1]).map {
+                    ThroughputCase(kernel: kernel, springs: size, threads: $0, moving: moving, configurations: configurations)
+                }
             })
         }
         progress.finish()
