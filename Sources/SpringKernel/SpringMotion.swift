@@ -1,13 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(ucrt)
-import ucrt
-#endif
-
 /// The exact motion of a damped spring, m x'' = -k (x - target) - c x', in closed form.
 ///
 /// The system is linear in (d, v) = (x - target, x'), so its motion over any duration t is a 2x2
@@ -22,7 +12,8 @@ import ucrt
 ///
 /// The over-damped case is evaluated as two decaying exponentials once βt ≥ 1 so that nothing
 /// overflows however long the step (a two-second hitch or a day), and through sinh/β below that so
-/// that nothing cancels near critical damping.
+/// that nothing cancels near critical damping. exp, sin and cos come from ``DeterministicMath``,
+/// not libm, so the propagator is the same bits on every machine.
 public struct SpringMotion: Hashable, Sendable {
     /// The damping regime of a configuration.
     public enum Regime: Hashable, Sendable {
@@ -72,26 +63,27 @@ public struct SpringMotion: Hashable, Sendable {
         let sigma = decayRate
         switch regime {
         case .underdamped:
-            let envelope = exp(-sigma * t)
-            let angle = splitting * t
+            let envelope = DeterministicMath.exp(-sigma * t)
+            let (sine, cosine) = DeterministicMath.sinCos(splitting * t)
             return SpringPropagator(
-                cosineTerm: envelope * cos(angle), sineTerm: envelope * sin(angle) / splitting, motion: self)
+                cosineTerm: envelope * cosine, sineTerm: envelope * sine / splitting, motion: self)
         case .critical:
-            let envelope = exp(-sigma * t)
+            let envelope = DeterministicMath.exp(-sigma * t)
             return SpringPropagator(cosineTerm: envelope, sineTerm: envelope * t, motion: self)
         case .overdamped:
             let beta = splitting
             if beta * t < 1 {
-                let envelope = exp(-sigma * t)
+                let envelope = DeterministicMath.exp(-sigma * t)
                 return SpringPropagator(
-                    cosineTerm: envelope * cosh(beta * t), sineTerm: envelope * sinh(beta * t) / beta, motion: self)
+                    cosineTerm: envelope * DeterministicMath.cosh(beta * t),
+                    sineTerm: envelope * DeterministicMath.sinh(beta * t) / beta, motion: self)
             }
             // e^(-σt) cosh βt = (e^(-s₁t) + e^(-s₂t)) / 2 with the slow rate s₁ = ω₀² / (σ + β)
             // (not σ − β, which cancels for large ζ) and the fast rate s₂ = σ + β.
             let fast = sigma + beta
             let slow = stiffnessPerMass / fast
-            let slowTerm = exp(-slow * t)
-            let fastTerm = exp(-fast * t)
+            let slowTerm = DeterministicMath.exp(-slow * t)
+            let fastTerm = DeterministicMath.exp(-fast * t)
             let twoBeta = 2 * beta
             let sineTerm = (slowTerm - fastTerm) / twoBeta
             return SpringPropagator(

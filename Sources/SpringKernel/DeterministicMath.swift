@@ -1,0 +1,95 @@
+/// exp, sin and cos in plain IEEE-754 Double arithmetic, so that a spring's step coefficients
+/// are the same bits on every machine.
+///
+/// Platform math libraries (glibc, Apple's libm, musl, the MSVC CRT) round their last bit
+/// differently, and glibc even picks an implementation by CPU at run time. The fixed-point kernel
+/// promises the same bits everywhere, so its coefficients cannot come from libm. These functions
+/// use only +, −, ×, ÷ and exact scaling by powers of two, each correctly rounded by IEEE-754, in
+/// a fixed order (Swift never fuses a·b + c), so they give identical results on any conforming
+/// machine. They are accurate to about 2 ulp (Cody–Waite range reduction and Taylor polynomials
+/// of sufficient degree), plenty for a propagator that is then rounded to float32 or fixed point.
+enum DeterministicMath {
+    private static let ln2Hi = 6.93147180369123816490e-01  // the high 32 bits of ln 2
+    private static let ln2Lo = 1.90821492927058770002e-10  // ln 2 − ln2Hi
+    private static let inverseLn2 = 1.44269504088896338700e+00
+
+
+    /// 1/n! for n = 0...18, each one correctly rounded division of exact integers.
+    private static let inverseFactorials: [Double] = {
+        var factorial = 1.0
+        return (0...18).map { n in
+            if n > 1 { factorial *= Double(n) }
+            return 1 / factorial
+        }
+    }()
+
+    /// e^x. Underflows to 0 below −745 and overflows to +∞ above 709.78, like libm.
+    static func exp(_ x: Double) -> Double {
+        if x.isNaN { return x }
+        if x > 709.78 { return .infinity }
+        if x < -745.2 { return 0 }
+        // x = k ln 2 + r, |r| <= ln 2 / 2; ln 2 split in two so that k·ln2Hi is exact.
+        let k = (x * inverseLn2).rounded(.toNearestOrEven)
+        let r = (x - k * ln2Hi) - k * ln2Lo
+        // e^r by its Taylor series to r^13/13! (remainder < 1e-17 for |r| <= 0.35), Horner form.
+        var p = inverseFactorials[13]
+        for n in stride(from: 12, through: 0, by: -1) { p = p * r + inverseFactorials[n] }
+        return scaled(p, byPowerOfTwo: Int(k))
+    }
+
+    /// p · 2^k, exactly (in two factors so that neither overflows or goes subnormal early).
+    private static func scaled(_ p: Double, byPowerOfTwo k: Int) -> Double {
+        let half = k / 2
+        return p * Double(sign: .plus, exponent: half, significand: 1)
+            * Double(sign: .plus, exponent: k - half, significand: 1)
+    }
+
+    // π/2 as three 33-bit parts and a tail (fdlibm's pio2_1, pio2_2, pio2_3, pio2_3t):
+    // k·part is exact for |k| < 2^20, so the reduction loses nothing to rounding there.
+    private static let halfPi1 = 1.57079632673412561417e+00
+    private static let halfPi2 = 6.07710050630396597660e-11
+    private static let halfPi3 = 2.02226624871116645580e-21
+    private static let halfPi4 = 8.47842766036889956997e-32
+    private static let inverseHalfPi = 6.36619772367581382433e-01
+
+    /// (sin x, cos x). Accurate while |x| < 2^20 · π/2 (about 1.6 million radians); beyond that the
+    /// reduction loses bits but stays deterministic.
+    static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
+        if !x.isFinite { return (.nan, .nan) }
+        let k = (x * inverseHalfPi).rounded(.toNearestOrEven)
+        let r = (((x - k * halfPi1) - k * halfPi2) - k * halfPi3) - k * halfPi4
+        let r2 = r * r
+        // Taylor series on |r| <= π/4, to r^17 for sin and r^18 for cos (remainder < 1e-18):
+        // sin r = r (1 − r²/3! + r⁴/5! − …), cos r = 1 − r²/2! + r⁴/4! − …
+        var s = inverseFactorials[17]
+        for n in stride(from: 15, through: 1, by: -2) { s = s * -r2 + inverseFactorials[n] }
+        var c = inverseFactorials[18]
+        for n in stride(from: 16, through: 0, by: -2) { c = c * -r2 + inverseFactorials[n] }
+        let sine = r * s
+        let cosine = c
+        switch Int(k.truncatingRemainder(dividingBy: 4) + 4) % 4 {
+        case 0: return (sine, cosine)
+        case 1: return (cosine, -sine)
+        case 2: return (-sine, -cosine)
+        default: return (-cosine, sine)
+        }
+    }
+
+    /// cosh x = (e^x + e^−x) / 2.
+    static func cosh(_ x: Double) -> Double {
+        let e = exp(x)
+        return (e + 1 / e) / 2
+    }
+
+    /// sinh x, from its Taylor series near 0 (no cancellation) and from `exp` elsewhere.
+    static func sinh(_ x: Double) -> Double {
+        if abs(x) < 0.5 {
+            let x2 = x * x
+            var p = inverseFactorials[15]
+            for n in stride(from: 13, through: 1, by: -2) { p = p * x2 + inverseFactorials[n] }
+            return x * p
+        }
+        let e = exp(x)
+        return (e - 1 / e) / 2
+    }
+}

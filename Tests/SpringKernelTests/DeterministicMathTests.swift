@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import SpringKernel
+
+@Suite("Deterministic math")
+struct DeterministicMathTests {
+    /// Relative error in units of the last place of the libm result.
+    func ulps(_ value: Double, _ reference: Double) -> Double {
+        reference == 0 ? abs(value) / Double.leastNormalMagnitude : abs(value - reference) / reference.ulp
+    }
+
+    @Test("exp agrees with libm to within 2 ulp over the range a spring uses")
+    func expAccuracy() {
+        var generator = SeededGenerator(seed: 11)
+        var worst = 0.0
+        for _ in 0..<20_000 {
+            let x = Double.random(in: -700...700, using: &generator)
+            worst = max(worst, ulps(DeterministicMath.exp(x), Foundation.exp(x)))
+        }
+        for x in [0.0, -0.0, 1e-300, -1e-18, 0.34657, -0.34657, 709.7, -708] {
+            worst = max(worst, ulps(DeterministicMath.exp(x), Foundation.exp(x)))
+        }
+        #expect(worst <= 2, "worst \(worst) ulp")
+        #expect(DeterministicMath.exp(-800) == 0)
+        #expect(DeterministicMath.exp(800) == .infinity)
+    }
+
+    @Test("sin and cos agree with libm to within 2 ulp of 1 up to a million radians")
+    func sinCosAccuracy() {
+        var generator = SeededGenerator(seed: 12)
+        var worst = 0.0
+        for i in 0..<20_000 {
+            let x = Double.random(in: -1...1, using: &generator) * (i % 2 == 0 ? 10 : 1e6)
+            let (s, c) = DeterministicMath.sinCos(x)
+            // Near a zero the relative error is meaningless; measure against 1.
+            worst = max(worst, abs(s - Foundation.sin(x)) / 1.0.ulp, abs(c - Foundation.cos(x)) / 1.0.ulp)
+        }
+        #expect(worst <= 2, "worst \(worst) ulp of 1")
+    }
+
+    @Test("sinh and cosh agree with libm to within 3 ulp")
+    func hyperbolic() {
+        var worst = 0.0
+        for i in -400...400 {
+            let x = Double(i) / 20
+            worst = max(worst, ulps(DeterministicMath.sinh(x), Foundation.sinh(x)), ulps(DeterministicMath.cosh(x), Foundation.cosh(x)))
+        }
+        #expect(worst <= 3, "worst \(worst) ulp")
+    }
+}
