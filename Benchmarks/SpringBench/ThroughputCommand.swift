@@ -166,7 +166,7 @@ struct ThroughputBench {
     /// One pass of the kernel's loop over `work`, out of line so its samples are its own.
     @inline(never)
     static func advance(_ work: LaneWork) {
-        Float32Lanes.advance(work, bundles: 0..<work.bundleCount)
+        _ = Float32Lanes.advance(work, bundles: 0..<work.bundleCount)
     }
 
     /// One frame of the bank: the kernel entry point perf samples are charged to.

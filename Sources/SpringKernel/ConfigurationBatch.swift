@@ -32,7 +32,7 @@ final class ConfigurationBatch {
     private(set) var pausedLaneCount = 0 { didSet { planValidity.invalidate() } }
 
     /// Recently used (frame duration, coefficients), most recent first.
-    private var coefficientCache: [(duration: Double, coefficients: SIMD4<UInt32>)] = []
+    private var coefficientCache: [(duration: Double, coefficients: SIMD8<UInt32>)] = []
     private static let coefficientCacheSize = 4
 
     init(configuration: SpringConfiguration, planValidity: PlanValidity, capacity requested: Int = BundleIndexing.laneCount) {
@@ -139,7 +139,7 @@ final class ConfigurationBatch {
     }
 
     /// The step coefficients for frames of `duration`, cached per duration.
-    func coefficients(duration: Double, lanes: any SpringLaneArithmetic.Type) -> SIMD4<UInt32> {
+    func coefficients(duration: Double, lanes: any SpringLaneArithmetic.Type) -> SIMD8<UInt32> {
         if let hit = coefficientCache.firstIndex(where: { $0.duration.bitPattern == duration.bitPattern }) {
             let entry = coefficientCache[hit]
             if hit != 0 {
@@ -155,7 +155,7 @@ final class ConfigurationBatch {
     }
 
     /// This frame's work: the awake bundles and how to advance them.
-    func work(coefficients: SIMD4<UInt32>) -> LaneWork {
+    func work(coefficients: SIMD8<UInt32>) -> LaneWork {
         let bundles = BundleIndexing.bundleCount(springs: awakeCount)
         return LaneWork(
             displacements: displacements.base, velocities: velocities.base,

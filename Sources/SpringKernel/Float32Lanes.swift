@@ -47,25 +47,33 @@ public enum Float32Lanes: SpringLaneArithmetic {
         return Double(value)
     }
 
-    public static func coefficients(of propagator: SpringPropagator) -> SIMD4<UInt32> {
-        SIMD4(
+    public static func isSaturated(lanePattern pattern: UInt32) -> Bool { false }
+
+    public static func nearestValue(to double: Double) -> Float {
+        double.isNaN ? 0 : Float(Swift.min(Swift.max(double, -Double(valueLimit)), Double(valueLimit)))
+    }
+
+    public static func coefficients(of propagator: SpringPropagator) -> SIMD8<UInt32> {
+        SIMD8(
             Float(propagator.a11).bitPattern, Float(propagator.a12).bitPattern,
-            Float(propagator.a21).bitPattern, Float(propagator.a22).bitPattern)
+            Float(propagator.a21).bitPattern, Float(propagator.a22).bitPattern, 0, 0, 0, 0)
     }
 
     /// The rest frame of the exact trajectory from the stored state. The float32 trajectory
     /// follows it to within rounding, and the spring snaps onto its target on that frame.
-    public static func restFrame(
+    public static func restPrediction(
         displacement: UInt32, velocity: UInt32, tolerance: Double,
-        motion: SpringMotion, coefficients: SIMD4<UInt32>, frameDuration: Double
-    ) -> Int {
-        SettlePredictor.restFrame(
+        motion: SpringMotion, coefficients: SIMD8<UInt32>, frameDuration: Double
+    ) -> RestPrediction {
+        let frames = SettlePredictor.restFrame(
             displacement: double(ofLanePattern: displacement), velocity: double(ofLanePattern: velocity),
             tolerance: tolerance, motion: motion, frameDuration: frameDuration)
+        return frames < SettlePredictor.horizon ? .restsAfter(frames) : .unknown(checkAfter: frames)
     }
 
+    /// Float32 lanes never saturate within ``valueLimit``: always returns 0.
     @inlinable @inline(__always)
-    public static func advance(_ work: LaneWork, bundles: Range<Int>) {
+    public static func advance(_ work: LaneWork, bundles: Range<Int>) -> Int {
         let c = work.coefficients
         let a11 = SIMD16<Float>(repeating: Float(bitPattern: c[0]))
         let a12 = SIMD16<Float>(repeating: Float(bitPattern: c[1]))
@@ -99,10 +107,11 @@ public enum Float32Lanes: SpringLaneArithmetic {
                 }
             }
         }
+        return 0
     }
 
     @inlinable
-    public static func advanceScalar(_ work: LaneWork, bundles: Range<Int>) {
+    public static func advanceScalar(_ work: LaneWork, bundles: Range<Int>) -> Int {
         let c = work.coefficients
         let a11 = Float(bitPattern: c[0])
         let a12 = Float(bitPattern: c[1])
@@ -118,6 +127,7 @@ public enum Float32Lanes: SpringLaneArithmetic {
                 work.velocities.storeBytes(of: a21 * displacement + a22 * velocity, toByteOffset: offset, as: Float.self)
             }
         }
+        return 0
     }
 
     /// The SIMD lane mask of a bundle's lane word. LLVM turns the test into one `kmovw` on AVX-512.

@@ -21,15 +21,16 @@ public struct LaneWork {
     public let finalBundleLanes: UInt16
     /// Whether any lane of this batch is paused (if not, the paused words need not be read).
     public let hasPausedLanes: Bool
-    /// The step's four coefficients a11, a12, a21, a22 as 32-bit lane patterns.
-    public let coefficients: SIMD4<UInt32>
+    /// The step's parameters: a11, a12, a21, a22 as 32-bit lane patterns, then any the lane format
+    /// adds (see ``SpringLaneArithmetic/coefficients(of:)``).
+    public let coefficients: SIMD8<UInt32>
 
     /// Describes one batch's work for a frame.
     @inlinable
     public init(
         displacements: UnsafeMutableRawPointer, velocities: UnsafeMutableRawPointer,
         pausedLanes: UnsafePointer<UInt16>, bundleCount: Int, finalBundleLanes: UInt16, hasPausedLanes: Bool,
-        coefficients: SIMD4<UInt32>
+        coefficients: SIMD8<UInt32>
     ) {
         self.displacements = displacements
         self.velocities = velocities

@@ -18,11 +18,11 @@ extension SpringBank {
         // The common frame: the last plan still holds, no spring is due, no event to clear. It costs
         // a compare, the loop, an increment and a compare.
         let state = frameState
-        if state.pointee.readyDuration != dt.bitPattern { _ = try core.beginStep(duration: dt) }
-        StepExecution.advance(state, path: path, lanes: Lanes.self)
+        if state.pointee.readyDuration != dt.bitPattern || state.pointee.hasEvents { try core.prepareStep(duration: dt) }
+        let saturated = StepExecution.advance(state, path: path, lanes: Lanes.self)
         state.pointee.frame += 1
-        if state.pointee.frame >= state.pointee.nextDueFrame || state.pointee.hasRestEvents {
-            core.finishStep()
+        if saturated != 0 || state.pointee.frame >= state.pointee.nextDueFrame {
+            core.finishStep(saturated: saturated != 0)
         }
     }
 }
@@ -30,30 +30,35 @@ extension SpringBank {
 /// Runs a step's plan: on one thread, or split into equal bundle ranges across threads.
 @usableFromInline
 enum StepExecution {
+    /// Advances the frame; returns non-zero if any lane saturated.
     @inlinable @inline(__always)
     static func advance<Lanes: SpringLaneArithmetic>(
         _ state: UnsafeMutablePointer<FrameState>, path: StepPath, lanes: Lanes.Type
-    ) {
+    ) -> Int {
         let plan = state.pointee.plan
         guard plan.threadCount > 1 else {
             guard path == .simd else {
-                advance(plan, bundles: 0..<plan.totalBundles, path: path, lanes: lanes)
-                return
+                return advance(plan, bundles: 0..<plan.totalBundles, path: path, lanes: lanes)
             }
             // One thread: every batch whole, straight into the lane loop.
+            var saturated = 0
             for item in 0..<plan.workCount {
                 let work = item == 0 ? state.pointee.firstWork : plan.work[item]
-                Lanes.advance(work, bundles: 0..<work.bundleCount)
+                saturated |= Lanes.advance(work, bundles: 0..<work.bundleCount)
             }
-            return
+            return saturated
         }
-        let shared = UncheckedSendable(plan)
+        let shared = UncheckedSendable((plan, state.pointee.threadResults))
         DispatchQueue.concurrentPerform(iterations: plan.threadCount) { part in
-            let plan = shared.value
+            let (plan, results) = shared.value
             let start = plan.totalBundles * part / plan.threadCount
             let end = plan.totalBundles * (part + 1) / plan.threadCount
-            advance(plan, bundles: start..<end, path: path, lanes: lanes)
+            // Each thread writes its own slot; they are read after concurrentPerform returns.
+            results[part] = advance(plan, bundles: start..<end, path: path, lanes: lanes)
         }
+        var saturated = 0
+        for part in 0..<plan.threadCount { saturated |= state.pointee.threadResults[part] }
+        return saturated
     }
 
     /// Advances bundles `bundles` of the frame, counted across the plan's batches in order
@@ -61,7 +66,8 @@ enum StepExecution {
     @inlinable @inline(never)
     static func advance<Lanes: SpringLaneArithmetic>(
         _ plan: StepPlan, bundles: Range<Int>, path: StepPath, lanes: Lanes.Type
-    ) {
+    ) -> Int {
+        var saturated = 0
         var offset = 0
         for item in 0..<plan.workCount {
             let work = plan.work[item]
@@ -69,13 +75,14 @@ enum StepExecution {
             let end = min(bundles.upperBound - offset, work.bundleCount)
             if start < end {
                 switch path {
-                case .simd: Lanes.advance(work, bundles: start..<end)
-                case .scalar: Lanes.advanceScalar(work, bundles: start..<end)
+                case .simd: saturated |= Lanes.advance(work, bundles: start..<end)
+                case .scalar: saturated |= Lanes.advanceScalar(work, bundles: start..<end)
                 }
             }
             offset += work.bundleCount
-            if offset >= bundles.upperBound { return }
+            if offset >= bundles.upperBound { break }
         }
+        return saturated
     }
 }
 

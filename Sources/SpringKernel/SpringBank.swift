@@ -59,6 +59,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// Each spring that comes to rest is listed once, in the step in which it does.
     public var restedInLastStep: [SpringHandle] { core.restedInLastStep }
 
+    /// The value of this format nearest to `value`, clamped to its range (NaN gives 0).
+    public static func nearestValue(to value: Double) -> Lanes.Value { Lanes.nearestValue(to: value) }
+
     // MARK: Springs
 
     /// Adds a spring at `value`, pulled toward `target`, moving at `velocity`.
@@ -187,12 +190,32 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         return core.records[index].scheduledFrame
     }
 
-    /// How many further steps of `dt` the spring takes before it stays within its tolerance for
-    /// good (0 when it already does), predicted from its current state.
-    public func predictedRestFrames(of spring: SpringHandle, dt: Double) throws(SpringKernelError) -> Int {
+    /// When the spring stays within its tolerance for good, predicted from its current state for
+    /// steps of `dt`: after `frames` more steps (0: it already does), or, when `isFinal` is false,
+    /// not known within `frames` steps.
+    public func predictRest(of spring: SpringHandle, dt: Double) throws(SpringKernelError) -> RestPrediction {
         let index = try core.recordIndex(spring)
         guard dt.isFinite, dt > 0 else { throw .invalidTimeStep(dt) }
-        return core.predictRestFrame(record: index, duration: dt)
+        return core.predictRest(record: index, duration: dt)
+    }
+
+    // MARK: Saturation
+
+    /// Lane-steps that saturated since the bank was made (the format could not hold the exact
+    /// result, so the lane was clamped to its bound). Always 0 for ``Float32Lanes``.
+    public var saturationCount: Int { core.saturationCount }
+
+    /// The springs a step saturated in the last step.
+    public var saturatedInLastStep: [SpringHandle] { core.saturatedInLastStep }
+
+    /// Whether a step ever saturated the spring (cleared by ``clearSaturation(of:)``).
+    public func wasSaturated(_ spring: SpringHandle) throws(SpringKernelError) -> Bool {
+        core.records[try core.recordIndex(spring)].wasSaturated
+    }
+
+    /// Clears the spring's saturation mark.
+    public func clearSaturation(of spring: SpringHandle) throws(SpringKernelError) {
+        core.records[try core.recordIndex(spring)].wasSaturated = false
     }
 
     // MARK: Pause masks

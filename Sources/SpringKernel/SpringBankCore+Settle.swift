@@ -17,20 +17,21 @@ extension SpringBankCore {
         records[index].scheduledFrame = -1
     }
 
-    /// Frames until the spring rests, from its current lanes, for frames of `duration`.
-    func predictRestFrame(record index: Int, duration: Double) -> Int {
+    /// When the spring rests, from its current lanes, for frames of `duration`.
+    func predictRest(record index: Int, duration: Double) -> RestPrediction {
         let (batch, slot) = batch(ofRecord: index)
-        return lanes.restFrame(
+        return lanes.restPrediction(
             displacement: batch.displacements[slot], velocity: batch.velocities[slot],
             tolerance: records[index].tolerance, motion: batch.motion,
             coefficients: batch.coefficients(duration: duration, lanes: lanes), frameDuration: duration)
     }
 
-    /// Schedules the spring to rest `frames` steps from now (at least one: rest is reported by a step).
-    private func scheduleRest(record index: Int, inFrames frames: Int) {
-        let due = frame + max(frames, 1)
+    /// Schedules the spring's rest, or its next prediction, at least one step from now (rest is
+    /// reported by a step).
+    private func scheduleRest(record index: Int, _ prediction: RestPrediction) {
+        let due = frame + max(prediction.frames, 1)
         records[index].scheduledFrame = due
-        records[index].scheduledAtHorizon = frames >= SettlePredictor.horizon
+        records[index].scheduledAtHorizon = !prediction.isFinal
         schedule.insert(frame: due, spring: UInt32(index), stamp: records[index].stamp)
     }
 
@@ -51,7 +52,7 @@ extension SpringBankCore {
             guard records[index].isLive, records[index].awaitingPrediction else { continue }
             records[index].awaitingPrediction = false
             guard isAwake(record: index), !isPaused(record: index) else { continue }
-            scheduleRest(record: index, inFrames: predictRestFrame(record: index, duration: duration))
+            scheduleRest(record: index, predictRest(record: index, duration: duration))
         }
         pending.removeAll(keepingCapacity: true)
         frameState.pointee.nextDueFrame = schedule.nextFrame ?? .max
@@ -68,7 +69,7 @@ extension SpringBankCore {
                 isAwake(record: index), !isPaused(record: index)
             else { continue }
             if records[index].scheduledAtHorizon {
-                scheduleRest(record: index, inFrames: predictRestFrame(record: index, duration: duration))
+                scheduleRest(record: index, predictRest(record: index, duration: duration))
             } else {
                 rest(record: index)
                 restedInLastStep.append(handle(ofRecord: index))

@@ -13,12 +13,15 @@ struct FrameState {
     @usableFromInline var frame = 0
     /// The earliest frame a spring is due to rest, `Int.max` when none is.
     @usableFromInline var nextDueFrame = Int.max
-    /// Whether `restedInLastStep` lists springs that the next step must clear.
-    @usableFromInline var hasRestEvents = false
+    /// Whether the last step's event lists (rest, saturation) hold springs the next step must clear.
+    @usableFromInline var hasEvents = false
+    /// One result slot per thread of a step (``StepThreading/maximumThreads``).
+    @usableFromInline var threadResults: UnsafeMutablePointer<Int>
 
-    init(plan: StepPlan, firstWork: LaneWork) {
+    init(plan: StepPlan, firstWork: LaneWork, threadResults: UnsafeMutablePointer<Int>) {
         self.plan = plan
         self.firstWork = firstWork
+        self.threadResults = threadResults
     }
 }
 
@@ -47,11 +50,21 @@ struct StepPlan {
 }
 
 extension SpringBankCore {
-    /// Validates the step, brings the rest schedule up to date, and lays out this frame's work.
-    /// The plan is kept in ``FrameState`` and reused while nothing changes.
+    /// Before a step that cannot take the common path: clears the last step's events, and if the
+    /// plan is stale validates the step, brings the rest schedule up to date and lays out this
+    /// frame's work. The plan is kept in ``FrameState`` and reused while nothing changes.
     @usableFromInline
-    func beginStep(duration: Double) throws(SpringKernelError) -> StepPlan {
+    func prepareStep(duration: Double) throws(SpringKernelError) {
         try checkMutable()
+        if frameState.pointee.hasEvents {
+            restedInLastStep.removeAll(keepingCapacity: true)
+            saturatedInLastStep.removeAll(keepingCapacity: true)
+            frameState.pointee.hasEvents = false
+        }
+        if frameState.pointee.readyDuration != duration.bitPattern { try beginStep(duration: duration) }
+    }
+
+    private func beginStep(duration: Double) throws(SpringKernelError) {
         guard duration.isFinite, duration > 0 else { throw .invalidTimeStep(duration) }
         prepareRestSchedule(duration: duration)
         if workCapacity < batches.count {
@@ -73,14 +86,30 @@ extension SpringBankCore {
         frameState.pointee.plan = plan
         if items > 0 { frameState.pointee.firstWork = work[0] }
         frameState.pointee.readyDuration = duration.bitPattern
-        return plan
     }
 
-    /// After a step that has springs due or last step's events to clear: settles them.
+    /// After a step with springs due or lanes saturated: marks the saturated springs and settles
+    /// the due ones.
     @usableFromInline
-    func finishStep() {
-        restedInLastStep.removeAll(keepingCapacity: true)
-        settleDueSprings()
-        frameState.pointee.hasRestEvents = !restedInLastStep.isEmpty
+    func finishStep(saturated: Bool) {
+        if saturated { markSaturatedSprings() }
+        if frame >= frameState.pointee.nextDueFrame { settleDueSprings() }
+        frameState.pointee.hasEvents = !restedInLastStep.isEmpty || !saturatedInLastStep.isEmpty
+    }
+
+    /// A step reported saturation: finds the moving lanes left at the format's bounds (a rare event,
+    /// so a scan is fine) and marks their springs.
+    private func markSaturatedSprings() {
+        for case let batch? in batches {
+            for slot in 0..<batch.awakeCount where !batch.isPaused(slot: slot) {
+                guard lanes.isSaturated(lanePattern: batch.displacements[slot])
+                    || lanes.isSaturated(lanePattern: batch.velocities[slot])
+                else { continue }
+                let spring = Int(batch.springOfSlot[slot])
+                records[spring].wasSaturated = true
+                saturationCount += 1
+                saturatedInLastStep.append(handle(ofRecord: spring))
+            }
+        }
     }
 }

@@ -15,8 +15,10 @@ final class SpringBankCore {
         var stamp: UInt32 = 0
         /// The frame the spring is scheduled to come to rest, or −1.
         var scheduledFrame = -1
-        /// The prediction reached ``SettlePredictor/horizon``: predict again when it falls due.
+        /// The prediction was not final: predict again when it falls due.
         var scheduledAtHorizon = false
+        /// A step saturated one of the spring's lanes (the format could not hold the exact result).
+        var wasSaturated = false
         var awaitingPrediction = false
         /// The pause masks that list this spring.
         var masks: [UInt32] = []
@@ -50,12 +52,16 @@ final class SpringBankCore {
     var frame: Int { frameState.pointee.frame }
     /// The springs that came to rest in the last step, in the order they did.
     var restedInLastStep: [SpringHandle] = []
+    /// The springs a step saturated in the last step, and the count of such events ever.
+    var saturatedInLastStep: [SpringHandle] = []
+    var saturationCount = 0
 
     /// This frame's work, one entry per batch with moving springs.
     var work: UnsafeMutablePointer<LaneWork>
     var workCapacity: Int
     /// What every step reads and writes; owned here, deallocated in deinit.
     @usableFromInline let frameState: UnsafeMutablePointer<FrameState>
+    private let threadResults: UnsafeMutablePointer<Int>
     let planValidity: PlanValidity
 
     /// Set while a caller's closure runs inside a bank operation; mutations (steps included) then throw.
@@ -77,8 +83,11 @@ final class SpringBankCore {
             displacements: UnsafeMutableRawPointer(work), velocities: UnsafeMutableRawPointer(work),
             pausedLanes: UnsafePointer(OpaquePointer(work)), bundleCount: 0, finalBundleLanes: 0, hasPausedLanes: false,
             coefficients: .zero)
+        threadResults = .allocate(capacity: StepThreading.maximumThreads)
+        threadResults.initialize(repeating: 0, count: StepThreading.maximumThreads)
         frameState.initialize(to: FrameState(
-            plan: StepPlan(work: UnsafePointer(work), workCount: 0, totalBundles: 0, threadCount: 1), firstWork: noWork))
+            plan: StepPlan(work: UnsafePointer(work), workCount: 0, totalBundles: 0, threadCount: 1), firstWork: noWork,
+            threadResults: threadResults))
         planValidity = PlanValidity(state: frameState)
         records.reserveCapacity(reservingCapacity)
     }
@@ -86,6 +95,7 @@ final class SpringBankCore {
     deinit {
         work.deallocate()
         frameState.deallocate()
+        threadResults.deallocate()
     }
 
     // MARK: Handles

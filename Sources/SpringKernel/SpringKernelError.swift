@@ -56,4 +56,6 @@ public enum SpringQuantity: String, Hashable, Sendable {
     case velocity
     /// The settle tolerance, in value units.
     case tolerance
+    /// The distance from the value to the target (value − target), which the bank stores.
+    case displacement
 }

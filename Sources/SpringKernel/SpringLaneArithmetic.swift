@@ -41,20 +41,43 @@ public protocol SpringLaneArithmetic: Sendable {
     /// The tolerance, in value units, as a positive finite `Double`, or a thrown error.
     static func tolerance(_ value: Value) throws(SpringKernelError) -> Double
 
-    /// The step coefficients (a11, a12, a21, a22) of a propagator as lane patterns.
-    static func coefficients(of propagator: SpringPropagator) -> SIMD4<UInt32>
+    /// Whether a lane holds the value a saturating step leaves behind (always false for formats
+    /// that cannot saturate).
+    static func isSaturated(lanePattern pattern: UInt32) -> Bool
 
-    /// The frames after which a spring in this state stays within `tolerance` of its target,
-    /// counted on this format's own trajectory (0: it already does), at most
-    /// ``SettlePredictor/horizon``.
-    static func restFrame(
+    /// The value of this format nearest to `double`, clamped to the format's range (NaN gives 0).
+    static func nearestValue(to double: Double) -> Value
+
+    /// The step's parameters for a propagator: a11, a12, a21, a22 as lane patterns, then any
+    /// format-specific parameters (the fixed-point format's row shifts).
+    static func coefficients(of propagator: SpringPropagator) -> SIMD8<UInt32>
+
+    /// When a spring in this state comes to rest, counted on this format's own trajectory.
+    static func restPrediction(
         displacement: UInt32, velocity: UInt32, tolerance: Double,
-        motion: SpringMotion, coefficients: SIMD4<UInt32>, frameDuration: Double
-    ) -> Int
+        motion: SpringMotion, coefficients: SIMD8<UInt32>, frameDuration: Double
+    ) -> RestPrediction
 
-    /// Advances bundles `bundles` of `work` by one step, with SIMD over whole bundles.
-    static func advance(_ work: LaneWork, bundles: Range<Int>)
+    /// Advances bundles `bundles` of `work` by one step, with SIMD over whole bundles. Returns
+    /// non-zero if any stored lane saturated (the format could not hold the exact result).
+    static func advance(_ work: LaneWork, bundles: Range<Int>) -> Int
 
-    /// Advances bundles `bundles` of `work` one lane at a time, bit-identical to ``advance(_:bundles:)``.
-    static func advanceScalar(_ work: LaneWork, bundles: Range<Int>)
+    /// Advances bundles `bundles` of `work` one lane at a time, bit-identical to
+    /// ``advance(_:bundles:)``, with the same saturation report.
+    static func advanceScalar(_ work: LaneWork, bundles: Range<Int>) -> Int
+}
+
+/// When a spring comes to rest, as a lane format predicts it.
+public struct RestPrediction: Hashable, Sendable {
+    /// Frames from now.
+    public var frames: Int
+    /// True: the spring stays within its tolerance from `frames` on. False: the format stopped
+    /// looking at `frames` without knowing, and the bank predicts again then.
+    public var isFinal: Bool
+
+    /// The spring stays within its tolerance after `frames` more frames.
+    public static func restsAfter(_ frames: Int) -> RestPrediction { RestPrediction(frames: frames, isFinal: true) }
+
+    /// Unknown within `frames` frames: predict again then.
+    public static func unknown(checkAfter frames: Int) -> RestPrediction { RestPrediction(frames: frames, isFinal: false) }
 }

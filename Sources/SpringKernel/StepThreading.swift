@@ -30,6 +30,9 @@ public enum StepThreading: Hashable, Sendable {
         return (lastLevelCacheBytes() ?? 32 << 20) / 2 / bytesPerSpring
     }()
 
+    /// The most threads one step uses.
+    public static let maximumThreads = 64
+
     /// The processors available to this process.
     public static var processorCount: Int {
         #if os(Windows)
@@ -74,6 +77,6 @@ public enum StepThreading: Hashable, Sendable {
             threads = bundles * BundleIndexing.laneCount >= Self.automaticMinimumSprings ? Self.processorCount : 1
         }
         // Never more threads than bundles: a thread with no bundle only adds dispatch cost.
-        return max(1, min(threads, bundles))
+        return max(1, min(threads, bundles, Self.maximumThreads))
     }
 }

@@ -57,7 +57,7 @@ struct PauseMaskTests {
         try bank.resume(gesture) { _ in (120, 900) }
         #expect(try bank.value(of: spring) == 120)
         #expect(try bank.velocity(of: spring) == 900)
-        let expected = try bank.predictedRestFrames(of: spring, dt: 1.0 / 60)
+        let expected = try bank.predictRest(of: spring, dt: 1.0 / 60).frames
         let start = bank.frame
         while try !bank.isAtRest(spring) { try bank.step(dt: 1.0 / 60) }
         #expect(bank.frame - start == max(expected, 1))

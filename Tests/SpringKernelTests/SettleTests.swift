@@ -76,7 +76,7 @@ struct SettleTests {
     func scheduledRestFrame() throws {
         let bank = SpringBank<Float32Lanes>()
         let spring = try bank.add(value: 0, target: 300, velocity: -2000, tolerance: 0.5)
-        #expect(try bank.predictedRestFrames(of: spring, dt: 1.0 / 60) > 0)
+        #expect(try bank.predictRest(of: spring, dt: 1.0 / 60).frames > 0)
         try bank.step(dt: 1.0 / 60)
         let due = try #require(try bank.scheduledRestFrame(of: spring))
         while try !bank.isAtRest(spring) { try bank.step(dt: 1.0 / 60) }
