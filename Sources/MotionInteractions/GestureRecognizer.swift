@@ -1,0 +1,145 @@
+import Foundation
+
+/// A platform-neutral continuous gesture (a drag, or any gesture whose progress is a 2-D
+/// translation), fed by timestamped events from an engine's input layer.
+///
+/// ```swift
+/// let drag = GestureRecognizer()
+/// drag.handle(.began(timestamp: 0))
+/// drag.handle(.changed(translation: CGPoint(x: 0, y: 12), timestamp: 1.0 / 60))
+/// drag.handle(.ended(translation: CGPoint(x: 0, y: 25), timestamp: 2.0 / 60))
+/// drag.velocity   // the release velocity, about (0, 750) points per second
+/// ```
+///
+/// ## Bad input
+/// - An event that does not fit the state (`changed`, `ended` or `cancelled` with no gesture in
+///   progress, `began` during one) is ignored: nothing changes, observers are not called,
+///   ``handle(_:)`` returns false and ``ignoredEventCount`` counts it.
+/// - An event out of time order (a timestamp earlier than the newest one seen) is applied, but
+///   as if it arrived at the newest timestamp: its translation is the latest news about the
+///   finger, and its time cannot be trusted. The velocity estimate merges it with the newest
+///   sample like any burst of events with one timestamp.
+/// - A non-finite timestamp is treated the same way; a non-finite translation is replaced by the
+///   last translation.
+///
+/// The velocity is never infinite or NaN: see ``velocity``.
+public final class GestureRecognizer {
+    /// Where the gesture is in its life.
+    public private(set) var state: GestureRecognitionState = .possible
+    /// The total movement since the gesture began, in input points.
+    public private(set) var translation: CGPoint = .zero
+    /// The newest timestamp accepted, or nil before the first event.
+    public private(set) var timestamp: Double?
+    /// Events ignored because they did not fit the state.
+    public private(set) var ignoredEventCount = 0
+    /// The element the recognizer is attached to (see ``MotionElement/addGestureRecognizer(_:)``).
+    public internal(set) weak var view: MotionElement?
+    /// The fastest velocity reported, in input points per second; faster estimates are scaled
+    /// down to it, keeping their direction.
+    public let maximumSpeed: Double
+    /// How far back, in seconds, samples count towards the velocity.
+    public var velocityWindow: Double { estimator.window }
+
+    private var estimator: GestureVelocityEstimator
+    private var releaseVelocity = CGPoint.zero
+    private let observers = ObserverList<GestureRecognizer>()
+
+    /// A recognizer in the `.possible` state.
+    ///
+    /// - Parameters:
+    ///   - maximumSpeed: the fastest velocity reported, in points per second (a fast flick is a
+    ///     few thousand); a non-finite or non-positive value means no limit beyond finiteness.
+    ///   - velocityWindow: how many seconds of recent samples the velocity is estimated from.
+    public init(maximumSpeed: Double = 20_000, velocityWindow: Double = 0.1) {
+        self.maximumSpeed = maximumSpeed.isFinite && maximumSpeed > 0 ? maximumSpeed : .greatestFiniteMagnitude
+        estimator = GestureVelocityEstimator(window: velocityWindow.isFinite && velocityWindow > 0 ? velocityWindow : 0.1)
+    }
+
+    /// Whether the gesture is in progress (`.began` or `.changed`).
+    public var isActive: Bool { state == .began || state == .changed }
+
+    /// The velocity, in input points per second: while the gesture is in progress, the estimate
+    /// at its newest sample; after it ended, the release velocity; otherwise zero (a cancelled
+    /// gesture has no release velocity).
+    ///
+    /// Estimated by a least-squares fit over the samples of the last ``velocityWindow`` seconds,
+    /// so it is exact for a steady drag whatever the frame times; a single sample, or samples
+    /// that share one timestamp, give zero; it is always finite and at most ``maximumSpeed``.
+    public var velocity: CGPoint {
+        switch state {
+        case .began, .changed: currentEstimate()
+        case .ended: releaseVelocity
+        case .possible, .cancelled: .zero
+        }
+    }
+
+    /// ``translation`` in the coordinate space of `space` (unchanged when `space` is nil).
+    public func translation(in space: MotionElement?) -> CGPoint {
+        space?.convertFromInput(translation) ?? translation
+    }
+
+    /// ``velocity`` in the coordinate space of `space` (unchanged when `space` is nil).
+    public func velocity(in space: MotionElement?) -> CGPoint {
+        space?.convertFromInput(velocity) ?? velocity
+    }
+
+    /// Calls `body` after every event the recognizer accepts, until the subscription is cancelled.
+    public func observe(_ body: @escaping (GestureRecognizer) -> Void) -> Subscription {
+        observers.add(body)
+    }
+
+    /// Applies one input event and notifies the observers; returns false when the event was
+    /// ignored because it did not fit the state (see the type's bad-input policy).
+    @discardableResult
+    public func handle(_ event: GestureEvent) -> Bool {
+        let time = acceptedTime(event.timestamp)
+        switch event {
+        case .began(let moved, _):
+            guard !isActive else { return ignore() }
+            estimator.reset()
+            translation = .zero
+            record(moved, at: time)
+            state = .began
+        case .changed(let moved, _):
+            guard isActive else { return ignore() }
+            record(moved, at: time)
+            state = .changed
+        case .ended(let moved, _):
+            guard isActive else { return ignore() }
+            record(moved, at: time)
+            releaseVelocity = currentEstimate()
+            state = .ended
+        case .cancelled:
+            guard isActive else { return ignore() }
+            releaseVelocity = .zero
+            state = .cancelled
+        }
+        timestamp = time
+        observers.send(self)
+        return true
+    }
+
+    private func ignore() -> Bool {
+        ignoredEventCount += 1
+        return false
+    }
+
+    /// Timestamps never go backwards: an earlier or non-finite one is taken as the newest seen.
+    private func acceptedTime(_ time: Double) -> Double {
+        guard let newest = timestamp else { return time.isFinite ? time : 0 }
+        return time.isFinite && time > newest ? time : newest
+    }
+
+    private func record(_ moved: CGPoint, at time: Double) {
+        if moved.x.isFinite, moved.y.isFinite { translation = moved }
+        estimator.add(time: time, x: Double(translation.x), y: Double(translation.y))
+    }
+
+    private func currentEstimate() -> CGPoint {
+        let (vx, vy) = estimator.velocity()
+        let speed = (vx * vx + vy * vy).squareRoot()
+        guard speed.isFinite else { return .zero }
+        let scale = speed > maximumSpeed ? maximumSpeed / speed : 1
+        return CGPoint(x: vx * scale, y: vy * scale)
+    }
+}

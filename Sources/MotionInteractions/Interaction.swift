@@ -1,0 +1,28 @@
+/// Something a runtime runs: it connects streams to properties when it is added.
+///
+/// Subclass it and override ``setUp(in:)``; every subscription made while `setUp` runs (streams
+/// subscribed or written, plans added) belongs to the interaction, and
+/// ``MotionRuntime/remove(_:)`` cancels them all.
+///
+/// ```swift
+/// final class FollowFinger: Interaction {
+///     let card: MotionElement, drag: GestureRecognizer
+///     init(card: MotionElement, drag: GestureRecognizer) { self.card = card; self.drag = drag }
+///     override func setUp(in runtime: MotionRuntime) {
+///         runtime.addPlan(Draggable(withGestureRecognizer: drag), to: card)
+///     }
+/// }
+/// try runtime.add(FollowFinger(card: card, drag: drag))
+/// ```
+///
+/// An interaction runs in at most one runtime at a time (see ``MotionRuntime/add(_:)``).
+open class Interaction {
+    /// The runtime that runs the interaction, or nil.
+    public internal(set) weak var runtime: MotionRuntime?
+
+    /// An interaction not added to any runtime.
+    public init() {}
+
+    /// Connects the interaction's streams in `runtime`. Called once by ``MotionRuntime/add(_:)``.
+    open func setUp(in runtime: MotionRuntime) {}
+}

@@ -1,0 +1,51 @@
+extension MotionObservable {
+    /// The values of `preferred` while it is active, and of this stream otherwise.
+    ///
+    /// While `preferred` is active (a drag), this stream's subscription is paused: a spring stream
+    /// holds its springs still in the kernel rather than computing values nobody uses. When
+    /// `preferred` comes to rest, this stream is resumed: a spring stream restarts from its
+    /// spring's `initialValue` (the position the drag left) and `initialVelocity`.
+    ///
+    /// The state channel is `.active` while either stream is (`preferred` counting only while it
+    /// is preferred), and reports each change once.
+    public func toggled(with preferred: MotionObservable<T>) -> MotionObservable<T> {
+        MotionObservable { observer in
+            let toggle = ToggleState()
+            let original = self.connect(MotionObserver(runtime: observer.runtime, next: { value in
+                if !toggle.preferredIsActive { observer.next(value) }
+            }, state: { state in
+                toggle.originalIsActive = state == .active
+                toggle.report(to: observer.state)
+            }))
+            let preferredSubscription = preferred.connect(MotionObserver(runtime: observer.runtime, next: { value in
+                if toggle.preferredIsActive { observer.next(value) }
+            }, state: { state in
+                let isActive = state == .active
+                guard isActive != toggle.preferredIsActive else { return }
+                toggle.preferredIsActive = isActive
+                if isActive { original.pause() } else { original.resume() }
+                toggle.report(to: observer.state)
+            }))
+            toggle.report(to: observer.state)
+            return Subscription(onCancel: {
+                preferredSubscription.cancel()
+                original.cancel()
+            })
+        }
+    }
+}
+
+/// What a ``MotionObservable/toggled(with:)`` connection knows about its two streams.
+private final class ToggleState {
+    var preferredIsActive = false
+    var originalIsActive = false
+    private var reported: MotionState?
+
+    /// Sends the combined state if it changed since the last report.
+    func report(to send: (MotionState) -> Void) {
+        let state: MotionState = preferredIsActive || originalIsActive ? .active : .atRest
+        guard state != reported else { return }
+        reported = state
+        send(state)
+    }
+}

@@ -1,0 +1,64 @@
+/// A stream of values with a second channel that says whether the motion behind it is moving.
+///
+/// A `MotionObservable` is cold: it describes a connection and makes one each time it is
+/// subscribed. The value channel carries values (`next`); the state channel carries ``MotionState``
+/// (`.active` when the motion starts or resumes, `.atRest` when it stops). A spring stream, for
+/// instance, sends `.active` as it starts, a value on every frame its springs moved, and `.atRest`
+/// on the frame the kernel reports its rest.
+///
+/// Streams are connected inside a ``MotionRuntime``, which owns the spring kernel that spring
+/// streams run on:
+///
+/// ```swift
+/// let subscription = springSource(spring).subscribe(in: runtime, next: { print($0) }, state: { print($0) })
+/// ```
+///
+/// Subscribing creates the closures and objects of the connection once; delivering values
+/// afterwards allocates nothing.
+public final class MotionObservable<T> {
+    /// Makes one connection: sends to the observer and returns the subscription that ends it.
+    public typealias Connect = (MotionObserver<T>) -> Subscription
+
+    private let connectBody: Connect
+
+    /// A stream whose subscriptions are made by `connect`.
+    public init(_ connect: @escaping Connect) {
+        connectBody = connect
+    }
+
+    /// Connects `observer` to this stream; operators use this to build streams from streams.
+    public func connect(_ observer: MotionObserver<T>) -> Subscription {
+        connectBody(observer)
+    }
+
+    /// Connects to this stream inside `runtime`.
+    ///
+    /// While an interaction's ``Interaction/setUp(in:)`` runs, the subscription also belongs to
+    /// that interaction and is cancelled when the interaction is removed from the runtime.
+    @discardableResult
+    public func subscribe(
+        in runtime: MotionRuntime, next: @escaping (T) -> Void, state: @escaping (MotionState) -> Void = { _ in }
+    ) -> Subscription {
+        let subscription = connect(MotionObserver(runtime: runtime, next: next, state: state))
+        runtime.adopt(subscription)
+        return subscription
+    }
+}
+
+/// The receiving end of a ``MotionObservable`` connection: its two channels and the runtime the
+/// connection lives in.
+public struct MotionObserver<T> {
+    /// Receives each value.
+    public let next: (T) -> Void
+    /// Receives each change of state.
+    public let state: (MotionState) -> Void
+    /// The runtime the connection lives in (a spring stream adds its springs to this runtime's kernel).
+    public unowned let runtime: MotionRuntime
+
+    /// An observer in `runtime` with the two channels.
+    public init(runtime: MotionRuntime, next: @escaping (T) -> Void, state: @escaping (MotionState) -> Void) {
+        self.runtime = runtime
+        self.next = next
+        self.state = state
+    }
+}

@@ -1,0 +1,161 @@
+import SpringKernel
+
+/// Advancing by a frame: one kernel step, then the delivery of what it changed.
+extension MotionRuntime {
+    /// The largest relative difference between a display-link frame duration and the previous
+    /// one for which the previous duration is used instead (see ``advance(toTimestamp:)``).
+    public static var timestampJitterTolerance: Double { 0.02 }
+
+    /// The shortest time ``advance(toTimestamp:)`` steps, in seconds (0.1 ms: no display ticks at
+    /// 10 kHz); less is rounding or a repeated timestamp, and is carried to the next frame.
+    public static var minimumTimestampStep: Double { 1e-4 }
+
+    /// Advances every spring by `dt` seconds and delivers the frame: exactly
+    /// ``stepSprings(by:)`` followed by ``deliverFrame()``.
+    ///
+    /// - Throws: ``MotionRuntimeError/invalidFrameDuration(_:)`` for a NaN, infinite, zero or
+    ///   negative `dt`; ``MotionRuntimeError/reentrantAdvance`` from inside a delivery's callback.
+    ///   Nothing changes when it throws.
+    @inlinable
+    public func advance(by dt: Double) throws(MotionRuntimeError) {
+        try stepSprings(by: dt)
+        deliverFrame()
+    }
+
+    /// Advances to a display link's timestamp (seconds, any monotonic clock).
+    ///
+    /// The first call only records the timestamp. After that, the springs advance by the time
+    /// since the timestamp they were last advanced to. A duration within
+    /// ``timestampJitterTolerance`` of the previous one is replaced by it: the kernel predicts rest
+    /// for a steady frame duration and predicts every moving spring again when it changes, so
+    /// display-link jitter would otherwise cost a prediction per spring per frame. The difference
+    /// is carried to the next frame, so the springs never drift from the clock by more than that
+    /// tolerance of one frame. A timestamp that is not later than the last one by at least
+    /// ``minimumTimestampStep`` steps nothing.
+    ///
+    /// - Throws: ``MotionRuntimeError/invalidTimestamp(_:)`` for a non-finite timestamp (nothing
+    ///   changes), ``MotionRuntimeError/reentrantAdvance`` from inside a delivery's callback.
+    @inlinable
+    public func advance(toTimestamp timestamp: Double) throws(MotionRuntimeError) {
+        guard let dt = try frameDuration(advancingTo: timestamp) else { return }
+        try advance(by: dt)
+    }
+
+    /// The kernel step alone: advances every moving spring by `dt` and settles those due, without
+    /// delivering anything yet. ``advance(by:)`` calls it; a profiler may call it and
+    /// ``deliverFrame()`` itself to time the two phases apart.
+    ///
+    /// If the previous step was not delivered yet, it is delivered first, so no rest event is lost.
+    @inlinable
+    public func stepSprings(by dt: Double) throws(MotionRuntimeError) {
+        try prepareToStep(dt)
+        do {
+            try bank.step(dt: dt)
+        } catch {
+            throw .invalidFrameDuration(dt)
+        }
+        stepAwaitingDelivery = true
+    }
+
+    /// Delivers the last step: values for every stream whose springs moved, `.atRest` for every
+    /// stream the kernel brought to rest, then the ``whenAllAtRest(_:)`` actions if nothing moves.
+    /// Does nothing if the last step was delivered already.
+    public func deliverFrame() {
+        guard stepAwaitingDelivery, !isDelivering else { return }
+        stepAwaitingDelivery = false
+        isDelivering = true
+        deliverMovingValues()
+        deliverRests()
+        runRestWaitersIfAllAtRest()
+        isDelivering = false
+        finishDelivery()
+    }
+
+    @usableFromInline
+    func prepareToStep(_ dt: Double) throws(MotionRuntimeError) {
+        guard !isDelivering else { throw .reentrantAdvance }
+        guard dt.isFinite, dt > 0 else { throw .invalidFrameDuration(dt) }
+        if stepAwaitingDelivery { deliverFrame() }
+    }
+
+    /// The duration to step for a display-link timestamp, or nil when there is nothing to step.
+    @usableFromInline
+    func frameDuration(advancingTo timestamp: Double) throws(MotionRuntimeError) -> Double? {
+        guard timestamp.isFinite else { throw .invalidTimestamp(timestamp) }
+        guard !isDelivering else { throw .reentrantAdvance }
+        guard let last = springTimestamp else {
+            springTimestamp = timestamp
+            return nil
+        }
+        let elapsed = timestamp - last
+        guard elapsed > 0 else { return nil }
+        // A sliver of time (a repeated timestamp plus rounding) is carried to the next frame.
+        guard elapsed >= Self.minimumTimestampStep else { return nil }
+        if let steady = steadyFrameDuration, abs(elapsed - steady) <= steady * Self.timestampJitterTolerance {
+            springTimestamp = last + steady
+            return steady
+        }
+        steadyFrameDuration = elapsed
+        springTimestamp = timestamp
+        return elapsed
+    }
+
+    /// Phase 1: every stream that wants delivery reads its values from the kernel and sends them.
+    ///
+    /// The streams are found from a snapshot of the delivery bits, walked in slot order. A stream
+    /// that stops during the walk (at rest, held, cancelled by a callback) is skipped when its turn
+    /// comes; one that starts gets its first values next frame. Nothing here allocates.
+    func deliverMovingValues() {
+        let bank = self.bank
+        let words = deliveryBits.count
+        if frameDeliveryBits.count < words {
+            frameDeliveryBits.append(contentsOf: repeatElement(0, count: words - frameDeliveryBits.count))
+        }
+        for word in 0..<words { frameDeliveryBits[word] = deliveryBits[word] }
+        var delivered = 0
+        for word in 0..<words {
+            var bits = frameDeliveryBits[word]
+            while bits != 0 {
+                let slot = word << 6 | bits.trailingZeroBitCount
+                bits &= bits - 1
+                guard let entry = streamSlots[slot] else { continue }
+                entry._withUnsafeGuaranteedRef { connection in
+                    guard connection.wantsDelivery else { return }
+                    connection.deliverValue(from: bank)
+                    delivered += 1
+                }
+            }
+        }
+        lastFrameDeliveryCount = delivered
+    }
+
+    /// After a delivery: slots freed during it become reusable, and retired streams are released.
+    func finishDelivery() {
+        if !slotsFreedDuringDelivery.isEmpty {
+            freeStreamSlots.append(contentsOf: slotsFreedDuringDelivery)
+            slotsFreedDuringDelivery.removeAll(keepingCapacity: true)
+        }
+        if !retiredConnections.isEmpty { retiredConnections.removeAll(keepingCapacity: true) }
+    }
+
+    /// Phase 2: the kernel's rest events. A stream is at rest when its last awake component rests.
+    func deliverRests() {
+        let rested = bank.restedInLastStep
+        guard !rested.isEmpty else { return }
+        for handle in rested {
+            let index = Int(handle.index)
+            guard index < connectionOfSpring.count, let connection = connectionOfSpring[index] else { continue }
+            let component = Int(componentOfSpring[index])
+            // A callback may have started the spring again since the step.
+            guard connection.isConnected, connection.handles[component] == handle,
+                (try? bank.isAtRest(handle)) == true
+            else { continue }
+            connection.awakeComponents &= ~(1 << UInt8(component))
+            syncDeliveryBit(of: connection)
+            guard connection.awakeComponents == 0, connection.isActive else { continue }
+            connection.isActive = false
+            activeConnectionCount -= 1
+            connection.deliverState(.atRest)
+        }
+    }
+}

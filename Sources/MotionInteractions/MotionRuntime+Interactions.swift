@@ -1,0 +1,85 @@
+/// Interactions, plans, streams written to properties, and waiting for rest.
+extension MotionRuntime {
+    /// Adds an interaction: runs its ``Interaction/setUp(in:)``, and keeps every subscription
+    /// it makes meanwhile so ``remove(_:)`` can cancel them.
+    ///
+    /// Adding an interaction this runtime already runs does nothing.
+    ///
+    /// - Throws: ``MotionRuntimeError/interactionBelongsToAnotherRuntime`` if another runtime
+    ///   runs it; nothing changes in either runtime.
+    public func add(_ interaction: Interaction) throws(MotionRuntimeError) {
+        if let owner = interaction.runtime {
+            if owner === self { return }
+            throw .interactionBelongsToAnotherRuntime
+        }
+        let record = InteractionRecord(interaction)
+        interactionRecords[ObjectIdentifier(interaction)] = record
+        interaction.runtime = self
+        let outer = adoptingRecord
+        adoptingRecord = record
+        interaction.setUp(in: self)
+        adoptingRecord = outer
+        // Removed while it was being set up: cancel what it made after the removal, too.
+        if interaction.runtime !== self {
+            for subscription in record.subscriptions { subscription.cancel() }
+        }
+    }
+
+    /// Removes an interaction: cancels every subscription its set-up made. Its springs leave the
+    /// kernel at once and it receives nothing more, even if this is called from inside one of its
+    /// own callbacks during a frame. Removing an interaction this runtime does not run does nothing.
+    public func remove(_ interaction: Interaction) {
+        guard interaction.runtime === self,
+            let record = interactionRecords.removeValue(forKey: ObjectIdentifier(interaction))
+        else { return }
+        interaction.runtime = nil
+        for subscription in record.subscriptions { subscription.cancel() }
+    }
+
+    /// Whether this runtime runs `interaction`.
+    public func contains(_ interaction: Interaction) -> Bool {
+        interaction.runtime === self
+    }
+
+    /// Adds a plan to an element: the plan connects what it needs to the element's properties.
+    public func addPlan(_ plan: any MotionPlan, to element: MotionElement) {
+        plan.perform(on: element, in: self)
+    }
+
+    /// Writes every value of `stream` to `property`.
+    @discardableResult
+    public func write<T>(_ stream: MotionObservable<T>, to property: ReactiveProperty<T>) -> Subscription {
+        stream.subscribe(in: self, next: { property.value = $0 })
+    }
+
+    /// Runs `action` once, as soon as every spring of the runtime is at rest: now, if none moves;
+    /// otherwise at the end of the frame (or removal) that brings the last one to rest. Springs
+    /// held by a pause in mid-motion count as moving.
+    @discardableResult
+    public func whenAllAtRest(_ action: @escaping () -> Void) -> Subscription {
+        if activeConnectionCount == 0 {
+            action()
+            return Subscription()
+        }
+        let waiter = RestWaiter(action)
+        restWaiters.append(waiter)
+        return Subscription(onCancel: { waiter.action = nil })
+    }
+
+    /// Runs and forgets the waiting actions if no spring moves.
+    func runRestWaitersIfAllAtRest() {
+        guard activeConnectionCount == 0, !restWaiters.isEmpty else { return }
+        let waiters = restWaiters
+        restWaiters.removeAll()
+        for waiter in waiters {
+            let action = waiter.action
+            waiter.action = nil
+            action?()
+        }
+    }
+
+    /// Makes `subscription` belong to the interaction being set up, if any.
+    func adopt(_ subscription: Subscription) {
+        adoptingRecord?.subscriptions.append(subscription)
+    }
+}

@@ -1,0 +1,166 @@
+import SpringKernel
+
+/// Runs interactions and plans: owns the one spring kernel every spring of every interaction lives
+/// in, steps it once per frame, and delivers what changed.
+///
+/// ```swift
+/// let runtime = MotionRuntime()
+/// let tossable = Tossable(position: card.position, to: slot.position,
+///                         containerView: container, springSource: springSource)
+/// try runtime.add(tossable)
+/// // on every display-link callback:
+/// try runtime.advance(toTimestamp: displayLink.targetTimestamp)
+/// ```
+///
+/// ## A frame
+/// ``advance(by:)`` is two phases, public so a profiler can time them apart:
+/// 1. ``stepSprings(by:)``: the kernel step alone (`bank.step(dt:)`, inlined into the caller).
+/// 2. ``deliverFrame()``: each spring stream whose springs moved (marked by one bit per stream,
+///    so nothing is searched) reads its values from the kernel and sends them; then each stream
+///    whose last moving component the kernel listed in `restedInLastStep` sends `.atRest`; then
+///    ``whenAllAtRest(_:)`` actions run if nothing moves.
+///
+/// The layer never integrates a spring: every value comes from the kernel. In steady state a
+/// frame allocates nothing (nor does a gesture event): the tables are reused, and the closures
+/// were made when the streams were connected.
+///
+/// ## Threading
+/// A runtime and everything connected to it (properties, streams, recognizers, interactions) is
+/// one single-threaded object graph. None of these types is `Sendable`, so Swift 6's strict
+/// concurrency checking keeps the graph in the isolation domain that made it (the main actor, an
+/// engine's actor, one thread) and rejects, at compile time, any use from another. A whole graph
+/// may be handed to another domain (region transfer) if nothing keeps a reference behind. There
+/// are no locks: an engine that runs input and rendering on different threads feeds the runtime
+/// from the one that owns it. (The kernel may use several threads inside one step for millions of
+/// springs; that never changes the bits or the contract.)
+///
+/// ## Bad input
+/// - ``advance(by:)`` with a non-finite or non-positive duration throws
+///   ``MotionRuntimeError/invalidFrameDuration(_:)`` and changes nothing.
+/// - Advancing from inside a callback of a delivery throws ``MotionRuntimeError/reentrantAdvance``.
+/// - Adding an interaction that belongs to another runtime throws
+///   ``MotionRuntimeError/interactionBelongsToAnotherRuntime``; adding it twice to this one does
+///   nothing.
+/// - Removing an interaction, at any time (while its springs move, or from inside one of its own
+///   callbacks), cancels its subscriptions at once: its springs leave the kernel and it receives
+///   nothing more, not even from the frame being delivered; every other stream of that frame is
+///   delivered exactly once.
+public final class MotionRuntime {
+    /// The spring kernel: every spring of this runtime. Read it (values, rest frames, counts)
+    /// freely; changing it directly bypasses the runtime's bookkeeping.
+    public let bank: SpringBank<Float32Lanes>
+
+    /// A step was taken and its changes are not delivered yet.
+    @usableFromInline var stepAwaitingDelivery = false
+    /// A delivery is running (callbacks may be on the stack).
+    @usableFromInline var isDelivering = false
+
+    /// One slot per connected spring stream, in the order they connected (freed slots are
+    /// reused). Walking the slots in order walks the streams' objects roughly in the order they
+    /// were allocated, which keeps the frame loop's memory access close to sequential however
+    /// streams start and stop. Unretained: `connectionOfSpring` keeps connected streams alive.
+    ///
+    /// This and the tables below are read and written in single statements, never across a
+    /// callback, so they skip the runtime exclusivity checks that would cost a call per access.
+    @exclusivity(unchecked) var streamSlots: ContiguousArray<Unmanaged<SpringConnection>?> = []
+    /// Bit s set while the stream in slot s wants delivery (connected, moving, not held).
+    @exclusivity(unchecked) var deliveryBits: ContiguousArray<UInt64> = []
+    /// `deliveryBits` as the delivery of a frame began: a stream started by a callback during the
+    /// delivery gets its first values the next frame.
+    @exclusivity(unchecked) var frameDeliveryBits: ContiguousArray<UInt64> = []
+    var freeStreamSlots: [Int] = []
+    /// Slots freed during a delivery, reusable once it ends (so no new stream takes a slot the
+    /// frame's bits still name).
+    var slotsFreedDuringDelivery: [Int] = []
+    /// Streams disconnected during a delivery (perhaps from their own callback, with their
+    /// method still running), kept alive until it ends.
+    var retiredConnections: [SpringConnection] = []
+    /// The stream that owns each kernel spring, by the spring's record index, and the component.
+    @exclusivity(unchecked) var connectionOfSpring: ContiguousArray<SpringConnection?> = []
+    @exclusivity(unchecked) var componentOfSpring: ContiguousArray<UInt8> = []
+    /// Streams not at rest (moving, or paused mid-motion).
+    var activeConnectionCount = 0
+    /// How many spring streams were sent values in the last frame (the streams whose springs moved).
+    public internal(set) var lastFrameDeliveryCount = 0
+
+    var restWaiters: [RestWaiter] = []
+    var interactionRecords: [ObjectIdentifier: InteractionRecord] = [:]
+    /// The interaction whose set-up is running: subscriptions made now belong to it.
+    var adoptingRecord: InteractionRecord?
+    /// The spring that plans drive for each property, by the property's identity.
+    var propertySprings: [ObjectIdentifier: AnyObject] = [:]
+
+    /// The timestamp the springs have been advanced to (see ``advance(toTimestamp:)``).
+    @usableFromInline var springTimestamp: Double?
+    /// The frame duration of the last timestamp step, to which jittered durations are snapped.
+    @usableFromInline var steadyFrameDuration: Double?
+
+    /// A runtime with an empty kernel.
+    ///
+    /// - Parameters:
+    ///   - capacity: springs to reserve room for (two per `CGPoint` interaction).
+    ///   - threading: how many threads one kernel step may use.
+    public init(capacity: Int = 0, threading: StepThreading = .automatic) {
+        bank = SpringBank(threading: threading, capacity: capacity)
+        streamSlots.reserveCapacity(max(0, capacity))
+        connectionOfSpring.reserveCapacity(max(0, capacity))
+        componentOfSpring.reserveCapacity(max(0, capacity))
+    }
+
+    /// Disconnects what the runtime connected from the properties and recognizers that may
+    /// outlive it: every interaction's subscriptions, every property spring, every spring stream's
+    /// observations. (A subscription made outside an interaction's set-up stays the caller's to
+    /// cancel; its springs are gone with the kernel.)
+    deinit {
+        for record in interactionRecords.values {
+            record.interaction.runtime = nil
+            for subscription in record.subscriptions { subscription.cancel() }
+        }
+        for case let propertySpring as PropertySpringTeardown in propertySprings.values { propertySpring.tearDown() }
+        for case let connection? in connectionOfSpring { connection.cancelObservations() }
+    }
+
+    /// Spring streams not at rest: moving, or held by a pause in mid-motion.
+    public var activeSpringStreamCount: Int { activeConnectionCount }
+
+    /// Whether every spring of the runtime is at rest.
+    public var isAllAtRest: Bool { activeConnectionCount == 0 }
+}
+
+/// Why the runtime refused a call.
+public enum MotionRuntimeError: Error, Hashable, Sendable {
+    /// A frame duration was NaN, infinite, zero or negative.
+    case invalidFrameDuration(Double)
+    /// A display-link timestamp was NaN or infinite.
+    case invalidTimestamp(Double)
+    /// The runtime was advanced from inside a callback of its own delivery.
+    case reentrantAdvance
+    /// The interaction is already added to another runtime; remove it there first.
+    case interactionBelongsToAnotherRuntime
+}
+
+/// An action waiting for every spring to be at rest.
+final class RestWaiter {
+    var action: (() -> Void)?
+    init(_ action: @escaping () -> Void) { self.action = action }
+}
+
+/// The subscriptions an interaction made while it was set up, cancelled when it is removed.
+final class InteractionRecord {
+    let interaction: Interaction
+    var subscriptions: [Subscription] = []
+    init(_ interaction: Interaction) { self.interaction = interaction }
+}
+
+extension MotionRuntime {
+    /// Every kernel spring that belongs to a connected stream of this runtime, in the kernel's
+    /// record order (for inspection: it builds a new array).
+    public var springHandles: [SpringHandle] {
+        var handles: [SpringHandle] = []
+        for (index, connection) in connectionOfSpring.enumerated() {
+            guard let connection else { continue }
+            handles.append(connection.handles[Int(componentOfSpring[index])])
+        }
+        return handles
+    }
+}

@@ -1,0 +1,139 @@
+import SpringKernel
+
+/// The spring that plans drive for one property: ``SpringTo`` sets its destination and
+/// ``PausesSpring`` pauses it. A runtime makes it when the first such plan is added for the
+/// property, writes its values to the property, and finds it again for every later plan.
+///
+/// Its ``spring`` starts from the property's value (``Spring/initialValue`` *is* the property)
+/// toward a destination that starts at the same value, so it starts at rest.
+public final class PropertySpring<T: SpringAnimatable> {
+    /// The property the spring writes.
+    public let property: ReactiveProperty<T>
+    /// The spring: its destination, configuration and threshold.
+    public let spring: Spring<T>
+    /// Whether the spring moves (`.active`, also while paused mid-motion) or is at rest.
+    public let state: ReactiveProperty<MotionState>
+
+    let connection: TypedSpringConnection<T>
+    var subscription = Subscription()
+    /// The pause of each recognizer paused the spring through ``PausesSpring``, by recognizer.
+    var gesturePauses: [ObjectIdentifier: GesturePause] = [:]
+
+    init(property: ReactiveProperty<T>, spring: Spring<T>, state: ReactiveProperty<MotionState>, connection: TypedSpringConnection<T>) {
+        self.property = property
+        self.spring = spring
+        self.state = state
+        self.connection = connection
+    }
+
+    /// The kernel springs, one per component of `T` (empty once the spring was torn down).
+    public var springs: [SpringHandle] { connection.isConnected ? Array(connection.handles) : [] }
+}
+
+/// What the runtime needs to tear a property spring down without knowing its value type.
+protocol PropertySpringTeardown: AnyObject {
+    func tearDown()
+}
+
+extension PropertySpring: PropertySpringTeardown {
+    func tearDown() { subscription.cancel() }
+}
+
+/// One recognizer's hold on one property's spring: a kernel pause mask.
+final class GesturePause {
+    let recognizer: GestureRecognizer
+    let mask: PauseMaskID
+    var isPausing = false
+    var subscription = Subscription()
+
+    init(recognizer: GestureRecognizer, mask: PauseMaskID) {
+        self.recognizer = recognizer
+        self.mask = mask
+    }
+}
+
+extension MotionRuntime {
+    /// The spring that plans drive for `property`, or nil if no plan made one.
+    public func propertySpring<T: SpringAnimatable>(for property: ReactiveProperty<T>) -> PropertySpring<T>? {
+        propertySprings[ObjectIdentifier(property)] as? PropertySpring<T>
+    }
+
+    /// The spring for `property`, made (at rest on the property's value) if there is none.
+    func makePropertySpring<T: SpringAnimatable>(for property: ReactiveProperty<T>, threshold: Float?) -> PropertySpring<T>? {
+        if let existing = propertySpring(for: property) { return existing }
+        let spring = Spring(
+            to: ReactiveProperty(property.value), initialValue: property,
+            threshold: threshold ?? Spring<T>.defaultThreshold)
+        let state = ReactiveProperty(MotionState.atRest)
+        let observer = MotionObserver<T>(runtime: self, next: { property.value = $0 }, state: { state.value = $0 })
+        guard let connection = makeConnection(spring, observer: observer) else { return nil }
+        let propertySpring = PropertySpring(property: property, spring: spring, state: state, connection: connection)
+        let key = ObjectIdentifier(property)
+        propertySpring.subscription = Subscription(onCancel: { [weak self, unowned propertySpring] in
+            for pause in propertySpring.gesturePauses.values { pause.subscription.cancel() }
+            self?.disconnect(connection)
+            if let self, self.propertySprings[key] === propertySpring { self.propertySprings[key] = nil }
+        })
+        propertySprings[key] = propertySpring
+        adopt(propertySpring.subscription)
+        return propertySpring
+    }
+
+    /// Makes `recognizer` pause the property's spring while it is active, through its own mask.
+    func addPause<T: SpringAnimatable>(
+        of propertySpring: PropertySpring<T>, whileActive recognizer: GestureRecognizer,
+        releaseVelocity: @escaping (GestureRecognizer) -> T
+    ) {
+        let key = ObjectIdentifier(recognizer)
+        let connection = propertySpring.connection
+        guard propertySpring.gesturePauses[key] == nil, connection.isConnected,
+            let mask = try? bank.makePauseMask(connection.handles)
+        else { return }
+        let pause = GesturePause(recognizer: recognizer, mask: mask)
+        propertySpring.gesturePauses[key] = pause
+        let observation = recognizer.observe { [weak self, unowned propertySpring] recognizer in
+            self?.updatePause(pause, of: propertySpring, recognizer: recognizer, releaseVelocity: releaseVelocity)
+        }
+        pause.subscription = Subscription(onCancel: { [weak self, unowned propertySpring] in
+            observation.cancel()
+            if propertySpring.gesturePauses[key] === pause { propertySpring.gesturePauses[key] = nil }
+            guard let self else { return }
+            try? self.bank.removePauseMask(mask)
+            self.refresh(connection)
+        })
+        adopt(pause.subscription)
+        updatePause(pause, of: propertySpring, recognizer: recognizer, releaseVelocity: releaseVelocity)
+    }
+
+    /// Pauses when the recognizer becomes active; when it stops, lets go, and if no other
+    /// recognizer holds the spring, the kernel restarts it from the property's current value with
+    /// the gesture's velocity.
+    private func updatePause<T: SpringAnimatable>(
+        _ pause: GesturePause, of propertySpring: PropertySpring<T>, recognizer: GestureRecognizer,
+        releaseVelocity: (GestureRecognizer) -> T
+    ) {
+        let connection = propertySpring.connection
+        guard connection.isConnected else { return }
+        if recognizer.isActive, !pause.isPausing {
+            pause.isPausing = true
+            try? bank.pause(pause.mask)
+            refresh(connection)
+        } else if !recognizer.isActive, pause.isPausing {
+            pause.isPausing = false
+            let value = propertySpring.property.value.springComponents
+            let velocity = releaseVelocity(recognizer).springComponents
+            do {
+                try bank.resume(pause.mask) { handle in
+                    guard let component = connection.component(of: handle), SpringInput.isUsable(value[component]) else {
+                        return nil
+                    }
+                    let speed = velocity[component]
+                    return (value[component], SpringInput.isUsable(speed) ? speed : 0)
+                }
+            } catch {
+                try? bank.resume(pause.mask)
+            }
+            refresh(connection)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// A value that can be read, written and observed: the position of an element, the destination
+/// of a spring, its configuration.
+///
+/// Every write notifies the observers, in the order they subscribed, even when the value is equal
+/// to the previous one. The property stores whatever is written, a NaN included; what a consumer
+/// does with a value it cannot use is that consumer's documented policy (springs, for instance,
+/// never take a non-finite destination, see ``Spring``).
+///
+/// ```swift
+/// let center = ReactiveProperty(CGPoint(x: 10, y: 20))
+/// let observation = center.observe { print($0) }
+/// center.value.x = 30          // prints CGPoint(x: 30.0, y: 20.0)
+/// observation.cancel()
+/// ```
+public final class ReactiveProperty<T> {
+    // Read and written in single statements, never across a callback: no runtime exclusivity
+    // check is needed on each frame's write.
+    @exclusivity(unchecked) private var storage: T
+    /// Made on the first observation: a write to a property nobody observes (most of them, on
+    /// most frames) then touches only the property itself.
+    @exclusivity(unchecked) private var observers: ObserverList<T>?
+
+    /// A property holding `value`.
+    public init(_ value: T) {
+        storage = value
+    }
+
+    /// The current value; writing it notifies every observer.
+    public var value: T {
+        get { storage }
+        set {
+            storage = newValue
+            observers?.send(newValue)
+        }
+    }
+
+    /// Calls `body` with every value written after this call, until the subscription is cancelled.
+    public func observe(_ body: @escaping (T) -> Void) -> Subscription {
+        if let observers { return observers.add(body) }
+        let list = ObserverList<T>()
+        observers = list
+        return list.add(body)
+    }
+
+    /// A stream that emits the current value when subscribed, then every value written.
+    public var stream: MotionObservable<T> {
+        MotionObservable { observer in
+            let subscription = self.observe(observer.next)
+            observer.next(self.storage)
+            return subscription
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// A spring from a starting value toward a destination, described by properties: the
+/// springSource specification's `Spring`.
+///
+/// A spring does nothing by itself; ``springSource(_:)`` connects it to a runtime's kernel, one
+/// kernel spring per component of `T`.
+///
+/// - ``destination`` is read when the spring starts and observed: writing it pulls the moving
+///   spring toward the new destination, keeping its velocity.
+/// - ``initialValue`` and ``initialVelocity`` are read when the spring starts and each time it
+///   restarts after a pause (``Subscription/resume()``): they are where the motion begins.
+///   Writing them while the spring moves does not change the motion.
+/// - ``configuration`` is observed: writing it changes the moving spring's tension and friction,
+///   keeping its state.
+/// - ``threshold`` is the kernel's settle tolerance, in the value's own units: the spring comes to
+///   rest on the frame its trajectory stays within it of the destination for good.
+///
+/// ## Non-finite input
+/// Springs never take a non-finite number (or one beyond the kernel's ±10¹⁵ range), component by
+/// component: a destination component that is not finite is ignored (the spring keeps pulling
+/// toward the last usable one); at a start, an unusable initial value component starts at the
+/// destination, and an unusable velocity component is zero; at a restart, an unusable initial
+/// value component continues from where it was paused. A spring only ever emits finite values,
+/// so a NaN written to the property a moving spring drives is overwritten on the next frame.
+public final class Spring<T: SpringAnimatable> {
+    /// The value the spring pulls toward.
+    public let destination: ReactiveProperty<T>
+    /// The value the spring starts (and restarts) from.
+    public let initialValue: ReactiveProperty<T>
+    /// The velocity the spring starts (and restarts) with, in value units per second.
+    public let initialVelocity: ReactiveProperty<T>
+    /// The spring's tension and friction.
+    public let configuration: ReactiveProperty<SpringConfiguration>
+    /// The settle tolerance, in value units, for every component.
+    public let threshold: Float
+
+    /// The threshold used when none is given or the one given is not finite and positive.
+    public static var defaultThreshold: Float { 0.5 }
+
+    /// A spring from `initialValue` toward `destination`, at rest within `threshold`.
+    ///
+    /// - Parameter threshold: the kernel's settle tolerance in the value's units (0.5 points for
+    ///   a position, 1/256 for an opacity); a non-finite or non-positive threshold is replaced by
+    ///   ``defaultThreshold``.
+    public init(to destination: ReactiveProperty<T>, initialValue: ReactiveProperty<T>, threshold: Float = Spring.defaultThreshold) {
+        self.destination = destination
+        self.initialValue = initialValue
+        self.initialVelocity = ReactiveProperty(T.springZero)
+        self.configuration = ReactiveProperty(.default)
+        self.threshold = threshold.isFinite && threshold > 0 ? threshold : Self.defaultThreshold
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Lets an element be dragged and tossed to a destination (the Material Motion Tossable
+/// interaction): while the pan gesture is in progress the position follows the finger and the
+/// spring holds still in the kernel; on release the spring restarts from where the finger left
+/// the element, with the gesture's release velocity, toward the destination.
+///
+/// ```swift
+/// let tossable = Tossable(position: view.position,
+///                         to: targetView.position,
+///                         containerView: container,
+///                         springSource: springSource)
+/// try runtime.add(tossable)
+/// tossable.panGestureRecognizer.handle(.began(timestamp: t))   // from the engine's input
+/// ```
+public final class Tossable: AttachWithSpring {
+    /// A stream that emits the pan gesture's velocity when the gesture ends (and zero when it is
+    /// cancelled, so a cancelled drag never reuses an earlier toss's velocity).
+    public var initialVelocityStream: MotionObservable<CGPoint>
+    /// The recognizer that drags the element: the one given, or one made and attached to the
+    /// container.
+    public let panGestureRecognizer: GestureRecognizer
+    /// The coordinate space the drag is measured in.
+    public let containerView: MotionElement
+
+    /// Makes `position` tossable toward `destination` by a pan gesture in `containerView`.
+    ///
+    /// - Parameter panGestureRecognizer: the recognizer to use; when nil, one is made. A
+    ///   recognizer attached to no element is attached to `containerView`.
+    public init(
+        position: ReactiveProperty<CGPoint>, to destination: ReactiveProperty<CGPoint>, containerView: MotionElement,
+        springSource: SpringSource<CGPoint>, panGestureRecognizer: GestureRecognizer? = nil
+    ) {
+        let panGestureRecognizer = panGestureRecognizer ?? GestureRecognizer()
+        if panGestureRecognizer.view == nil {
+            containerView.addGestureRecognizer(panGestureRecognizer)
+        }
+        self.panGestureRecognizer = panGestureRecognizer
+        self.containerView = containerView
+
+        let dragStream = gestureSource(panGestureRecognizer)
+        let translationStream = dragStream.translated(from: position, in: containerView)
+
+        self.initialVelocityStream = dragStream.onRecognitionState(.ended, .cancelled).velocity(in: containerView)
+
+        super.init(position: position, to: destination, springSource: springSource)
+
+        self.positionStream = self.positionStream.toggled(with: translationStream)
+    }
+
+    /// Writes ``initialVelocityStream`` to the spring's initial velocity, then connects the
+    /// position. The order matters: on release the velocity is written before the spring
+    /// restarts, so the toss starts with it.
+    public override func setUp(in runtime: MotionRuntime) {
+        runtime.write(initialVelocityStream, to: initialVelocity)
+        super.setUp(in: runtime)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import MotionInteractions
+import Testing
+
+@Suite("ReactiveProperty and subscriptions")
+struct ReactivePropertyTests {
+    @Test("reads, writes and notifies observers in subscription order")
+    func readWriteObserve() {
+        let property = ReactiveProperty(1)
+        var seen: [String] = []
+        let a = property.observe { seen.append("a\($0)") }
+        let b = property.observe { seen.append("b\($0)") }
+        property.value = 2
+        #expect(property.value == 2)
+        #expect(seen == ["a2", "b2"])
+        a.cancel()
+        property.value = 3
+        #expect(seen == ["a2", "b2", "b3"])
+        b.cancel()
+        b.cancel()
+        #expect(b.isCancelled)
+    }
+
+    @Test("cancelling from inside a callback neither skips nor repeats other subscribers")
+    func cancelInsideCallback() {
+        let property = ReactiveProperty(0)
+        var calls: [String] = []
+        var subscriptions: [String: Subscription] = [:]
+        subscriptions["a"] = property.observe { calls.append("a\($0)") }
+        subscriptions["b"] = property.observe { value in
+            calls.append("b\(value)")
+            // Cancel itself and the next subscriber, which has not been called yet.
+            subscriptions["b"]?.cancel()
+            subscriptions["c"]?.cancel()
+        }
+        subscriptions["c"] = property.observe { calls.append("c\($0)") }
+        subscriptions["d"] = property.observe { value in
+            calls.append("d\(value)")
+            subscriptions["d"]?.cancel()
+        }
+        subscriptions["e"] = property.observe { calls.append("e\($0)") }
+
+        property.value = 1
+        #expect(calls == ["a1", "b1", "d1", "e1"])
+        property.value = 2
+        #expect(calls == ["a1", "b1", "d1", "e1", "a2", "e2"])
+    }
+
+    @Test("a subscriber added during a delivery starts with the next one")
+    func subscribeInsideCallback() {
+        let property = ReactiveProperty(0)
+        var calls: [String] = []
+        var late: Subscription?
+        let first = property.observe { value in
+            calls.append("first\(value)")
+            if late == nil { late = property.observe { calls.append("late\($0)") } }
+        }
+        property.value = 1
+        property.value = 2
+        #expect(calls == ["first1", "first2", "late2"])
+        first.cancel()
+        late?.cancel()
+    }
+
+    @Test("a write from inside a callback reaches every subscriber once per write")
+    func nestedWrite() {
+        let property = ReactiveProperty(0)
+        var counts = [0, 0, 0]
+        let subscriptions = [
+            property.observe { _ in counts[0] += 1 },
+            property.observe { value in
+                counts[1] += 1
+                if value == 1 { property.value = 2 }
+            },
+            property.observe { _ in counts[2] += 1 },
+        ]
+        property.value = 1
+        #expect(counts == [2, 2, 2])
+        #expect(property.value == 2)
+        subscriptions.forEach { $0.cancel() }
+    }
+
+    @Test("a property stream sends the current value, then each write")
+    func propertyStream() {
+        let runtime = MotionRuntime()
+        let property = ReactiveProperty(CGPoint(x: 1, y: 2))
+        var values: [CGPoint] = []
+        let subscription = property.stream.subscribe(in: runtime, next: { values.append($0) })
+        property.value = CGPoint(x: 3, y: 4)
+        subscription.cancel()
+        property.value = CGPoint(x: 5, y: 6)
+        #expect(values == [CGPoint(x: 1, y: 2), CGPoint(x: 3, y: 4)])
+    }
+
+    @Test("the state channel distinguishes active from at rest")
+    func stateChannel() {
+        #expect(MotionState.active != MotionState.atRest)
+    }
+}
