@@ -12,6 +12,8 @@ final class ConfigurationBatch {
     let motion: SpringMotion
     /// Marked stale whenever this batch's step work changes.
     private let planValidity: PlanValidity
+    /// The bank's table of lane bases and this batch's row in it, rewritten when the buffers move.
+    private let lanesEntry: (table: UnsafeTable<BatchLanes>, index: Int)
 
     private(set) var displacements: LaneBuffer
     private(set) var velocities: LaneBuffer
@@ -35,11 +37,15 @@ final class ConfigurationBatch {
     private var coefficientCache: [(duration: Double, coefficients: SIMD8<UInt32>)] = []
     private static let coefficientCacheSize = 4
 
-    init(configuration: SpringConfiguration, planValidity: PlanValidity, capacity requested: Int = BundleIndexing.laneCount) {
+    init(
+        configuration: SpringConfiguration, planValidity: PlanValidity,
+        lanesEntry: (table: UnsafeTable<BatchLanes>, index: Int), capacity requested: Int = BundleIndexing.laneCount
+    ) {
         let capacity = BundleIndexing.bundleCount(springs: max(requested, 1)) * BundleIndexing.laneCount
         self.configuration = configuration
         self.motion = SpringMotion(configuration)
         self.planValidity = planValidity
+        self.lanesEntry = lanesEntry
         self.capacity = capacity
         displacements = LaneBuffer(capacity: capacity)
         velocities = LaneBuffer(capacity: capacity)
@@ -50,6 +56,13 @@ final class ConfigurationBatch {
         pausedLanes.initialize(repeating: 0, count: bundles)
         pauseDepthPlanes = .allocate(capacity: bundles * PauseDepth.planeCount)
         pauseDepthPlanes.initialize(repeating: 0, count: bundles * PauseDepth.planeCount)
+        publishLanes()
+    }
+
+    /// Writes this batch's current lane bases into the bank's table.
+    private func publishLanes() {
+        lanesEntry.table[lanesEntry.index] = BatchLanes(
+            displacements: displacements.base, velocities: velocities.base, targets: targets.base)
     }
 
     deinit {
@@ -80,6 +93,7 @@ final class ConfigurationBatch {
         pauseDepthPlanes = Self.grow(
             pauseDepthPlanes, from: oldBundles * PauseDepth.planeCount, to: newBundles * PauseDepth.planeCount)
         capacity = grown
+        publishLanes()
     }
 
     private static func grow(_ old: UnsafeMutablePointer<UInt16>, from: Int, to: Int) -> UnsafeMutablePointer<UInt16> {

@@ -22,7 +22,7 @@ extension SpringBankCore {
                     let slot = bundle * BundleIndexing.laneCount + lane
                     try check(slot < batch.count, "mask \(m) names an empty slot")
                     let spring = Int(batch.springOfSlot[slot])
-                    try check(records[spring].masks.contains(UInt32(m)), "mask \(m) lists a spring that does not list it")
+                    try check(maskLists[spring].contains(UInt32(m)), "mask \(m) lists a spring that does not list it")
                     if mask.isPausing { pauseHolds[spring, default: 0] += 1 }
                     members += 1
                 }
@@ -50,7 +50,7 @@ extension SpringBankCore {
                 let record = records[spring]
                 try check(record.isLive && Int(record.batch) == b && Int(record.slot) == slot, "slot \(slot) of batch \(b) and its record disagree")
                 try check(batch.pauseDepth.depth(slot: slot) == pauseHolds[spring, default: 0], "pause depth of spring \(spring)")
-                for mask in record.masks {
+                for mask in maskLists[spring] {
                     let word = masks[Int(mask)].members[Self.bundleKey(batch: b, slot: slot)] ?? 0
                     try check(word & BundleIndexing.laneBit(ofSlot: slot) != 0, "spring \(spring) lists mask \(mask) without its bit")
                 }
@@ -65,7 +65,7 @@ extension SpringBankCore {
             }
         }
         try check(liveSprings == springCount, "\(springCount) springs counted, \(liveSprings) in slots")
-        try check(records.filter(\.isLive).count == springCount, "live records")
+        try check(records.indices.filter { records[$0].isLive }.count == springCount, "live records")
     }
 }
 

@@ -47,7 +47,7 @@ extension SpringBankCore {
 
     /// Sets or clears a spring's bit in every mask that lists it (its slot moved).
     func setMaskBits(ofRecord index: Int, batch: Int, slot: Int, present: Bool) {
-        for mask in records[index].masks {
+        for mask in maskLists[index] {
             setMemberBit(mask: Int(mask), batch: batch, slot: slot, present: present)
         }
     }
@@ -72,7 +72,7 @@ extension SpringBankCore {
         let mask = try maskIndex(id)
         if masks[mask].isPausing { try resume(id, restart: { _ throws(SpringKernelError) in nil }) }
         for spring in memberRecords(ofMask: mask) {
-            records[spring].masks.removeAll { $0 == UInt32(mask) }
+            maskLists[spring].removeAll { $0 == UInt32(mask) }
         }
         masks[mask] = PauseMaskRecord(generation: masks[mask].generation &+ 1)
         freeMasks.append(UInt32(mask))
@@ -102,7 +102,7 @@ extension SpringBankCore {
         try checkMutable()
         let index = try recordIndex(handle)
         let mask = try maskIndex(id)
-        guard !records[index].masks.contains(UInt32(mask)) else { return }
+        guard !maskLists[index].contains(UInt32(mask)) else { return }
         let (batch, slot) = batch(ofRecord: index)
         if masks[mask].isPausing {
             guard batch.pauseDepth.depth(slot: slot) < PauseDepth.maximumDepth else { throw .pauseDepthExceeded(handle) }
@@ -110,7 +110,7 @@ extension SpringBankCore {
             batch.pauseDepth.increment(bundle: bundle, lanes: BundleIndexing.laneBit(ofSlot: slot))
             batch.refreshPausedLanes(bundle: bundle)
         }
-        records[index].masks.append(UInt32(mask))
+        maskLists[index].append(UInt32(mask))
         setMemberBit(mask: mask, batch: Int(records[index].batch), slot: slot, present: true)
         masks[mask].memberCount += 1
     }
@@ -119,8 +119,8 @@ extension SpringBankCore {
         try checkMutable()
         let index = try recordIndex(handle)
         let mask = try maskIndex(id)
-        guard records[index].masks.contains(UInt32(mask)) else { return }
-        records[index].masks.removeAll { $0 == UInt32(mask) }
+        guard maskLists[index].contains(UInt32(mask)) else { return }
+        maskLists[index].removeAll { $0 == UInt32(mask) }
         removeMember(record: index, mask: mask)
     }
 

@@ -4,7 +4,8 @@
 /// format go through `lanes`, outside the hot loop.
 @usableFromInline
 final class SpringBankCore {
-    /// One spring's cold bookkeeping. The spring's lanes live in `batches[batch]` at `slot`.
+    /// One spring's bookkeeping, plain data so the table holding it needs no reference counting.
+    /// The spring's lanes live in `batches[batch]` at `slot`; its pause masks are in `maskLists`.
     struct SpringRecord {
         var generation: UInt32 = 0
         /// The configuration batch, or −1 when the record is free.
@@ -20,8 +21,6 @@ final class SpringBankCore {
         /// A step saturated one of the spring's lanes (the format could not hold the exact result).
         var wasSaturated = false
         var awaitingPrediction = false
-        /// The pause masks that list this spring.
-        var masks: [UInt32] = []
 
         var isLive: Bool { batch >= 0 }
     }
@@ -34,7 +33,12 @@ final class SpringBankCore {
     var batchOfConfiguration: [SpringConfiguration: Int] = [:]
     var freeBatches: [Int] = []
 
-    var records: [SpringRecord] = []
+    /// Every spring's record, by handle index; read on every per-spring call.
+    let records = UnsafeTable<SpringRecord>()
+    /// The pause masks that list each spring, by handle index.
+    var maskLists: [[UInt32]] = []
+    /// Each batch's lane buffers, by batch index, so reads need not touch the batch object.
+    let batchLanes = UnsafeTable<BatchLanes>()
     var freeRecords: [UInt32] = []
     private(set) var springCount = 0
 
@@ -93,6 +97,8 @@ final class SpringBankCore {
     }
 
     deinit {
+        records.deallocate()
+        batchLanes.deallocate()
         work.deallocate()
         frameState.deallocate()
         threadResults.deallocate()
@@ -134,7 +140,12 @@ final class SpringBankCore {
             index = batches.count
             batches.append(nil)
         }
-        batches[index] = ConfigurationBatch(configuration: configuration, planValidity: planValidity)
+        if index == batchLanes.count {
+            let nowhere = UnsafeMutableRawPointer(work)  // replaced by the batch at once
+            batchLanes.append(BatchLanes(displacements: nowhere, velocities: nowhere, targets: nowhere))
+        }
+        batches[index] = ConfigurationBatch(
+            configuration: configuration, planValidity: planValidity, lanesEntry: (batchLanes, index))
         batchOfConfiguration[configuration] = index
         return index
     }
@@ -149,9 +160,15 @@ final class SpringBankCore {
 
     // MARK: Lanes of one spring
 
+    /// The spring's raw lanes, read through `batchLanes`: plain loads, no retain, no access check.
     func lanePatterns(ofRecord index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32) {
-        let (batch, slot) = batch(ofRecord: index)
-        return (batch.displacements[slot], batch.velocities[slot], batch.targets[slot])
+        let record = records[index]
+        let lanes = batchLanes[Int(record.batch)]
+        let offset = Int(record.slot) * 4
+        return (
+            lanes.displacements.load(fromByteOffset: offset, as: UInt32.self),
+            lanes.velocities.load(fromByteOffset: offset, as: UInt32.self),
+            lanes.targets.load(fromByteOffset: offset, as: UInt32.self))
     }
 
     func isAwake(record index: Int) -> Bool {
@@ -256,6 +273,7 @@ final class SpringBankCore {
         } else {
             index = records.count
             records.append(SpringRecord())
+            maskLists.append([])
         }
         records[index].tolerance = tolerance
         attach(record: index, batchIndex: batchIndex, displacement: displacement, velocity: velocity, target: target)
@@ -267,10 +285,10 @@ final class SpringBankCore {
     func remove(_ handle: SpringHandle) throws(SpringKernelError) {
         try checkMutable()
         let index = try recordIndex(handle)
-        for mask in records[index].masks {
+        for mask in maskLists[index] {
             removeMember(record: index, mask: Int(mask))
         }
-        records[index].masks.removeAll()
+        maskLists[index].removeAll()
         let batchIndex = Int(records[index].batch)
         _ = detach(record: index)
         releaseBatchIfEmpty(batchIndex)
@@ -310,9 +328,9 @@ final class SpringBankCore {
         let depth = batch.pauseDepth.depth(slot: slot)
         // Take the spring out with no pause hold and no mask membership (so the slot swaps of the
         // move leave its mask bits alone), then put both back in the new batch.
-        let memberships = records[index].masks
+        let memberships = maskLists[index]
         setMaskBits(ofRecord: index, batch: oldBatch, slot: slot, present: false)
-        records[index].masks = []
+        maskLists[index] = []
         for _ in 0..<depth {
             batch.pauseDepth.decrement(bundle: BundleIndexing.bundle(ofSlot: slot), lanes: BundleIndexing.laneBit(ofSlot: slot))
         }
@@ -321,7 +339,7 @@ final class SpringBankCore {
         attach(record: index, batchIndex: newBatch, displacement: patterns.displacement, velocity: patterns.velocity, target: patterns.target)
         let (moved, newSlot) = self.batch(ofRecord: index)
         moved.setPauseDepth(slot: newSlot, to: depth)
-        records[index].masks = memberships
+        maskLists[index] = memberships
         setMaskBits(ofRecord: index, batch: newBatch, slot: newSlot, present: true)
         releaseBatchIfEmpty(oldBatch)
         if newSlot < moved.awakeCount { trajectoryChanged(record: index) }

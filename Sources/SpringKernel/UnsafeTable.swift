@@ -1,0 +1,62 @@
+/// A growable table of plain values whose storage the bank owns and reaches through one
+/// pointer: reading or writing an element is a load or store, with no reference counting and no
+/// dynamic exclusivity check (which a `var` array in a class costs on every access).
+///
+/// The table is a struct holding a pointer to its header, so copies share the same storage and
+/// the owner must call ``deallocate()`` exactly once.
+struct UnsafeTable<Element: BitwiseCopyable> {
+    private struct Header {
+        var base: UnsafeMutablePointer<Element>
+        var count: Int
+        var capacity: Int
+    }
+
+    private let header: UnsafeMutablePointer<Header>
+
+    init(capacity: Int = 16) {
+        let capacity = max(capacity, 1)
+        header = .allocate(capacity: 1)
+        header.initialize(to: Header(base: .allocate(capacity: capacity), count: 0, capacity: capacity))
+    }
+
+    func deallocate() {
+        header.pointee.base.deallocate()
+        header.deallocate()
+    }
+
+    var count: Int { header.pointee.count }
+    var indices: Range<Int> { 0..<count }
+
+    subscript(index: Int) -> Element {
+        unsafeAddress {
+            assert(index >= 0 && index < header.pointee.count, "index \(index) out of range")
+            return UnsafePointer(header.pointee.base + index)
+        }
+        nonmutating unsafeMutableAddress {
+            assert(index >= 0 && index < header.pointee.count, "index \(index) out of range")
+            return header.pointee.base + index
+        }
+    }
+
+    func append(_ element: Element) {
+        if header.pointee.count == header.pointee.capacity { reserveCapacity(header.pointee.capacity * 2) }
+        (header.pointee.base + header.pointee.count).initialize(to: element)
+        header.pointee.count += 1
+    }
+
+    func reserveCapacity(_ capacity: Int) {
+        guard capacity > header.pointee.capacity else { return }
+        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+        fresh.moveInitialize(from: header.pointee.base, count: header.pointee.count)
+        header.pointee.base.deallocate()
+        header.pointee.base = fresh
+        header.pointee.capacity = capacity
+    }
+}
+
+/// Where a batch's lanes are, for reads that should not touch the batch object.
+struct BatchLanes {
+    var displacements: UnsafeMutableRawPointer
+    var velocities: UnsafeMutableRawPointer
+    var targets: UnsafeMutableRawPointer
+}
