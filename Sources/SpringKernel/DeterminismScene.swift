@@ -46,7 +46,7 @@ public enum DeterminismScene {
         _ lanes: Lanes.Type, threading: StepThreading = .single, path: StepPath = .simd
     ) throws -> Result {
         func value(_ x: Double) -> Lanes.Value { Lanes.nearestValue(to: x) }
-        var random = SceneRandom()
+        var random = SplitMix64(seed: 0x5EED_5CE4_E000_0001)
         // Values on a 1/64 grid are exact in float32 and Q16.16 alike.
         func grid(_ range: ClosedRange<Int>) -> Double { Double(random.integer(in: range)) / 64 }
 
@@ -110,23 +110,5 @@ public enum DeterminismScene {
     public enum SceneError: Error, Hashable, Sendable {
         /// Springs were still moving at ``frameLimit``.
         case didNotComeToRest(awake: Int)
-    }
-}
-
-/// SplitMix64 with a fixed seed: the scene's only source of variety.
-private struct SceneRandom {
-    private var state: UInt64 = 0x5EED_5CE4_E000_0001
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in `range` (the modulo bias of a 64-bit draw is irrelevant here, and fixed).
-    mutating func integer(in range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
     }
 }

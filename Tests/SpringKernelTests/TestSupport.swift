@@ -1,18 +1,10 @@
 import Foundation
 import SpringKernel
 
-/// SplitMix64: a small seeded generator, so every property test is reproducible from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The tests' seeded generator: every property test is reproducible from its seed.
+typealias SeededGenerator = SplitMix64
 
+extension SplitMix64 {
     /// Uniform on a logarithmic scale between two positive bounds.
     mutating func logUniform(_ low: Double, _ high: Double) -> Double {
         exp(Double.random(in: log(low)...log(high), using: &self))
