@@ -37,9 +37,11 @@ let package = Package(
             path: "Benchmarks/CSpringReference",
             cSettings: [.unsafeFlags(["-O3", "-march=native"], .when(platforms: [.linux]))]
         ),
+        // A malloc interposer that counts heap allocations, linked into spring-bench only.
+        .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),
         .executableTarget(
             name: "SpringBench",
-            dependencies: ["SpringKernel", "MotionInteractions", "CSpringReference"],
+            dependencies: ["SpringKernel", "MotionInteractions", "CSpringReference", "CAllocationCounter"],
             path: "Benchmarks/SpringBench",
             swiftSettings: strict + nativeCPU
         ),

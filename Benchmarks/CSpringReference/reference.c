@@ -35,3 +35,39 @@ void spring_reference_step_absolute(float *restrict x, float *restrict v, const 
         v[i] = a21 * di + a22 * vi;
     }
 }
+
+void spring_probe_bandwidth(float *restrict a, float *restrict b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        a[i] = -a[i];
+        b[i] = -b[i];
+    }
+}
+
+typedef float spring_probe_lanes __attribute__((ext_vector_type(16)));
+#define SPRING_PROBE_BUNDLES (SPRING_PROBE_COMPUTE_SPRINGS / 16)
+
+void spring_probe_compute(float *state, size_t steps, float a11, float a12, float a21, float a22) {
+    // Eight independent bundles cover the multiply-then-add latency; no contraction, so this is
+    // the kernel's own instruction mix (an FMA would fold two of its six operations).
+#pragma clang fp contract(off)
+    spring_probe_lanes d[SPRING_PROBE_BUNDLES], v[SPRING_PROBE_BUNDLES];
+    spring_probe_lanes *lanes = (spring_probe_lanes *)__builtin_assume_aligned(state, 64);
+#pragma clang loop unroll(full)
+    for (int b = 0; b < SPRING_PROBE_BUNDLES; b++) {
+        d[b] = lanes[b];
+        v[b] = lanes[SPRING_PROBE_BUNDLES + b];
+    }
+    for (size_t s = 0; s < steps; s++) {
+#pragma clang loop unroll(full)
+        for (int b = 0; b < SPRING_PROBE_BUNDLES; b++) {
+            spring_probe_lanes displacement = d[b], velocity = v[b];
+            d[b] = a11 * displacement + a12 * velocity;
+            v[b] = a21 * displacement + a22 * velocity;
+        }
+    }
+#pragma clang loop unroll(full)
+    for (int b = 0; b < SPRING_PROBE_BUNDLES; b++) {
+        lanes[b] = d[b];
+        lanes[SPRING_PROBE_BUNDLES + b] = v[b];
+    }
+}

@@ -1,10 +1,13 @@
+import Foundation
+
 /// A small parser for `spring-bench <command> [--option value] [--flag] [positional]`.
 struct CommandLineArguments {
     /// Options that take no value.
     static let flagNames: Set<String> = ["help", "quick", "summary"]
 
     let command: String?
-    private(set) var positional: [String] = []
+    private var positional: [String] = []
+    private var positionalRead = false
     private var options: [String: String] = [:]
     private var flags: Set<String> = []
     private var read: Set<String> = []
@@ -26,6 +29,12 @@ struct CommandLineArguments {
                 options[name] = value
             }
         }
+    }
+
+    /// The arguments that are not options (a command's operands).
+    mutating func operands() -> [String] {
+        positionalRead = true
+        return positional
     }
 
     mutating func flag(_ name: String) -> Bool {
@@ -50,6 +59,22 @@ struct CommandLineArguments {
         return value
     }
 
+    /// A comma-separated list of words (`simd,c-displacement`).
+    mutating func list(_ name: String) -> [String]? {
+        string(name).map { $0.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) } }
+    }
+
+    /// A comma-separated list of finite numbers.
+    mutating func doubles(_ name: String) throws(BenchError) -> [Double]? {
+        guard let items = list(name) else { return nil }
+        var values: [Double] = []
+        for item in items {
+            guard let value = Double(item), value.isFinite else { throw .usage("--\(name) expects numbers, got \(item)") }
+            values.append(value)
+        }
+        return values
+    }
+
     /// A comma-separated list of integers, with K/M suffixes (`1K,16K,4M`).
     mutating func sizes(_ name: String) throws(BenchError) -> [Int]? {
         guard let text = string(name) else { return nil }
@@ -69,6 +94,7 @@ struct CommandLineArguments {
     func rejectUnread() throws(BenchError) {
         let unknown = Set(options.keys).union(flags).subtracting(read)
         if let name = unknown.sorted().first { throw .usage("unknown option --\(name)") }
+        if !positionalRead, let extra = positional.first { throw .usage("unexpected argument \(extra)") }
     }
 }
 

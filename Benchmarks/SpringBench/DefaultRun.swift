@@ -1,108 +1,106 @@
 import Foundation
 
-/// `spring-bench` with no command: the README's main job. Measures the kernel against C at every
-/// size, the skip-at-rest and thread figures, and settle detection on the built-in corpus; prints
-/// a summary and writes everything to `results/<machine>-<isa>/`.
-struct DefaultRun {
-    static let help = """
-        spring-bench [--quick] [--output DIR]
+/// Everything one default run measured: written as `results.json`, the file `compare` reads.
+struct RunResults: Codable {
+    /// Bumped when a field changes meaning.
+    var schema = 1
+    /// Whether this was a `--quick` (CI-sized) run.
+    var quick: Bool
+    var machine: MachineInfo
+    var durationSeconds: Double
+    var throughput: [ThroughputResult]
+    var settle: [DetectorSummary]
+    var settleReference: [SettleReference.Row]
+    var seedScenario: SeedScenario.Report
+    var interactions: InteractionsReport
+}
 
-          The main job (a few minutes): throughput of the SIMD kernel, its scalar twin and the C
-          reference loops from 1K to 16M springs, skip-at-rest (1% of 1M moving), 1 vs 2 threads,
-          and settle detection on a 20,000-case corpus. Writes results/<machine>-<isa>/.
+/// `spring-bench` with no command: the README's main job. Measures the throughput sweep with the
+/// roofline and the peers' algorithms, settle detection on the corpus and the reference cases, the
+/// seed scenario and the interaction layer; prints a summary and writes everything to
+/// `results/<machine>-<isa>/`, with `results/README.md` on top.
+struct DefaultRun {
+    /// The command's `--help`.
+    static let help = """
+        spring-bench [--quick] [--output DIR] [--format table|json|csv]
+
+          The main job (a few minutes): `throughput` (1K to 16M springs: the bank's step, C, the peers'
+          algorithms, the roofline probes, threads, pause masks, settling, configurations), `settle`
+          (20,000 cases, 4 detectors, the ANCHORS reference cases), `seed-scenario`, and `interactions`
+          (13,000 Tossables, about 10,000 moving). Prints a Markdown summary (--format json: results.json; csv: the figures
+          against the issue's targets) and writes DIR/<machine>-<isa>/ (default DIR: results):
+          results.json (everything, for `compare`), JSON and CSV per command, throughput.svg,
+          settle-latency.svg and README.md, and DIR/README.md.
+          --quick: CI-sized (1K and 16K springs, 500 cases, 1,000 Tossables), well under a minute.
         """
 
     var quick: Bool
     var outputRoot: String
+    var format: OutputFormat
 
+    /// Reads the options.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         quick = arguments.flag("quick")
         outputRoot = arguments.string("output") ?? "results"
+        format = try outputFormat(&arguments)
         try arguments.rejectUnread()
     }
 
-    func run() throws {
+    /// Measures everything; `progress` reports each phase.
+    static func measure(quick: Bool, progress: Progress) throws -> (RunResults, SettleReport) {
+        let started = now()
         let machine = MachineInfo.current()
-        let progress = Progress()
         let timer = FrameTimer(repeats: quick ? 3 : 7, secondsPerRepeat: quick ? 0.01 : 0.05)
-        let bench = ThroughputBench(timer: timer, isa: machine.isa)
-        let sizes = quick ? [1 << 10, 1 << 14] : [1 << 10, 1 << 14, 1 << 18, 1 << 22, 1 << 24]
-        // Each group is measured together, repeats interleaved, so its ratios share conditions.
-        var groups: [[ThroughputCase]] = []
-        for size in sizes {
-            var group = [ThroughputKernel.simd, .simdLoop, .cDisplacement, .cAbsolute].map { ThroughputCase(kernel: $0, springs: size, threads: 1) }
-            if size <= 1 << 18 { group.append(ThroughputCase(kernel: .scalar, springs: size, threads: 1)) }
-            if size >= 1 << 22 {
-                group.append(ThroughputCase(kernel: .simd, springs: size, threads: 2))
-                group.append(ThroughputCase(kernel: .simd, springs: size, threads: nil))
-            }
-            groups.append(group)
-        }
-        let skipSize = quick ? 1 << 16 : 1_000_000
-        groups.append([
-            ThroughputCase(kernel: .simd, springs: skipSize, threads: 1, moving: 1),
-            ThroughputCase(kernel: .simd, springs: skipSize, threads: 1, moving: 0.01),
-        ])
-
-        var results: [ThroughputResult] = []
-        for (n, group) in groups.enumerated() {
-            progress.note("[\(n + 1)/\(groups.count)] throughput \(springCountLabel(group[0].springs)): \(group.map(\.kernel.rawValue).joined(separator: ", "))")
-            results += try bench.run(group)
-        }
+        let bench = ThroughputBench(timer: timer, isa: machine.isa, progress: progress)
+        let throughput = try ThroughputSuite.run(sizes: quick ? ThroughputSuite.quickSizes : ThroughputSuite.sizes, quick: quick, bench: bench)
         let settle = try SettleCommand.corpusReport(count: quick ? 500 : 20_000, seed: 2026, progress: progress)
-        progress.finish()
-
-        let folder = "\(outputRoot)/\(machine.slug)"
-        let summary = Self.summary(machine: machine, results: results, settle: settle)
-        try writeFile(try jsonText(machine), to: "\(folder)/machine.json")
-        try writeFile(try jsonText(results), to: "\(folder)/throughput.json")
-        try writeFile(ThroughputCommand.table(results).csv(), to: "\(folder)/throughput.csv")
-        try settle.write(to: folder)
-        try writeFile(summary, to: "\(folder)/README.md")
-        print(summary)
-        FileHandle.standardError.write(Data("results written to \(folder)/\n".utf8))
+        progress.note("settle: reference cases")
+        let reference = try SettleReference.rows()
+        progress.note("seed scenario")
+        let seed = try SeedScenario.run()
+        let interactions = try InteractionsBench(
+            count: quick ? 1_000 : InteractionsBench.defaultCount, frames: quick ? 120 : 600, warmUpFrames: quick ? 120 : 300).run(progress: progress)
+        let results = RunResults(
+            quick: quick, machine: machine, durationSeconds: now() - started, throughput: throughput, settle: settle.summaries,
+            settleReference: reference, seedScenario: seed, interactions: interactions)
+        return (results, settle)
     }
 
-    /// The figures the kernel issue asks for, as Markdown.
-    static func summary(machine: MachineInfo, results: [ThroughputResult], settle: SettleReport) -> String {
-        /// The run of a kernel at a size; `threads` "auto" is the bank's automatic choice.
-        func result(_ kernel: ThroughputKernel, _ springs: Int, threads: String = "1", moving: Double = 1) -> ThroughputResult? {
-            results.first { $0.kernel == kernel.rawValue && $0.springs == springs && $0.threadsRequested == threads && $0.moving == moving }
+    /// Measures, writes the files and prints the summary.
+    func run() throws {
+        let progress = Progress()
+        let (results, settle) = try Self.measure(quick: quick, progress: progress)
+        progress.finish()
+        let folder = "\(outputRoot)/\(results.machine.slug)"
+        try Self.write(results, settle: settle, folder: folder, root: outputRoot)
+        switch format {
+        case .table: print(ResultsSummary.markdown(results, plotFolder: "."))
+        case .csv: print(ResultsSummary.figuresCSV(results), terminator: "")
+        case .json: print(try jsonText(results), terminator: "")
         }
-        var lines = [
-            "# spring-bench results", "",
-            "- Machine: \(machine.cpuModel), \(machine.processors) cores",
-            "- spring-bench (and the inlined kernel step) built for **\(machine.isa)**; C reference loops built for \(machine.referenceIsa) (clang -O3 -march=native)",
-            "- Swift \(machine.swiftVersion); measured \(machine.date)",
-            "- Figures are p50 over repeats after an untimed warm-up; ratios are taken within this one run.", "",
-            "## Throughput: the SIMD kernel against C", "",
-            "`simd` is the bank's whole step (plan, loop, rest schedule); `simd-loop` is the kernel's loop alone on the same lanes; `C 16 B` is clang -O3 -march=native on the same arithmetic and layout; `C 20 B` is the ANCHORS loop on absolute positions.", "",
-            "| springs | simd steps/s | simd / C 16 B | simd-loop / C 16 B | C 16 B | C 20 B | simd / C 20 B | scalar | simd GB/s |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
-        for springs in Set(results.map(\.springs)).sorted() {
-            guard let simd = result(.simd, springs), let c16 = result(.cDisplacement, springs), let c20 = result(.cAbsolute, springs) else { continue }
-            let scalar = result(.scalar, springs).map { engineering($0.springStepsPerSecond.p50) } ?? "-"
-            let s = simd.springStepsPerSecond.p50, c = c16.springStepsPerSecond.p50
-            let loop = result(.simdLoop, springs).map { String(format: "%.2fx", $0.springStepsPerSecond.p50 / c) } ?? "-"
-            lines.append("| \(springCountLabel(springs)) | \(engineering(s)) | \(String(format: "%.2fx", s / c)) | \(loop) | \(engineering(c)) | \(engineering(c20.springStepsPerSecond.p50)) | \(String(format: "%.2fx", s / c20.springStepsPerSecond.p50)) | \(scalar) | \(String(format: "%.1f", simd.gigabytesPerSecond.p50)) |")
+        FileHandle.standardError.write(Data("results written to \(folder)/ and \(outputRoot)/README.md in \(String(format: "%.0f", results.durationSeconds)) s\n".utf8))
+    }
+
+    /// Every file of a run.
+    static func write(_ results: RunResults, settle: SettleReport, folder: String, root: String) throws {
+        try writeFile(try jsonText(results), to: "\(folder)/results.json")
+        // `compare` must be able to read what was written (snake_case keys round-trip).
+        _ = try CompareCommand.load("\(folder)/results.json")
+        try writeFile(try jsonText(results.machine), to: "\(folder)/machine.json")
+        try writeFile(try jsonText(results.throughput), to: "\(folder)/throughput.json")
+        try writeFile(ThroughputCommand.csv(results.throughput), to: "\(folder)/throughput.csv")
+        try settle.write(to: folder)
+        try SettleReference.write(results.settleReference, to: folder)
+        try writeFile(try jsonText(results.seedScenario), to: "\(folder)/seed-scenario.json")
+        try writeFile(SeedScenarioCommand.csv(results.seedScenario), to: "\(folder)/seed-scenario.csv")
+        try writeFile(try jsonText(results.interactions), to: "\(folder)/interactions.json")
+        try writeFile(results.interactions.csv(), to: "\(folder)/interactions.csv")
+        if let plot = ResultsPlots.throughput(results.throughput, machine: results.machine) {
+            try writeFile(plot, to: "\(folder)/throughput.svg")
         }
-        lines += ["", "## Threads", "", "| springs | 1 thread | 2 threads | ratio | automatic | ratio |", "|---|---|---|---|---|---|"]
-        for springs in Set(results.map(\.springs)).sorted() {
-            guard let one = result(.simd, springs), let two = result(.simd, springs, threads: "2"),
-                let auto = result(.simd, springs, threads: "auto")
-            else { continue }
-            let base = one.springStepsPerSecond.p50
-            lines.append("| \(springCountLabel(springs)) | \(engineering(base)) | \(engineering(two.springStepsPerSecond.p50)) | \(String(format: "%.2fx", two.springStepsPerSecond.p50 / base)) | \(engineering(auto.springStepsPerSecond.p50)) (\(auto.threads) thr) | \(String(format: "%.2fx", auto.springStepsPerSecond.p50 / base)) |")
-        }
-        if let few = results.first(where: { $0.kernel == "simd" && $0.moving < 1 }),
-            let all = result(.simd, few.springs, threads: few.threadsRequested) {
-            lines += [
-                "", "## Skip at rest", "",
-                "\(springCountLabel(all.springs)) springs, \(String(format: "%g", few.moving * 100)) % moving at random: a frame costs \(String(format: "%.0f", few.nanosecondsPerFrame.p50)) ns against \(String(format: "%.0f", all.nanosecondsPerFrame.p50)) ns with all moving: **\(String(format: "%.2f", few.nanosecondsPerFrame.p50 / all.nanosecondsPerFrame.p50 * 100)) %** of the cost.",
-            ]
-        }
-        lines += ["", "## Settle detection against the exact rest frame R (\(settle.cases.count) cases)", "", "```", settle.table().render(), "```", ""]
-        return lines.joined(separator: "\n")
+        try writeFile(ResultsPlots.settleLatency(settle), to: "\(folder)/settle-latency.svg")
+        try writeFile(ResultsSummary.markdown(results, plotFolder: "."), to: "\(folder)/README.md")
+        let slug = URL(fileURLWithPath: folder).lastPathComponent
+        try writeFile(ResultsSummary.markdown(results, plotFolder: slug, otherRuns: ResultsSummary.runFolders(in: root)), to: "\(root)/README.md")
     }
 }

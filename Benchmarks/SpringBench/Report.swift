@@ -9,6 +9,8 @@ enum OutputFormat: String {
 struct TextTable {
     var header: [String]
     var rows: [[String]] = []
+    /// Columns aligned left (text); the others are aligned right (numbers).
+    var leftAligned: Set<Int> = [0]
 
     func render() -> String {
         var widths = header.map(\.count)
@@ -17,9 +19,9 @@ struct TextTable {
         }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, cell in
-                i == 0 ? cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                leftAligned.contains(i) ? cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[i] - cell.count) + cell
-            }.joined(separator: "  ")
+            }.joined(separator: "  ").replacing(/\ +$/, with: "")
         }
         return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line)).joined(separator: "\n")
     }
@@ -65,6 +67,11 @@ struct Progress {
         } else {
             FileHandle.standardError.write(Data("\(message)\n".utf8))
         }
+    }
+
+    /// A live update: shown on a terminal, dropped otherwise (so logs get phases, not a flood).
+    func update(_ message: String) {
+        if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[2K\(message)".utf8)) }
     }
 
     func finish() {

@@ -2,65 +2,135 @@ import Foundation
 
 /// `spring-bench settle`: when each detector reports rest, against the exact rest frame.
 struct SettleCommand {
+    /// The command's `--help`.
     static let help = """
-        spring-bench settle --cases FILE.csv
-        spring-bench settle [--count N] [--seed S] [--write-cases FILE.csv] [--quick] [--format table|json|csv] [--output DIR]
+        spring-bench settle --cases FILE.csv [--detectors D[,D...]]
+        spring-bench settle [--count N] [--seed S] [--detectors D[,D...]] [--write-cases FILE.csv] [--quick]
+                            [--format table|json|csv] [--output DIR]
+
+          Detectors (all by default):
+            ours                        the kernel's own: rest predicted in closed form, reported by the step
+            velocity-threshold-rebound  Rebound's isAtRest: |v| <= 0.005 and |x - end| <= 0.005 (absolute)
+            velocity-threshold-pop      POP's isDone: converged values (|to - x| and |x' - x| < t/5) or a
+                                        converged solver (|x - to| < t/2, v² < 25t, a² < 625t²), t = 1.0 for
+                                        points, 0.01 for opacity, else 2 x tolerance
+            frame-watcher               the "Detecting Pauses" chapter's watcher: unchanged within the
+                                        tolerance (its laxity) for 0.1 s
+          The peers' rules watch the exact Float64 trajectory, sampled once a frame.
 
           With --cases: reads id,tension,friction,mass,from,to,velocity,tolerance,hz (one spring released
           at `from` with `velocity` toward `to`, stepped at exactly dt = 1/hz) and writes
-          id,detector,rest_frame to stdout, for detector `ours` (the kernel's own detection).
+          id,detector,rest_frame to stdout, one row per case and detector (empty: never at rest);
+          --format json prints the same rows as JSON objects.
           Without: a built-in seeded corpus over the whole range (damping ratio 0.01-30, distances
-          0.01-3000, velocities to ±8000/s, 30-240 Hz), each case's exact rest frame R computed by brute
-          force in Float64, and a summary of the kernel's rest frames D against it.
+          0.01-3000, velocities to ±8000/s, 30-240 Hz; default 20,000 cases, --quick 500), each case's
+          exact rest frame R found by brute force in Float64, and per detector: reported frame D against
+          R, latency D - R (p50/p90/p99/max in frames and ms), early rests (D < R) and never-rested; plus
+          the peer reference cases of ANCHORS (k342/c30 and k1323/c91, 0->1 and 0->100 at 60 Hz).
         """
+
+    /// Every detector, `ours` first.
+    static let allDetectors = ["ours"] + PeerDetector.allCases.map(\.rawValue)
 
     var casesPath: String?
     var count: Int
     var seed: UInt64
+    var detectors: [String]
     var writeCases: String?
     var format: OutputFormat
     var output: String?
 
+    /// Reads the options.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         casesPath = arguments.string("cases")
         let quick = arguments.flag("quick")
         count = try arguments.int("count") ?? (quick ? 500 : 20_000)
         guard count > 0 else { throw .usage("--count must be positive") }
         seed = UInt64(try arguments.int("seed") ?? 2026)
+        detectors = arguments.list("detectors") ?? Self.allDetectors
+        for name in detectors where !Self.allDetectors.contains(name) {
+            throw .usage("unknown detector \(name) (\(Self.allDetectors.joined(separator: ", ")))")
+        }
         writeCases = arguments.string("write-cases")
         format = try outputFormat(&arguments)
         output = arguments.string("output")
         try arguments.rejectUnread()
     }
 
+    /// Runs the cases file or the corpus and prints (and writes) the results.
     func run() throws {
         if let casesPath {
             let cases = try SettleCorpus.read(path: casesPath)
-            let frames = try KernelRestFrames.restFrames(cases)
-            var lines = ["id,detector,rest_frame"]
-            for (c, frame) in zip(cases, frames) { lines.append("\(c.id),ours,\(frame.map(String.init) ?? "")") }
-            print(lines.joined(separator: "\n"))
+            let columns = try Self.detectorFrames(cases, detectors: detectors, progress: Progress())
+            var rows: [CaseRestFrame] = []
+            for (i, c) in cases.enumerated() {
+                for column in columns { rows.append(CaseRestFrame(id: c.id, detector: column.name, restFrame: column.frames[i])) }
+            }
+            if format == .json {
+                print(try jsonText(rows), terminator: "")
+            } else {
+                print((["id,detector,rest_frame"] + rows.map { "\($0.id),\($0.detector),\($0.restFrame.map(String.init) ?? "")" }).joined(separator: "\n"))
+            }
             return
         }
-        let report = try Self.corpusReport(count: count, seed: seed, progress: Progress())
+        let progress = Progress()
+        let report = try Self.corpusReport(count: count, seed: seed, detectors: detectors, progress: progress)
+        let reference = try SettleReference.rows()
+        progress.finish()
         if let writeCases { try writeFile(SettleCorpus.csv(report.cases), to: writeCases) }
-        if let output { try report.write(to: output) }
+        if let output {
+            try report.write(to: output)
+            try SettleReference.write(reference, to: output)
+            try writeFile(ResultsPlots.settleLatency(report), to: "\(output)/settle-latency.svg")
+        }
         switch format {
-        case .table: print(report.table().render())
+        case .table:
+            print("Peer reference cases (ANCHORS), 60 Hz:\n" + SettleReference.table(reference).render() + "\n")
+            print("Corpus of \(report.cases.count) cases against the exact rest frame R:\n" + report.table().render())
         case .json: print(try jsonText(report.summaries), terminator: "")
-        case .csv: print(report.table().csv(), terminator: "")
+        case .csv: print(report.summaryCSV(), terminator: "")
         }
     }
 
-    static func corpusReport(count: Int, seed: UInt64, progress: Progress) throws -> SettleReport {
+    /// Each detector's rest frames for `cases`: the kernel's from its banks, the peers' from the
+    /// exact trajectory.
+    static func detectorFrames(_ cases: [SettleCase], detectors: [String], progress: Progress) throws -> [(name: String, frames: [Int?])] {
+        let peers = PeerDetector.allCases.filter { detectors.contains($0.rawValue) }
+        var peerFrames = [[Int?]](repeating: [], count: peers.count)
+        if !peers.isEmpty {
+            progress.note("settle: the peers' rest frames (\(peers.map(\.rawValue).joined(separator: ", ")))")
+            for (n, c) in cases.enumerated() {
+                if n % 1000 == 0 { progress.update("settle: peers, case \(n) of \(cases.count)") }
+                for (i, frame) in PeerRestFrames.restFrames(c, detectors: peers).enumerated() { peerFrames[i].append(frame) }
+            }
+        }
+        var columns: [(name: String, frames: [Int?])] = []
+        for name in detectors {
+            if name == "ours" {
+                progress.note("settle: the kernel's rest frames")
+                columns.append((name, try KernelRestFrames.restFrames(cases)))
+            } else if let i = peers.firstIndex(where: { $0.rawValue == name }) {
+                columns.append((name, peerFrames[i]))
+            }
+        }
+        return columns
+    }
+
+    /// The seeded corpus, its exact rest frames and every detector's.
+    static func corpusReport(count: Int, seed: UInt64, detectors: [String] = allDetectors, progress: Progress) throws -> SettleReport {
         let cases = SettleCorpus.generate(count: count, seed: seed)
         progress.note("settle: exact rest frames of \(count) cases")
         let exact = cases.map { ExactRest.restFrame($0) }
-        progress.note("settle: the kernel's rest frames")
-        let ours = try KernelRestFrames.restFrames(cases)
-        progress.finish()
-        return SettleReport(cases: cases, exact: exact, detectors: [("ours", ours)])
+        let columns = try detectorFrames(cases, detectors: detectors, progress: progress)
+        return SettleReport(cases: cases, exact: exact, detectors: columns)
     }
+}
+
+/// One row of `settle --cases`: a case's rest frame by one detector (nil: never at rest).
+struct CaseRestFrame: Codable {
+    var id: String
+    var detector: String
+    var restFrame: Int?
 }
 
 /// Detectors' rest frames on one corpus, with the exact ones.
@@ -69,14 +139,26 @@ struct SettleReport {
     var exact: [Int?]
     var detectors: [(name: String, frames: [Int?])]
 
+    /// One summary per detector.
     var summaries: [DetectorSummary] {
         detectors.map { DetectorSummary(detector: $0.name, cases: cases, exact: exact, reported: $0.frames) }
     }
 
+    /// Each detector's latencies D - R in frames, over the cases with both.
+    func latencies() -> [(name: String, frames: [Int])] {
+        detectors.map { detector in
+            (detector.name, cases.indices.compactMap { i in
+                guard let r = exact[i], let d = detector.frames[i] else { return nil }
+                return d - r
+            })
+        }
+    }
+
+    /// The summaries as a text table.
     func table() -> TextTable {
         var table = TextTable(header: [
             "detector", "cases", "D=R", "D=R+1", "D>R+1", "early", "never", "within [R,R+1]",
-            "latency p50", "p90", "p99", "max (frames)", "max (ms)",
+            "frames p50", "p90", "p99", "max", "ms p50", "p90", "p99", "max",
         ])
         for s in summaries {
             table.rows.append([
@@ -84,10 +166,28 @@ struct SettleReport {
                 String(format: "%.3f%%", s.withinOneFrame * 100),
                 String(format: "%g", s.latencyFrames.p50), String(format: "%g", s.latencyFrames.p90),
                 String(format: "%g", s.latencyFrames.p99), String(format: "%g", s.latencyFrames.max),
-                String(format: "%.1f", s.latencyMilliseconds.max),
+                String(format: "%.1f", s.latencyMilliseconds.p50), String(format: "%.1f", s.latencyMilliseconds.p90),
+                String(format: "%.1f", s.latencyMilliseconds.p99), String(format: "%.1f", s.latencyMilliseconds.max),
             ])
         }
         return table
+    }
+
+    /// The summaries with full precision, one row per detector.
+    func summaryCSV() -> String {
+        var lines = [
+            "detector,cases,exact,late_by_one,late_by_more,early,never_rested,within_one_frame,"
+                + "latency_frames_p50,latency_frames_p90,latency_frames_p99,latency_frames_max,"
+                + "latency_ms_p50,latency_ms_p90,latency_ms_p99,latency_ms_max",
+        ]
+        for s in summaries {
+            let f = s.latencyFrames, m = s.latencyMilliseconds
+            lines.append([
+                s.detector, "\(s.cases)", "\(s.exact)", "\(s.lateByOne)", "\(s.lateByMore)", "\(s.early)", "\(s.neverRested)",
+                "\(s.withinOneFrame)", "\(f.p50)", "\(f.p90)", "\(f.p99)", "\(f.max)", "\(m.p50)", "\(m.p90)", "\(m.p99)", "\(m.max)",
+            ].joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// Per-case frames (`settle-cases.csv`), the summary as JSON and CSV.
@@ -99,6 +199,6 @@ struct SettleReport {
         }
         try writeFile(lines.joined(separator: "\n") + "\n", to: "\(folder)/settle-cases.csv")
         try writeFile(try jsonText(summaries), to: "\(folder)/settle.json")
-        try writeFile(table().csv(), to: "\(folder)/settle.csv")
+        try writeFile(summaryCSV(), to: "\(folder)/settle.csv")
     }
 }

@@ -1,231 +1,237 @@
-import CSpringReference
-import SpringKernel
+import Foundation
 
-/// What advances the springs in a throughput run.
-enum ThroughputKernel: String, CaseIterable, Codable {
-    /// The bank's SIMD step (inlined here, so built for this binary's ISA).
-    case simd
-    /// The bank's bit-identical scalar step.
-    case scalar
-    /// The kernel's SIMD loop alone over the same lanes, without the bank's per-frame bookkeeping.
-    case simdLoop = "simd-loop"
-    /// C, clang -O3 -march=native, the same arithmetic on the same layout (displacement, velocity).
-    case cDisplacement = "c-displacement"
-    /// C, the ANCHORS reference loop on absolute positions with a target read (20 bytes a step).
-    case cAbsolute = "c-absolute"
+/// `spring-bench throughput`: spring-steps per second of the kernels, the peers' algorithms and
+/// the machine's roofline, at chosen sizes.
+struct ThroughputCommand {
+    /// The command's `--help`.
+    static let help = """
+        spring-bench throughput [--springs N[,N...]] [--kernel K[,K...]] [--threads T[,T...]]
+                                [--paused F[,F...]] [--settle off|churn[,...]] [--configurations C[,C...]]
+                                [--moving F] [--repeats R] [--quick] [--format table|json|csv] [--output DIR]
 
-    /// Bytes read and written per spring-step.
-    var bytesPerSpringStep: Int { self == .cAbsolute ? 20 : 16 }
-}
+          Spring-steps per second, GB/s and share of the machine's roofline, each as p0/p50/p90/p100
+          over repeats after an untimed warm-up. Cases of one size are measured together with their
+          repeats interleaved (the machine drifts by ±15 % between runs; ratios within a group do not).
+          Spring-steps count every spring in the bank (moving, paused or at rest), so two figures'
+          ratio is their frame-cost ratio.
 
-/// One throughput measurement to make.
-struct ThroughputCase {
-    var kernel: ThroughputKernel
-    var springs: Int
-    /// Threads for the bank's step; nil lets the bank choose (`StepThreading.automatic`).
-    var threads: Int?
-    /// Fraction of the springs that move, scattered at random; the rest are at rest.
-    var moving: Double = 1
-    /// Distinct configurations the springs are spread over.
-    var configurations: Int = 1
-}
+          With no kernel or variant option: the standard sweep (see the groups below).
+          --springs        sizes, with K/M suffixes (default 1K,4K,16K,64K,256K,1M,4M,16M; --quick: 1K,16K)
+          --kernel         any of:
+        \(ThroughputKernel.allCases.map { "                     \($0.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)) \($0.helpLine)" }.joined(separator: "\n"))
+          --threads        threads for a bank's step: counts and `auto` (default 1)
+          --paused         fractions of springs held by a pause mask (default 0)
+          --settle         off: undamped springs that never rest; churn: default springs that rest and are
+                           restarted on their rest frame (default off). The kernel has no per-step settle
+                           check to switch off: rest is predicted once per trajectory; churn measures
+                           what predicting, scheduling, snapping and restarting really cost.
+          --configurations distinct configurations the springs are spread over (default 1)
+          --moving         fraction of springs moving, scattered at random; the rest are at rest (default 1)
+          The probes are measured at every size in any case: every figure is reported against them.
 
-/// One throughput figure. Spring-steps count every spring in the bank, moving or not, so the
-/// ratio of two runs of one size is the ratio of their frame costs.
-struct ThroughputResult: Codable {
-    var kernel: String
-    var springs: Int
-    /// Threads the step used.
-    var threads: Int
-    /// What was asked for: a thread count, or "auto" for the bank's automatic choice.
-    var threadsRequested: String
-    var moving: Double
-    var configurations: Int
-    var isa: String
-    var bytesPerSpringStep: Int
-    var framesPerRepeat: Int
-    var repeats: Int
-    var springStepsPerSecond: Percentiles
-    var nanosecondsPerFrame: Percentiles
-    var gigabytesPerSecond: Percentiles
-}
+          Standard groups per size: kernels (all of the above; scalar and object-per-spring to 256K),
+          threads (1, 2), pause (0, 50, 100 %; to 4M), settle (off, churn; to 1M), configurations (1, 64),
+          and at 1M skip-at-rest (100 %, 1 % moving). Larger sizes of a group: ask for them with options.
+        """
 
-/// Builds the springs of a throughput case and times their frames.
-struct ThroughputBench {
+    /// Bank sizes to measure, one group (or set of groups) each.
+    var sizes: [Int]
+    /// Nil: the standard sweep.
+    var custom: CustomSweep?
+    var quick: Bool
     var timer: FrameTimer
-    var isa: String
-    static let frameDuration = 1.0 / 60
+    var format: OutputFormat
+    var output: String?
 
-    /// Undamped configurations: every spring keeps moving for the whole run (the step's cost does
-    /// not depend on the configuration), and each batch gets its own coefficients.
-    static func configurations(_ count: Int) throws -> [SpringConfiguration] {
-        try (0..<count).map { try SpringConfiguration(tension: 342 + 10 * Double($0), friction: 0) }
-    }
+    /// A cross product of kernels and bank variants.
+    struct CustomSweep {
+        var kernels: [ThroughputKernel]
+        var threads: [Int?]
+        var paused: [Double]
+        var settle: [SettleWorkload]
+        var configurations: [Int]
+        var moving: Double
 
-    /// The step of the first configuration: the C loops and the bare kernel loop compute exactly
-    /// what the bank's first batch computes, on the same starting values.
-    static func referencePropagator() throws -> SpringPropagator {
-        SpringMotion(try configurations(1)[0]).propagator(over: frameDuration)
-    }
-
-    /// The starting state of spring `i`: reproducible, spread over a few hundred units.
-    static func initialState(_ generator: inout SplitMix64) -> (value: Float, target: Float, velocity: Float) {
-        (Float(generator.unit() * 1000 - 500), Float(generator.unit() * 1000 - 500), Float(generator.unit() * 4000 - 2000))
-    }
-
-    static func makeBank(_ c: ThroughputCase, seed: UInt64 = 1) throws -> SpringBank<Float32Lanes> {
-        var generator = SplitMix64(seed: seed)
-        let configurations = try Self.configurations(c.configurations)
-        let bank = SpringBank<Float32Lanes>(threading: c.threads.map { .fixed($0) } ?? .automatic, capacity: c.springs)
-        var handles: [SpringHandle] = []
-        handles.reserveCapacity(c.springs)
-        for i in 0..<c.springs {
-            let state = initialState(&generator)
-            handles.append(try bank.add(
-                value: state.value, target: state.target, velocity: state.velocity,
-                configuration: configurations[i % configurations.count], tolerance: 0.5))
-        }
-        if c.moving < 1 {
-            // Bring a random subset to rest (a partial Fisher-Yates shuffle picks it).
-            let resting = c.springs - Int((Double(c.springs) * c.moving).rounded())
-            for i in 0..<resting {
-                let j = i + Int(generator.next() % UInt64(c.springs - i))
-                handles.swapAt(i, j)
-                try bank.setState(of: handles[i], value: try bank.target(of: handles[i]), velocity: 0)
+        /// One group per size: the bank kernels in every variant, the others once, and the probes.
+        func cases(springs: Int) -> [ThroughputCase] {
+            var cases: [ThroughputCase] = []
+            for kernel in kernels {
+                guard kernel.isBank else {
+                    cases.append(ThroughputCase(kernel: kernel, springs: springs, moving: 1, group: "custom"))
+                    continue
+                }
+                for t in threads {
+                    for p in paused {
+                        for s in settle {
+                            for c in configurations {
+                                cases.append(ThroughputCase(
+                                    kernel: kernel, springs: springs, threads: t, moving: moving, paused: p, settle: s,
+                                    configurations: c, group: "custom"))
+                            }
+                        }
+                    }
+                }
             }
-        }
-        // The first step predicts every spring and moves the resting ones out of the way: untimed.
-        try bank.step(dt: frameDuration)
-        return bank
-    }
-
-    /// Measures cases together, their repeats interleaved. Bank cases with the same size, moving
-    /// fraction and configurations share one bank (each repeat sets its threading first).
-    func run(_ cases: [ThroughputCase]) throws -> [ThroughputResult] {
-        var banks: [String: SpringBank<Float32Lanes>] = [:]
-        var lanes: [Int: ReferenceLanes] = [:]
-        defer { for buffers in lanes.values { buffers.deallocate() } }
-        var contenders: [Contender] = []
-        for c in cases {
-            switch c.kernel {
-            case .simd, .scalar:
-                let key = "\(c.springs)/\(c.moving)/\(c.configurations)"
-                let bank = try banks[key] ?? Self.makeBank(c)
-                banks[key] = bank
-                let path: StepPath = c.kernel == .simd ? .simd : .scalar
-                let threading: StepThreading = c.threads.map { .fixed($0) } ?? .automatic
-                contenders.append(Contender(
-                    prepare: { bank.threading = threading },
-                    frame: { try Self.advance(bank, path: path) }))
-            case .simdLoop, .cDisplacement, .cAbsolute:
-                let buffers = lanes[c.springs] ?? ReferenceLanes(springs: c.springs)
-                lanes[c.springs] = buffers
-                contenders.append(try Self.referenceContender(c.kernel, buffers, springs: c.springs))
+            for probe in [ThroughputKernel.probeBandwidth, .probeCompute] where !kernels.contains(probe) {
+                cases.append(ThroughputCase(kernel: probe, springs: springs, group: "custom"))
             }
-        }
-        let timings = try timer.secondsPerFrame(contenders)
-        return zip(cases, timings).map { c, timing in
-            let moving = Int((Double(c.springs) * c.moving).rounded())
-            let threads = c.kernel == .simd || c.kernel == .scalar
-                ? (c.threads.map { StepThreading.fixed($0) } ?? .automatic).threadCount(movingSprings: moving) : 1
-            let stepsPerSecond = timing.samples.map { Double(c.springs) / $0 }
-            return ThroughputResult(
-                kernel: c.kernel.rawValue, springs: c.springs, threads: threads,
-                threadsRequested: c.threads.map(String.init) ?? "auto", moving: c.moving,
-                configurations: c.configurations, isa: isa, bytesPerSpringStep: c.kernel.bytesPerSpringStep,
-                framesPerRepeat: timing.framesPerRepeat, repeats: timing.samples.count,
-                springStepsPerSecond: Percentiles(stepsPerSecond),
-                nanosecondsPerFrame: Percentiles(timing.samples.map { $0 * 1e9 }),
-                gigabytesPerSecond: Percentiles(stepsPerSecond.map { $0 * Double(c.kernel.bytesPerSpringStep) / 1e9 }))
+            return cases
         }
     }
 
-    /// A frame of the bare kernel loop or a C loop over plain lanes.
-    static func referenceContender(_ kernel: ThroughputKernel, _ lanes: ReferenceLanes, springs: Int) throws -> Contender {
-        let p = try referencePropagator()
-        switch kernel {
-        case .simdLoop:
-            let bundles = BundleIndexing.bundleCount(springs: springs)
-            let work = LaneWork(
-                displacements: UnsafeMutableRawPointer(lanes.displacement), velocities: UnsafeMutableRawPointer(lanes.velocity),
-                pausedLanes: UnsafePointer(lanes.pausedLanes), bundleCount: bundles,
-                finalBundleLanes: BundleIndexing.liveLanes(bundle: bundles - 1, springs: springs),
-                hasPausedLanes: false, coefficients: Float32Lanes.coefficients(of: p))
-            return Contender(frame: { Self.advance(work) })
-        case .cDisplacement:
-            let (a11, a12, a21, a22) = (Float(p.a11), Float(p.a12), Float(p.a21), Float(p.a22))
-            return Contender(frame: { spring_reference_step_displacement(lanes.displacement, lanes.velocity, springs, a11, a12, a21, a22) })
-        case .cAbsolute:
-            let (a11, a12, a21, a22) = (Float(p.a11), Float(p.a12), Float(p.a21), Float(p.a22))
-            return Contender(frame: { spring_reference_step_absolute(lanes.position, lanes.velocity, lanes.target, springs, a11, a12, a21, a22) })
-        case .simd, .scalar:
-            preconditionFailure("bank kernels are not reference contenders")
+    /// Reads the options: any kernel or variant option selects a custom sweep.
+    init(_ arguments: inout CommandLineArguments) throws(BenchError) {
+        quick = arguments.flag("quick")
+        sizes = try arguments.sizes("springs") ?? (quick ? ThroughputSuite.quickSizes : ThroughputSuite.sizes)
+        let kernelNames = arguments.list("kernel")
+        let threadNames = arguments.list("threads")
+        let paused = try arguments.doubles("paused")
+        let settleNames = arguments.list("settle")
+        let configurations = try arguments.doubles("configurations")
+        let moving = try arguments.double("moving")
+        if kernelNames != nil || threadNames != nil || paused != nil || settleNames != nil || configurations != nil || moving != nil {
+            var sweep = CustomSweep(kernels: [], threads: [], paused: paused ?? [0], settle: [], configurations: [], moving: moving ?? 1)
+            for name in kernelNames ?? ["simd"] {
+                guard let kernel = ThroughputKernel(rawValue: name) else { throw .usage("unknown kernel \(name)") }
+                sweep.kernels.append(kernel)
+            }
+            for item in threadNames ?? ["1"] {
+                if item == "auto" { sweep.threads.append(nil); continue }
+                guard let count = Int(item), count >= 1 else { throw .usage("--threads takes counts of at least 1 and auto") }
+                sweep.threads.append(count)
+            }
+            guard sweep.paused.allSatisfy({ $0 >= 0 && $0 <= 1 }) else { throw .usage("--paused fractions must be in [0, 1]") }
+            for name in settleNames ?? ["off"] {
+                guard let settle = SettleWorkload(rawValue: name) else { throw .usage("--settle takes off and churn") }
+                sweep.settle.append(settle)
+            }
+            for value in configurations ?? [1] {
+                guard value >= 1, value == value.rounded(), value <= 65_536 else { throw .usage("--configurations takes counts from 1 to 65536") }
+                sweep.configurations.append(Int(value))
+            }
+            guard sweep.moving > 0 && sweep.moving <= 1 else { throw .usage("--moving must be in (0, 1]") }
+            custom = sweep
+        }
+        timer = FrameTimer(repeats: try arguments.int("repeats") ?? (quick ? 3 : 7), secondsPerRepeat: quick ? 0.01 : 0.05)
+        guard timer.repeats >= 1 else { throw .usage("--repeats must be at least 1") }
+        format = try outputFormat(&arguments)
+        output = arguments.string("output")
+        try arguments.rejectUnread()
+    }
+
+    /// Measures and prints (and writes) the results.
+    func run() throws {
+        let machine = MachineInfo.current()
+        let bench = ThroughputBench(timer: timer, isa: machine.isa)
+        var results: [ThroughputResult]
+        if let custom {
+            results = []
+            for (n, springs) in sizes.enumerated() {
+                let cases = custom.cases(springs: springs)
+                bench.progress.note("[\(n + 1)/\(sizes.count)] throughput \(springCountLabel(springs)): \(cases.map(\.label).joined(separator: ", "))")
+                results += try bench.run(cases)
+            }
+            Roofline.annotate(&results)
+        } else {
+            results = try ThroughputSuite.run(sizes: sizes, quick: quick, bench: bench)
+        }
+        bench.progress.finish()
+        if let output {
+            try writeFile(try jsonText(results), to: "\(output)/throughput.json")
+            try writeFile(Self.csv(results), to: "\(output)/throughput.csv")
+            if let plot = ResultsPlots.throughput(results, machine: machine) { try writeFile(plot, to: "\(output)/throughput.svg") }
+        }
+        switch format {
+        case .table: print(machine.headline + "\n" + Self.table(results).render())
+        case .json: print(try jsonText(results), terminator: "")
+        case .csv: print(Self.csv(results), terminator: "")
         }
     }
 
-    /// One pass of the kernel's loop over `work`, out of line so its samples are its own.
-    @inline(never)
-    static func advance(_ work: LaneWork) {
-        _ = Float32Lanes.advance(work, bundles: 0..<work.bundleCount)
+    /// The results as a text table (p50s, engineering notation).
+    static func table(_ results: [ThroughputResult]) -> TextTable {
+        var table = TextTable(header: [
+            "kernel", "springs", "group", "variant", "thr", "steps/s p50", "p0", "p90", "p100", "GB/s p50", "roofline", "share p50",
+            "ns/frame p50",
+        ], leftAligned: [0, 2, 3])
+        for r in results {
+            let s = r.springStepsPerSecond
+            table.rows.append([
+                r.kernel, springCountLabel(r.springs), r.group, r.variantLabel, "\(r.threads)",
+                engineering(s.p50), engineering(s.p0), engineering(s.p90), engineering(s.p100),
+                String(format: "%.1f", r.gigabytesPerSecond.p50),
+                r.roofline.map { "\(engineering($0.springStepsPerSecond)) \($0.bound == "compute" ? "C" : "B")" } ?? "-",
+                r.roofline.map { String(format: "%.1f%%", $0.fraction.p50 * 100) } ?? "-",
+                String(format: "%.0f", r.nanosecondsPerFrame.p50),
+            ])
+        }
+        return table
     }
 
-    /// One frame of the bank: the kernel entry point perf samples are charged to.
-    @inline(never)
-    static func advance(_ bank: SpringBank<Float32Lanes>, path: StepPath) throws(SpringKernelError) {
-        try bank.step(dt: frameDuration, path: path)
+    /// Every figure with full precision, one row per result.
+    static func csv(_ results: [ThroughputResult]) -> String {
+        var lines = [[
+            "kernel", "springs", "group", "threads", "threads_requested", "moving", "paused", "settle", "configurations",
+            "isa", "bytes_per_spring_step", "spring_steps_per_frame", "frames_per_repeat", "repeats",
+            "spring_steps_per_second_p0", "spring_steps_per_second_p50", "spring_steps_per_second_p90", "spring_steps_per_second_p100",
+            "gigabytes_per_second_p50", "nanoseconds_per_frame_p50",
+            "roofline_spring_steps_per_second", "roofline_bound", "roofline_fraction_p0", "roofline_fraction_p50",
+            "roofline_fraction_p90", "roofline_fraction_p100", "bandwidth_fraction_p50",
+        ].joined(separator: ",")]
+        for r in results {
+            let s = r.springStepsPerSecond
+            var fields: [String] = [
+                r.kernel, "\(r.springs)", r.group, "\(r.threads)", r.threadsRequested, "\(r.moving)", "\(r.paused)", r.settle,
+                "\(r.configurations)", r.isa, "\(r.bytesPerSpringStep)", "\(r.springStepsPerFrame)", "\(r.framesPerRepeat)",
+                "\(r.repeats)", "\(s.p0)", "\(s.p50)", "\(s.p90)", "\(s.p100)", "\(r.gigabytesPerSecond.p50)",
+                "\(r.nanosecondsPerFrame.p50)",
+            ]
+            if let roof = r.roofline {
+                fields += [
+                    "\(roof.springStepsPerSecond)", roof.bound, "\(roof.fraction.p0)", "\(roof.fraction.p50)", "\(roof.fraction.p90)",
+                    "\(roof.fraction.p100)", "\(roof.bandwidthFraction.p50)",
+                ]
+            } else {
+                fields += Array(repeating: "", count: 7)
+            }
+            lines.append(fields.joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }
 
-/// Plain aligned arrays for the C loops, filled like the bank.
-struct ReferenceLanes {
-    let displacement: UnsafeMutablePointer<Float>
-    let velocity: UnsafeMutablePointer<Float>
-    let position: UnsafeMutablePointer<Float>
-    let target: UnsafeMutablePointer<Float>
-    /// One zero word per bundle (no lane paused).
-    let pausedLanes: UnsafeMutablePointer<UInt16>
-
-    init(springs: Int) {
-        pausedLanes = .allocate(capacity: BundleIndexing.bundleCount(springs: springs) + 1)
-        pausedLanes.initialize(repeating: 0, count: BundleIndexing.bundleCount(springs: springs) + 1)
-        func buffer() -> UnsafeMutablePointer<Float> {
-            UnsafeMutableRawPointer.allocate(byteCount: max(springs, 1) * 4, alignment: 64).bindMemory(to: Float.self, capacity: springs)
+extension ThroughputKernel {
+    /// One line for `--help`.
+    var helpLine: String {
+        switch self {
+        case .simd: "the bank's step (SIMD path)"
+        case .scalar: "the bank's bit-identical scalar step"
+        case .simdLoop: "the kernel's SIMD loop alone over plain lanes"
+        case .cDisplacement: "C (clang -O3 -march=native): the same arithmetic and layout, 16 B a step"
+        case .cAbsolute: "C: the ANCHORS loop on absolute positions and targets, 20 B a step"
+        case .rk4: "peers' integrator at its best: RK4, 1 ms substeps, SIMD16 over SoA lanes"
+        case .objectPerSpring: "peers' layout: a class instance per spring, RK4 1 ms, 64 ms clamp (Rebound)"
+        case .probeBandwidth: "roofline: in-place read and write of 16 B a spring (C)"
+        case .probeCompute: "roofline: the step's arithmetic on springs held in registers (C)"
         }
-        displacement = buffer()
-        velocity = buffer()
-        position = buffer()
-        target = buffer()
-        var generator = SplitMix64(seed: 1)
-        for i in 0..<springs {
-            let state = ThroughputBench.initialState(&generator)
-            position[i] = state.value
-            target[i] = state.target
-            displacement[i] = state.value - state.target
-            velocity[i] = state.velocity
-        }
-    }
-
-    func deallocate() {
-        displacement.deallocate()
-        velocity.deallocate()
-        position.deallocate()
-        target.deallocate()
-        pausedLanes.deallocate()
     }
 }
 
-/// SplitMix64: the seeded generator every corpus and scene of the benchmark is drawn from.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+extension ThroughputResult {
+    /// What differs from the plain case, for tables ("2 thr", "50% paused", "settle churn").
+    var variantLabel: String {
+        var parts: [String] = []
+        if paused > 0 { parts.append("\(String(format: "%g", paused * 100))% paused") }
+        if settle != SettleWorkload.off.rawValue { parts.append("settle \(settle)") }
+        if configurations != 1 { parts.append("\(configurations) configs") }
+        if moving < 1 { parts.append("\(String(format: "%g", moving * 100))% moving") }
+        return parts.isEmpty ? "-" : parts.joined(separator: ", ")
     }
+}
 
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+/// Reads `--format`, defaulting to a table.
+func outputFormat(_ arguments: inout CommandLineArguments) throws(BenchError) -> OutputFormat {
+    let name = arguments.string("format") ?? "table"
+    guard let format = OutputFormat(rawValue: name) else { throw .usage("--format must be table, json or csv") }
+    return format
 }

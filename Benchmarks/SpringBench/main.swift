@@ -1,16 +1,22 @@
 import Foundation
 
-/// spring-bench: the benchmark of SpringKernel. See `spring-bench --help`.
+/// spring-bench: the benchmark of SpringKernel and MotionInteractions. See `spring-bench --help`.
 enum BenchMain {
     static let usage = """
         spring-bench [command] [options]
 
         commands:
-          (none)       the main job: throughput, skip-at-rest, threads and settle; writes results/
-          throughput   spring-steps per second of the kernels at chosen sizes
-          settle       rest frames of the kernel against the exact ones (or --cases FILE.csv)
+          (none)         the main job (a few minutes): every command below at full size; prints a summary
+                         and writes results/<machine>-<isa>/ and results/README.md
+          throughput     spring-steps per second of the kernels, the peers' algorithms and the roofline
+          settle         rest frames of each detector against the exact ones (or --cases FILE.csv)
+          seed-scenario  the "Detecting Pauses" chapter's snapping view, detector by detector
+          interactions   the interaction layer's cost per frame above the kernel step, and its allocations
+          profile        one kernel in a steady loop, for perf or callgrind
+          compare        each figure of a results.json against a baseline; exits 1 on a regression
 
-        spring-bench <command> --help for a command's options.
+        Every command takes --help, --format table|json|csv, --output DIR and --quick.
+        Progress goes to stderr; stdout holds only the output.
         """
 
     static func main() -> Int32 {
@@ -27,6 +33,20 @@ enum BenchMain {
             case "settle":
                 if help { print(SettleCommand.help); return 0 }
                 try SettleCommand(&arguments).run()
+            case "seed-scenario":
+                if help { print(SeedScenarioCommand.help); return 0 }
+                try SeedScenarioCommand(&arguments).run()
+            case "interactions":
+                if help { print(InteractionsCommand.help); return 0 }
+                try InteractionsCommand(&arguments).run()
+            case "profile":
+                if help { print(ProfileCommand.help); return 0 }
+                try ProfileCommand(&arguments).run()
+            case "compare":
+                if help { print(CompareCommand.help); return 0 }
+                return try CompareCommand(&arguments).run()
+            case "help":
+                print(usage)
             case let other?:
                 throw BenchError.usage("unknown command \(other)\n\n\(usage)")
             }

@@ -33,4 +33,19 @@ void spring_reference_step_displacement(float *d, float *v, size_t n, float a11,
 void spring_reference_step_absolute(float *x, float *v, const float *t, size_t n,
                                     float a11, float a12, float a21, float a22);
 
+/// The bandwidth roofline: an in-place read and write of two lanes per spring (n springs, 16 bytes
+/// each, the exact step's traffic), negating each value so the store depends on the load and the
+/// values stay bounded. No arithmetic to speak of: the time is the memory system's.
+void spring_probe_bandwidth(float *a, float *b, size_t n);
+
+/// The springs one call of spring_probe_compute advances per step: 8 bundles of 16 lanes.
+#define SPRING_PROBE_COMPUTE_SPRINGS 128
+
+/// The compute roofline: the exact step's arithmetic (d' = a11 d + a12 v, v' = a21 d + a22 v:
+/// 4 multiplies and 2 adds, unfused, as the Swift kernel computes it) on
+/// SPRING_PROBE_COMPUTE_SPRINGS springs held in registers, `steps` times. `state` holds their
+/// displacements then their velocities (2 x 128 floats, 64-byte aligned); it is read once and
+/// written back once, so the loop touches no memory.
+void spring_probe_compute(float *state, size_t steps, float a11, float a12, float a21, float a22);
+
 #endif

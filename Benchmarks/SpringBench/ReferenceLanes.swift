@@ -1,0 +1,62 @@
+import CSpringReference
+import SpringKernel
+
+/// Plain 64-byte-aligned lanes for the loops that run outside a bank (the kernel's bare loop, the C
+/// loops, the roofline probes, the vectorised RK4 baseline), filled like the bank
+/// (``ThroughputBench/initialState(_:)``, seed 1) and padded with zeros to whole bundles.
+final class ReferenceLanes {
+    let springs: Int
+    let displacement: UnsafeMutablePointer<Float>
+    let velocity: UnsafeMutablePointer<Float>
+    let position: UnsafeMutablePointer<Float>
+    let target: UnsafeMutablePointer<Float>
+    /// One zero word per bundle (no lane paused).
+    let pausedLanes: UnsafeMutablePointer<UInt16>
+    /// The compute probe's springs: displacements, then velocities (2 x 128 floats), held in
+    /// registers by the probe and written back after each call.
+    let computeState: UnsafeMutablePointer<Float>
+
+    init(springs: Int) {
+        self.springs = springs
+        let bundles = BundleIndexing.bundleCount(springs: max(springs, 1))
+        pausedLanes = .allocate(capacity: bundles)
+        pausedLanes.initialize(repeating: 0, count: bundles)
+        func buffer(_ count: Int) -> UnsafeMutablePointer<Float> {
+            let lanes = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: BundleIndexing.bundleBytes)
+                .bindMemory(to: Float.self, capacity: count)
+            lanes.initialize(repeating: 0, count: count)
+            return lanes
+        }
+        let padded = bundles * BundleIndexing.laneCount
+        displacement = buffer(padded)
+        velocity = buffer(padded)
+        position = buffer(padded)
+        target = buffer(padded)
+        computeState = buffer(2 * Int(SPRING_PROBE_COMPUTE_SPRINGS))
+        var generator = SplitMix64(seed: 1)
+        for i in 0..<springs {
+            let state = ThroughputBench.initialState(&generator)
+            position[i] = state.value
+            target[i] = state.target
+            displacement[i] = state.value - state.target
+            velocity[i] = state.velocity
+        }
+        // The probe's springs start where the first springs do (any bounded values would do).
+        var probeGenerator = SplitMix64(seed: 1)
+        let probeSprings = Int(SPRING_PROBE_COMPUTE_SPRINGS)
+        for i in 0..<probeSprings {
+            let state = ThroughputBench.initialState(&probeGenerator)
+            computeState[i] = state.value - state.target
+            computeState[probeSprings + i] = state.velocity
+        }
+    }
+
+    deinit {
+        displacement.deallocate()
+        velocity.deallocate()
+        position.deallocate()
+        target.deallocate()
+        pausedLanes.deallocate()
+        computeState.deallocate()
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+
+/// The Markdown summary of a run (`results/README.md` and each run folder's README.md): every
+/// table is built from the run's measured figures.
+enum ResultsSummary {
+    /// The run folders under `root` (those holding a results.json).
+    static func runFolders(in root: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return names.filter { FileManager.default.fileExists(atPath: "\(root)/\($0)/results.json") }.sorted()
+    }
+
+    /// `2.50x`, `1234x`, `0.00157x`.
+    static func ratio(_ value: Double) -> String {
+        value >= 100 ? String(format: "%.0fx", value) : (value >= 0.1 ? String(format: "%.2fx", value) : String(format: "%.3gx", value))
+    }
+    /// `95.4 %`.
+    static func percent(_ value: Double) -> String { String(format: "%.1f %%", value * 100) }
+
+    /// The plain-bank (or loop, C, peer) figure of a kernel at a size in a group.
+    static func find(_ results: [ThroughputResult], _ kernel: ThroughputKernel, _ springs: Int, group: String = "kernels") -> ThroughputResult? {
+        results.first { $0.kernel == kernel.rawValue && $0.springs == springs && $0.group == group && $0.threadsRequested == "1" && $0.isPlain }
+    }
+
+    /// The whole summary; `plotFolder` is where the SVGs are, relative to the Markdown file.
+    static func markdown(_ results: RunResults, plotFolder: String, otherRuns: [String] = []) -> String {
+        let m = results.machine
+        var lines = [
+            "# spring-bench results", "",
+        ]
+        if !otherRuns.isEmpty {
+            lines += ["The latest run, `\(plotFolder)/`. Runs kept here: \(otherRuns.map { "[`\($0)`](\($0)/README.md)" }.joined(separator: ", ")).", ""]
+        }
+        lines += [
+            "## Machine", "",
+            "- CPU: \(m.cpuModel), \(m.processors) cores",
+            "- spring-bench and the kernel step inlined into it built for **\(m.isa)**; the C reference loops and probes built for \(m.referenceIsa) (clang -O3 -march=native, compiled into the same binary)",
+            "- Swift \(m.swiftVersion); measured \(m.date); the run took \(String(format: "%.0f", results.durationSeconds)) s\(results.quick ? " (**--quick**: CI-sized, not a reference run)" : "")",
+            "- Throughput figures are p50 over repeats after an untimed warm-up; the cases of one group (one size, one comparison) are measured together with their repeats interleaved, and every ratio below is taken within one group.",
+            "",
+        ]
+        lines += figures(results)
+        lines += throughput(results.throughput, plotFolder: plotFolder)
+        lines += variants(results.throughput)
+        lines += settle(results, plotFolder: plotFolder)
+        lines += seedScenario(results.seedScenario)
+        lines += interactions(results.interactions)
+        lines += [
+            "## Files", "",
+            "In `\(plotFolder == "." ? "this folder" : plotFolder + "/")`: `results.json` (everything; what `spring-bench compare` reads), `machine.json`, "
+                + "`throughput.{json,csv}`, `settle.{json,csv}`, `settle-cases.csv` (every case's R and each detector's D), `settle-reference.{json,csv}`, "
+                + "`seed-scenario.{json,csv}`, `interactions.{json,csv}`, `throughput.svg`, `settle-latency.svg`.", "",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    /// The issue's figures as CSV: figure,target,measured,met.
+    static func figuresCSV(_ results: RunResults) -> String {
+        (["figure,target,measured,met"] + figureRows(results).map { row in
+            row.map { $0.contains(",") ? "\"\($0)\"" : $0 }.map { $0.replacingOccurrences(of: "**", with: "") }.joined(separator: ",")
+        }).joined(separator: "\n") + "\n"
+    }
+
+    /// The issue's figures, each against what this run measured.
+    static func figures(_ results: RunResults) -> [String] {
+        ["## Figures against the issue's targets", ""] + markdownTable(["figure", "target", "measured", "met"], figureRows(results)) + [""]
+    }
+
+    /// The rows of ``figures(_:)``.
+    static func figureRows(_ results: RunResults) -> [[String]] {
+        let t = results.throughput
+        let sizes = Set(t.map(\.springs)).sorted()
+        var rows: [[String]] = []
+        func verdict(_ ok: Bool) -> String { ok ? "yes" : "**no**" }
+        let versusC = sizes.compactMap { springs -> (Int, Double)? in
+            guard let simd = find(t, .simd, springs), let c = find(t, .cDisplacement, springs) else { return nil }
+            return (springs, simd.springStepsPerSecond.p50 / c.springStepsPerSecond.p50)
+        }
+        if let worst = versusC.min(by: { $0.1 < $1.1 }) {
+            rows.append([
+                "float32 SIMD step vs the same C loop, every size", ">= 1.00x",
+                "\(ratio(worst.1)) at worst (\(springCountLabel(worst.0))); " + versusC.map { "\(springCountLabel($0.0)) \(ratio($0.1))" }.joined(separator: ", "),
+                verdict(worst.1 >= 1),
+            ])
+        }
+        let largest = 1 << 24
+        if let simd = find(t, .simd, largest), let roof = simd.roofline {
+            rows.append(["float32 at 16M vs the bandwidth roofline", ">= 90 %", "\(percent(roof.bandwidthFraction.p50)) (\(String(format: "%.1f", simd.gigabytesPerSecond.p50)) of \(String(format: "%.1f", roof.probeGigabytesPerSecond)) GB/s)", verdict(roof.bandwidthFraction.p50 >= 0.9)])
+        }
+        for (springs, target, label) in [(largest, 10.0, "at 16M"), (1 << 10, 50.0, "at 1K (L1)")] {
+            if let simd = find(t, .simd, springs), let rk4 = find(t, .rk4, springs) {
+                let r = simd.springStepsPerSecond.p50 / rk4.springStepsPerSecond.p50
+                rows.append(["exact step vs rk4-1ms \(label)", ">= \(Int(target))x", ratio(r), verdict(r >= target)])
+            }
+        }
+        if let simd = find(t, .simd, 1 << 10), let objects = find(t, .objectPerSpring, 1 << 10) {
+            let r = simd.springStepsPerSecond.p50 / objects.springStepsPerSecond.p50
+            rows.append(["exact step vs object-per-spring at 1K", ">= 1000x", ratio(r), verdict(r >= 1000)])
+        }
+        if let ours = results.settle.first(where: { $0.detector == "ours" }) {
+            rows.append(["ours: early rests", "0", "\(ours.early) of \(ours.cases)", verdict(ours.early == 0)])
+            rows.append(["ours: rest reported on R or R + 1", ">= 99.9 %", String(format: "%.3f %%", ours.withinOneFrame * 100), verdict(ours.withinOneFrame >= 0.999)])
+        }
+        let i = results.interactions
+        rows.append([
+            "interactions: above the kernel step, per moving interaction", "<= 100 ns",
+            String(format: "%.0f ns, gesture input included (delivery alone %.0f ns; %.0f moving of %d Tossables)", i.overheadNsPerMovingInteraction, i.deliveryNsPerMovingInteraction, i.movingInteractions.p50, i.count),
+            verdict(i.overheadNsPerMovingInteraction <= 100),
+        ])
+        rows.append(["interactions: heap allocations per frame, steady state", "0", String(format: "%.3f", i.allocationsPerFrame), verdict(i.allocationsPerFrame == 0 && i.allocationCounterVerified)])
+        return rows
+    }
+
+    /// The throughput table and plot.
+    static func throughput(_ t: [ThroughputResult], plotFolder: String) -> [String] {
+        var rows: [[String]] = []
+        for springs in Set(t.map(\.springs)).sorted() {
+            guard let simd = find(t, .simd, springs) else { continue }
+            let s = simd.springStepsPerSecond.p50
+            func versus(_ kernel: ThroughputKernel) -> String { find(t, kernel, springs).map { ratio(s / $0.springStepsPerSecond.p50) } ?? "-" }
+            func rate(_ kernel: ThroughputKernel) -> String { find(t, kernel, springs).map { engineering($0.springStepsPerSecond.p50) } ?? "-" }
+            let loop = find(t, .simdLoop, springs).flatMap { l in find(t, .cDisplacement, springs).map { ratio(l.springStepsPerSecond.p50 / $0.springStepsPerSecond.p50) } } ?? "-"
+            rows.append([
+                springCountLabel(springs), engineering(s), String(format: "%.1f", simd.gigabytesPerSecond.p50),
+                simd.roofline.map { "\(engineering($0.springStepsPerSecond)) (\($0.bound))" } ?? "-",
+                simd.roofline.map { percent($0.fraction.p50) } ?? "-",
+                simd.roofline.map { String(format: "%.1f", $0.probeGigabytesPerSecond) } ?? "-",
+                versus(.cDisplacement), loop, versus(.cAbsolute), versus(.scalar), versus(.rk4), versus(.objectPerSpring),
+                rate(.rk4), rate(.objectPerSpring),
+            ])
+        }
+        return [
+            "## Throughput against the roofline and the peers", "",
+            "Spring-steps per second of one frame of N springs (`simd`: the bank's whole step on one thread). The roofline is the lower of the compute probe (the step's arithmetic on springs held in registers) and the bandwidth probe (an in-place read and write of the step's 16 bytes a spring, at the same N) over 16 bytes; `x` columns are `simd`'s throughput over the other's. `C` is clang -O3 -march=native on the same arithmetic and layout; `C 20 B` the ANCHORS loop on absolute positions; `rk4-1ms` the peers' integrator (RK4, 1 ms substeps) vectorised over SIMD16 lanes, at its best; `object-per-spring` one class instance per spring as Rebound and POP keep them.", "",
+        ] + markdownTable([
+            "springs", "simd steps/s", "GB/s", "roofline", "share", "probe GB/s", "vs C", "simd-loop vs C", "vs C 20 B", "vs scalar",
+            "vs rk4-1ms", "vs object", "rk4-1ms", "object-per-spring",
+        ], rows) + ["", "![Throughput against springs, with the roofline](\(plotFolder)/throughput.svg)", ""]
+    }
+
+    /// Threads, pause masks, settling and configurations against the plain bank.
+    static func variants(_ t: [ThroughputResult]) -> [String] {
+        var rows: [[String]] = []
+        func share(_ group: String, _ springs: Int, _ match: (ThroughputResult) -> Bool) -> String {
+            guard let plain = t.first(where: { $0.group == group && $0.springs == springs && $0.isPlain && $0.threadsRequested == "1" }),
+                let variant = t.first(where: { $0.group == group && $0.springs == springs && match($0) })
+            else { return "-" }
+            return ratio(variant.springStepsPerSecond.p50 / plain.springStepsPerSecond.p50)
+        }
+        /// The churn ratio, the springs settling a frame, and what each costs above the plain frame.
+        func churn(_ springs: Int) -> String {
+            let ratio = share("settle", springs) { $0.settle == SettleWorkload.churn.rawValue }
+            guard let plain = t.first(where: { $0.group == "settle" && $0.springs == springs && $0.isPlain }),
+                let churn = t.first(where: { $0.group == "settle" && $0.springs == springs && $0.settle == SettleWorkload.churn.rawValue }),
+                let settled = churn.settledPerFrame, settled > 0
+            else { return ratio }
+            let each = (churn.nanosecondsPerFrame.p50 - plain.nanosecondsPerFrame.p50) / settled
+            return "\(ratio) (\(String(format: "%.0f", settled)) settle a frame, \(String(format: "%.0f", each)) ns each)"
+        }
+        for springs in Set(t.map(\.springs)).sorted() {
+            rows.append([
+                springCountLabel(springs),
+                share("threads", springs) { $0.threadsRequested == "2" },
+                share("pause", springs) { $0.paused == 0.5 }, share("pause", springs) { $0.paused == 1 },
+                churn(springs),
+                share("configurations", springs) { $0.configurations == 64 },
+            ])
+        }
+        var lines = [
+            "## Threads, pause masks, settling, configurations", "",
+            "Each against the plain bank measured in the same group (all springs moving, none paused, one configuration, one thread), as spring-steps/s over the plain bank's: spring-steps count every spring in the bank, so 2x means half the frame time. "
+                + "`settle churn`: the kernel has no per-step settle check to switch off (rest is predicted once per trajectory); this bank's springs (tension 342, friction 30) come to rest on their predicted frames and are retargeted at once, so each frame pays for the predictions, rest-schedule pushes and pops, snaps and restarts of the springs that settle in it, against undamped springs that never rest; \"ns each\" is the frame's extra time over the springs that settled in it (a restart included).", "",
+        ] + markdownTable(["springs", "2 threads", "50 % paused", "100 % paused", "settle churn", "64 configurations"], rows)
+        if let few = t.first(where: { $0.group == "skip-at-rest" && $0.moving < 1 }),
+            let all = t.first(where: { $0.group == "skip-at-rest" && $0.isPlain }) {
+            lines += [
+                "", "Skip at rest: \(springCountLabel(all.springs)) springs with \(String(format: "%g", few.moving * 100)) % moving at random cost \(String(format: "%.0f", few.nanosecondsPerFrame.p50)) ns a frame against \(String(format: "%.0f", all.nanosecondsPerFrame.p50)) ns with all moving: **\(String(format: "%.2f", few.nanosecondsPerFrame.p50 / all.nanosecondsPerFrame.p50 * 100)) %** of the cost.",
+            ]
+        }
+        return lines + [""]
+    }
+
+    /// The reference cases, the corpus summary and the histogram.
+    static func settle(_ results: RunResults, plotFolder: String) -> [String] {
+        let detectors = SettleCommand.allDetectors
+        let reference = results.settleReference.map { row -> [String] in
+            [row.id, String(format: "%g", row.tolerance), String(format: "%g", row.popThreshold), row.exactRestFrame.map(String.init) ?? "-"]
+                + detectors.map { name in
+                    guard let frame = row.frames[name] ?? nil else { return "never" }
+                    guard let r = row.exactRestFrame else { return "\(frame)" }
+                    return "\(frame) (\(frame - r >= 0 ? "+" : "")\(frame - r))"
+                }
+        }
+        let summary = results.settle.map { s -> [String] in
+            [
+                s.detector, "\(s.exact)", "\(s.lateByOne)", "\(s.lateByMore)", "\(s.early)", "\(s.neverRested)", String(format: "%.3f %%", s.withinOneFrame * 100),
+                String(format: "%g / %g / %g / %g", s.latencyFrames.p50, s.latencyFrames.p90, s.latencyFrames.p99, s.latencyFrames.max),
+                String(format: "%.0f / %.0f / %.0f / %.0f", s.latencyMilliseconds.p50, s.latencyMilliseconds.p90, s.latencyMilliseconds.p99, s.latencyMilliseconds.max),
+            ]
+        }
+        let cases = results.settle.first?.cases ?? 0
+        return [
+            "## Settle detection against the exact rest frame", "",
+            "R is the first frame after which the exact trajectory never leaves its tolerance band (0.5 for positions, 1/256 for opacities), found by brute force in Float64. `ours` is the kernel's prediction; `velocity-threshold-rebound` is Rebound's |v| <= 0.005 and |x - end| <= 0.005 and `velocity-threshold-pop` POP's isDone (threshold 1.0 for points, 0.01 for opacity), each on its own library's RK4 trajectory; `frame-watcher` is the \"Detecting Pauses\" chapter's watcher (unchanged within the tolerance for 0.1 s) on the exact trajectory.", "",
+            "The peers' reference cases (ANCHORS: a spring released at rest, 60 Hz; POP's threshold 0.005 for 0->1, 1.0 for 0->100), D (D - R):", "",
+        ] + markdownTable(["case", "tolerance", "POP t", "R"] + detectors, reference) + [
+            "", "The corpus: \(cases) seeded cases over damping ratio 0.01-30, distances 0.01-3000, velocities to ±8000/s, 30-240 Hz. Latency D - R, p50 / p90 / p99 / max:", "",
+        ] + markdownTable(["detector", "D = R", "D = R + 1", "D > R + 1", "early (D < R)", "never", "within [R, R + 1]", "frames", "ms"], summary)
+            + ["", "![Settle latency per detector](\(plotFolder)/settle-latency.svg)", ""]
+    }
+
+    /// The seed scenario's table.
+    static func seedScenario(_ report: SeedScenario.Report) -> [String] {
+        let rows = report.rows.map { row -> [String] in
+            [
+                row.detector, row.restSeconds.map { String(format: "%.2f s", $0) } ?? "never", row.restFrame.map(String.init) ?? "-",
+                row.afterVisibleStopSeconds.map { String(format: "%+.2f s", $0) } ?? "-", row.rule,
+            ]
+        } + [
+            ["chapter: looks settled", String(format: "%.2f s", report.chapterLoggedVisibleStopSeconds), "-", "-", "the chapter's logged frames (UIKit)"],
+            ["chapter: frame watcher", String(format: "%.2f s", report.chapterWatcherSeconds), "-", "-", "as the chapter reports it"],
+            ["chapter: UIKit's animator", String(format: "%.2f s", report.chapterAnimatorSeconds), "-", "-", "as the chapter reports it"],
+        ]
+        return [
+            "## The seed scenario: the chapter's snapping view", "",
+            "The view's frame as a 4-component rect spring from the chapter's first logged frame (t = 0.03 s) toward {50, 222, 60, 60}, stepped at 60 Hz; times on the chapter's clock. " + SeedScenario.fitDescription(report.fit), "",
+        ] + markdownTable(["detector", "rests at", "frame", "vs visibly stops", "rule"], rows) + [""]
+    }
+
+    /// The interaction layer's figures.
+    static func interactions(_ i: InteractionsReport) -> [String] {
+        func row(_ name: String, _ p: Percentiles, per moving: Bool = false) -> [String] {
+            let perMoving = moving && i.movingInteractions.p50 > 0 ? String(format: "%.0f", p.p50 / i.movingInteractions.p50) : ""
+            return [name, String(format: "%.0f", p.p50), String(format: "%.0f", p.p90), perMoving]
+        }
+        let rows = [
+            ["moving interactions", String(format: "%.0f", i.movingInteractions.p50), String(format: "%.0f", i.movingInteractions.p90), ""],
+            row("whole frame (ns)", i.frameNs, per: true),
+            row("gesture input (ns)", i.inputNs, per: true),
+            row("kernel step (ns)", i.kernelStepNs, per: true),
+            row("delivery (ns)", i.deliveryNs, per: true),
+            ["above the kernel step, per moving interaction (ns)", String(format: "%.1f", i.overheadNsPerMovingInteractionPercentiles.p50), String(format: "%.1f", i.overheadNsPerMovingInteractionPercentiles.p90), ""],
+            ["the delivery alone, per moving interaction (ns)", String(format: "%.1f", i.deliveryNsPerMovingInteraction), "", ""],
+            ["heap allocations per frame", String(format: "%.3f", i.allocationsPerFrame), "", "\(i.allocations) in \(i.frames) frames"],
+        ]
+        return [
+            "## Overheads: the interaction layer", "",
+            "`interactions`: \(i.count) Tossables (\(i.springs) kernel springs) in one MotionRuntime at 60 Hz, each dragged by scripted gesture events for 5 frames, released at 500-2000 pt/s, tossed and settled, then dragged again; \(i.frames) frames timed after \(i.warmUpFrames) warm-up frames. The whole frame is the gesture events the runtime handles, the kernel step (`stepSprings`) and the delivery (`deliverFrame`); moving interactions are the spring streams delivered to. Allocations are counted by a malloc interposer linked into spring-bench\(i.allocationCounterVerified ? ", checked to count Swift allocations first" : " (**not verified**)").", "",
+        ] + markdownTable(["figure", "p50", "p90", "p50 per moving interaction (ns)"], rows) + [""]
+    }
+
+    /// A Markdown table (pipes in cells escaped).
+    static func markdownTable(_ header: [String], _ rows: [[String]]) -> [String] {
+        ["| " + header.joined(separator: " | ") + " |", "|" + header.map { _ in "---" }.joined(separator: "|") + "|"]
+            + rows.map { "| " + $0.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
+    }
+}

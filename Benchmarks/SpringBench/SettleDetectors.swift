@@ -1,0 +1,246 @@
+import SpringKernel
+
+/// The settle detectors spring-bench puts beside the kernel's own (`ours`), each a published rule.
+/// The velocity thresholds watch the trajectory their own library computes (its RK4 in 1 ms
+/// substeps, interpolation and all, in Float64: ``ReboundSpring``, ``POPSpring``); the frame
+/// watcher watches the exact trajectory, as it would watch a view the kernel moves. Frame j is
+/// the state after j steps.
+enum PeerDetector: String, CaseIterable, Codable {
+    /// Rebound's `Spring.isAtRest`, checked after each frame: |v| <= 0.005 and |x - end| <= 0.005,
+    /// absolute, whatever the value's units (`mRestSpeedThreshold`,
+    /// `mDisplacementFromRestThreshold`, both 0.005 by default).
+    case rebound = "velocity-threshold-rebound"
+    /// POP's `isDone` for a spring animation, checked after each frame: the animation has converged
+    /// (from the second frame: |to - x_j| < t/5 and |x_{j-1} - x_j| < t/5) or its solver has
+    /// (`SpringSolver::hasConverged`: every |x - to| < t/2, |v|² < 25 t and |a|² < 625 t²), with the
+    /// property's threshold t: 1.0 for points (`kPOPThresholdPoint`), 0.01 for opacity
+    /// (`kPOPThresholdOpacity`); for another tolerance, the point rule scaled so that t/2 is it.
+    case pop = "velocity-threshold-pop"
+    /// The "Detecting Pauses" chapter's frame watcher (Listing 6-2): the value is steady when it
+    /// is within a laxity of the frame it last changed at; rest is reported once it has been steady
+    /// for 0.1 s (6 frames at 60 Hz: `count > kThreshold` with kThreshold 5). The laxity is the
+    /// case's tolerance.
+    case frameWatcher = "frame-watcher"
+
+    /// The seconds a frame watcher waits.
+    static let watchWindowSeconds = 0.1
+
+    /// POP's threshold for a value of this tolerance: the published one for points (0.5) and
+    /// opacities (1/256).
+    static func popThreshold(tolerance: Float) -> Double {
+        if tolerance == 0.5 { return 1.0 }
+        if tolerance == 1 / 256 { return 0.01 }
+        return 2 * Double(tolerance)
+    }
+
+    /// The frames a watcher waits at `hz` (0.1 s, at least one frame).
+    static func watchFrames(hz: Double) -> Int { max(1, Int((watchWindowSeconds * hz).rounded(.up))) }
+}
+
+/// Rebound's `Spring.advance`, step for step: RK4 in 1 ms substeps from a time accumulator (the
+/// frame clamped to 64 ms), whose first stage reads the previous substep's last trial position
+/// (`tempPosition`, as Rebound's code does), then the remainder interpolated between the last two
+/// substeps and written back into the state; `isAtRest` checked after the frame. Rebound has no
+/// mass: it sees tension k/m and friction c/m.
+struct ReboundSpring {
+    /// Rebound's default rest thresholds (speed and displacement), absolute.
+    static let restThreshold = 0.005
+    let tension: Double
+    let friction: Double
+    var position: Double
+    var velocity: Double
+    let endValue: Double
+    private var tempPosition: Double
+    private var previousPosition = 0.0
+    private var previousVelocity = 0.0
+    private var timeAccumulator = 0.0
+
+    /// The spring of a settle case (tension and friction per unit mass).
+    init(_ c: SettleCase) {
+        tension = c.tension / c.mass
+        friction = c.friction / c.mass
+        position = Double(c.from)
+        velocity = Double(c.velocity)
+        endValue = Double(c.to)
+        tempPosition = position
+    }
+
+    /// Rebound's `isAtRest`.
+    var isAtRest: Bool { abs(velocity) <= Self.restThreshold && abs(endValue - position) <= Self.restThreshold }
+
+    /// One frame of `dt` seconds, as Rebound advances it.
+    mutating func advance(_ dt: Double) {
+        let h = ObjectSpring.substep
+        timeAccumulator += min(dt, ObjectSpring.maximumFrameDuration)
+        var x = position, v = velocity
+        while timeAccumulator >= h {
+            timeAccumulator -= h
+            if timeAccumulator < h {
+                previousPosition = x
+                previousVelocity = v
+            }
+            let aAcceleration = tension * (endValue - tempPosition) - friction * v
+            var p = x + v * h * 0.5, u = v + aAcceleration * h * 0.5
+            let bVelocity = u, bAcceleration = tension * (endValue - p) - friction * u
+            p = x + bVelocity * h * 0.5
+            u = v + bAcceleration * h * 0.5
+            let cVelocity = u, cAcceleration = tension * (endValue - p) - friction * u
+            p = x + cVelocity * h
+            u = v + cAcceleration * h
+            let dVelocity = u, dAcceleration = tension * (endValue - p) - friction * u
+            tempPosition = p
+            x += (v + 2 * (bVelocity + cVelocity) + dVelocity) / 6 * h
+            v += (aAcceleration + 2 * (bAcceleration + cAcceleration) + dAcceleration) / 6 * h
+        }
+        if timeAccumulator > 0 {
+            let alpha = timeAccumulator / h
+            x = x * alpha + previousPosition * (1 - alpha)
+            v = v * alpha + previousVelocity * (1 - alpha)
+        }
+        position = x
+        velocity = v
+    }
+}
+
+/// POP's `SpringSolver4d::advance` and `POPSpringAnimationState::isDone` for an animation of up
+/// to four components (unused lanes stay zero): RK4 in 1 ms substeps (`solverDt = 0.001f`, a
+/// Float literal) on p = to - x, the state replaced by the interpolation between the last two
+/// substeps; done when the values written in the last two frames have converged (each component
+/// within t/5 of the target and of the one before) or the solver has (each |p| < t/2, |v|² < 25 t
+/// and |last substep's mean acceleration|² < 625 t², squared norms over the components).
+struct POPSpring {
+    /// POP's `solverDt`, the Float literal 0.001f widened.
+    static let solverStep = Double(Float(0.001))
+    let stiffnessPerMass: Double
+    let dampingPerMass: Double
+    let threshold: Double
+    var p: SIMD4<Double>
+    var v: SIMD4<Double>
+    private var lastDv = SIMD4<Double>.zero
+    private var accumulatedTime = 0.0
+    private var previousValue: SIMD4<Double>?
+    private var previous2Value: SIMD4<Double>?
+
+    /// An animation from `from` toward `to` at `velocity`, component by component.
+    init(from: SIMD4<Double>, to: SIMD4<Double>, velocity: SIMD4<Double>, configuration: SpringConfiguration, threshold: Double) {
+        stiffnessPerMass = configuration.tension / configuration.mass
+        dampingPerMass = configuration.friction / configuration.mass
+        self.threshold = threshold
+        p = to - from
+        v = -velocity
+    }
+
+    /// A one-component animation of a settle case.
+    init(_ c: SettleCase, threshold: Double) throws {
+        self.init(
+            from: [Double(c.from), 0, 0, 0], to: [Double(c.to), 0, 0, 0], velocity: [Double(c.velocity), 0, 0, 0],
+            configuration: try c.configuration(), threshold: threshold)
+    }
+
+    private func acceleration(_ p: SIMD4<Double>, _ v: SIMD4<Double>) -> SIMD4<Double> { p * -stiffnessPerMass - v * dampingPerMass }
+
+    /// One frame; returns whether the animation is done after it.
+    mutating func advance(_ dt: Double) -> Bool {
+        let h = Self.solverStep
+        accumulatedTime += dt
+        var previous = (p: p, v: v), current = previous
+        while accumulatedTime >= h {
+            previous = current
+            let (x, u) = current
+            let aDp = u, aDv = acceleration(x, u)
+            let bDp = u + aDv * (h * 0.5), bDv = acceleration(x + aDp * (h * 0.5), bDp)
+            let cDp = u + bDv * (h * 0.5), cDv = acceleration(x + bDp * (h * 0.5), cDp)
+            let dDp = u + cDv * h, dDv = acceleration(x + cDp * h, dDp)
+            let dpdt = (aDp + (bDp + cDp) * 2 + dDp) * (1.0 / 6.0)
+            let dvdt = (aDv + (bDv + cDv) * 2 + dDv) * (1.0 / 6.0)
+            current = (x + dpdt * h, u + dvdt * h)
+            lastDv = dvdt
+            accumulatedTime -= h
+        }
+        let alpha = accumulatedTime / h
+        p = current.p * alpha + previous.p * (1 - alpha)
+        v = current.v * alpha + previous.v * (1 - alpha)
+        // The value written this frame is to - p; only differences of values matter below.
+        previous2Value = previousValue
+        previousValue = -p
+        let t = threshold
+        func squaredNorm(_ x: SIMD4<Double>) -> Double { (x * x).sum() }
+        func allBelow(_ x: SIMD4<Double>, _ limit: Double) -> Bool {
+            let bound = SIMD4<Double>(repeating: limit)
+            return all((x .< bound) .& (x .> -bound))
+        }
+        let velocitySquared = squaredNorm(v), accelerationSquared = squaredNorm(lastDv)
+        if allBelow(p, t / 2) && velocitySquared < 25 * t && accelerationSquared < 625 * t * t { return true }
+        guard let previousValue, let previous2Value else { return false }
+        return allBelow(previousValue, t / 5) && allBelow(previous2Value - previousValue, t / 5)
+    }
+}
+
+/// The chapter's frame watcher along one value: steady while within `laxity` of the value it last
+/// changed at; rest once steady for `frames` frames in a row.
+struct FrameWatcher {
+    let laxity: Double
+    let frames: Int
+    private var reference: Double
+    private var steadyFrames = 0
+
+    /// A watcher whose first reference is `start`.
+    init(start: Double, laxity: Double, frames: Int) {
+        reference = start
+        self.laxity = laxity
+        self.frames = frames
+    }
+
+    /// Looks at the value of the next frame; returns whether rest is reported on it.
+    mutating func observe(_ value: Double) -> Bool {
+        guard abs(value - reference) < laxity else {
+            reference = value
+            steadyFrames = 0
+            return false
+        }
+        steadyFrames += 1
+        return steadyFrames >= frames
+    }
+}
+
+/// The peer detectors' rest frames for a case (nil for one that had not fired within `limit` frames).
+enum PeerRestFrames {
+    /// Each detector's rest frame for `c`.
+    static func restFrames(
+        _ c: SettleCase, detectors: [PeerDetector], popThreshold: Double? = nil, limit: Int = 10_000_000
+    ) -> [Int?] {
+        detectors.map { restFrame(c, detector: $0, popThreshold: popThreshold, limit: limit) }
+    }
+
+    /// The frame (state after that many steps of 1/hz) on which `detector` reports rest.
+    static func restFrame(_ c: SettleCase, detector: PeerDetector, popThreshold: Double? = nil, limit: Int = 10_000_000) -> Int? {
+        let dt = c.frameDuration
+        switch detector {
+        case .rebound:
+            var spring = ReboundSpring(c)
+            for frame in 1...limit {
+                spring.advance(dt)
+                if spring.isAtRest { return frame }
+                // RK4 in 1 ms steps diverges once a rate exceeds ~2.8 per ms (friction/mass above
+                // ~2800 here): such a spring never rests in the peer either.
+                if !spring.position.isFinite { return nil }
+            }
+        case .pop:
+            guard var spring = try? POPSpring(c, threshold: popThreshold ?? PeerDetector.popThreshold(tolerance: c.tolerance)) else { return nil }
+            for frame in 1...limit {
+                if spring.advance(dt) { return frame }
+                if !spring.p.sum().isFinite { return nil }
+            }
+        case .frameWatcher:
+            guard let configuration = try? c.configuration() else { return nil }
+            let step = SpringMotion(configuration).propagator(over: dt)
+            var d = Double(c.from) - Double(c.to), v = Double(c.velocity)
+            var watcher = FrameWatcher(start: d, laxity: Double(c.tolerance), frames: PeerDetector.watchFrames(hz: c.hz))
+            for frame in 1...limit {
+                (d, v) = step.apply(displacement: d, velocity: v)
+                if watcher.observe(d) { return frame }
+            }
+        }
+        return nil
+    }
+}
