@@ -3,19 +3,7 @@
 // them as it would any engine's code (with its default FP contraction).
 #include "CSpringReference.h"
 
-const char *spring_reference_compiled_isa(void) {
-#if defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512BW__)
-    return "avx512";
-#elif defined(__AVX2__)
-    return "avx2";
-#elif defined(__x86_64__)
-    return "sse2";
-#elif defined(__aarch64__)
-    return "neon";
-#else
-    return "generic";
-#endif
-}
+const char *spring_reference_compiled_isa(void) { return spring_bench_compiled_isa(); }
 
 void spring_reference_step_displacement(float *restrict d, float *restrict v, size_t n,
                                         float a11, float a12, float a21, float a22) {
@@ -70,4 +58,21 @@ void spring_probe_compute(float *state, size_t steps, float a11, float a12, floa
         lanes[b] = d[b];
         lanes[SPRING_PROBE_BUNDLES + b] = v[b];
     }
+}
+
+static inline int64_t toward_zero(int64_t s, int shift) { return (s + ((s >> 63) & ((1LL << shift) - 1))) >> shift; }
+static inline int32_t clamp32(int64_t x) { return x > INT32_MAX ? INT32_MAX : x < INT32_MIN ? INT32_MIN : (int32_t)x; }
+
+int64_t spring_reference_step_fixed(int32_t *restrict d, int32_t *restrict v, size_t n, int32_t a11, int32_t a12, int32_t a21,
+                                    int32_t a22, int shift_d, int shift_v) {
+    int64_t outside = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t di = d[i], vi = v[i];
+        int64_t nd = toward_zero(a11 * di + a12 * vi, shift_d), nv = toward_zero(a21 * di + a22 * vi, shift_v);
+        // Non-zero when a result does not fit in int32, as the kernel reports saturation.
+        outside |= ((nd + 0x80000000LL) >> 32) | ((nv + 0x80000000LL) >> 32);
+        d[i] = clamp32(nd);
+        v[i] = clamp32(nv);
+    }
+    return outside;
 }

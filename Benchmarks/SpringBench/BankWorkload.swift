@@ -35,6 +35,7 @@ final class BankWorkload {
     static func make(_ c: ThroughputCase, format: BankFormat) throws -> BankWorkload {
         switch format {
         case .float32: try make(c, lanes: Float32Lanes.self)
+        case .fixed: try make(c, lanes: Q16Lanes.self)
         }
     }
 
@@ -142,6 +143,13 @@ protocol BenchLaneFormat: SpringLaneArithmetic {
 extension Float32Lanes: BenchLaneFormat {
     @inline(__always)
     static func benchStep(_ bank: SpringBank<Float32Lanes>, path: StepPath) throws(SpringKernelError) {
+        try KernelEntry.step(bank, path: path)
+    }
+}
+
+extension Q16Lanes: BenchLaneFormat {
+    @inline(__always)
+    static func benchStep(_ bank: SpringBank<Q16Lanes>, path: StepPath) throws(SpringKernelError) {
         try KernelEntry.step(bank, path: path)
     }
 }

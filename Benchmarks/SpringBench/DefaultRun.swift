@@ -13,6 +13,11 @@ struct RunResults: Codable {
     var settleReference: [SettleReference.Row]
     var seedScenario: SeedScenario.Report
     var interactions: InteractionsReport
+    /// The fixed-point kernel on the same corpus, judged against its own trajectory (nil in runs
+    /// written before it was measured).
+    var fixedSettle: [DetectorSummary]?
+    /// The determinism scene's rest frame and hash for each kernel, 1 and 2 threads.
+    var determinism: [DeterminismCommand.Report]?
 }
 
 /// `spring-bench` with no command: the README's main job. Measures the throughput sweep with the
@@ -56,13 +61,23 @@ struct DefaultRun {
         let settle = try SettleCommand.corpusReport(count: quick ? 500 : 20_000, seed: 2026, progress: progress)
         progress.note("settle: reference cases")
         let reference = try SettleReference.rows()
+        let fixedSettle = try SettleCommand.corpusReport(
+            count: quick ? 500 : 20_000, seed: 2026, detectors: ["ours"], kernel: .fixed, progress: progress)
+        progress.note("determinism scene")
+        var determinism: [DeterminismCommand.Report] = []
+        for kernel in [SettleKernel.fixed, .float] {
+            for threads in [1, 2] {
+                determinism.append(try DeterminismCommand.report(kernel: kernel, threads: threads, path: .simd, isa: machine.isa))
+            }
+        }
         progress.note("seed scenario")
         let seed = try SeedScenario.run()
         let interactions = try InteractionsBench(
             count: quick ? 1_000 : InteractionsBench.defaultCount, frames: quick ? 120 : 600, warmUpFrames: quick ? 120 : 300).run(progress: progress)
         let results = RunResults(
             quick: quick, machine: machine, durationSeconds: now() - started, throughput: throughput, settle: settle.summaries,
-            settleReference: reference, seedScenario: seed, interactions: interactions)
+            settleReference: reference, seedScenario: seed, interactions: interactions,
+            fixedSettle: fixedSettle.summaries, determinism: determinism)
         return (results, settle)
     }
 

@@ -15,6 +15,12 @@ enum KernelEntry {
         try bank.step(dt: frameDuration, path: path)
     }
 
+    /// One frame of a fixed-point bank: its whole step, inlined here.
+    @inline(never)
+    static func step(_ bank: SpringBank<Q16Lanes>, path: StepPath) throws(SpringKernelError) {
+        try bank.step(dt: frameDuration, path: path)
+    }
+
     /// One pass of the kernel's float32 SIMD loop over plain lanes, without the bank.
     @inline(never)
     static func float32Loop(_ work: LaneWork) {

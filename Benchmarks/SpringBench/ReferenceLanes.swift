@@ -10,6 +10,9 @@ final class ReferenceLanes {
     let velocity: UnsafeMutablePointer<Float>
     let position: UnsafeMutablePointer<Float>
     let target: UnsafeMutablePointer<Float>
+    /// The same springs in Q16.16, for the fixed-point C loop.
+    let fixedDisplacement: UnsafeMutablePointer<Int32>
+    let fixedVelocity: UnsafeMutablePointer<Int32>
     /// One zero word per bundle (no lane paused).
     let pausedLanes: UnsafeMutablePointer<UInt16>
     /// The compute probe's springs: displacements, then velocities (2 x 128 floats), held in
@@ -33,6 +36,8 @@ final class ReferenceLanes {
         position = buffer(padded)
         target = buffer(padded)
         computeState = buffer(2 * Int(SPRING_PROBE_COMPUTE_SPRINGS))
+        fixedDisplacement = UnsafeMutableRawPointer(buffer(padded)).bindMemory(to: Int32.self, capacity: padded)
+        fixedVelocity = UnsafeMutableRawPointer(buffer(padded)).bindMemory(to: Int32.self, capacity: padded)
         var generator = SplitMix64(seed: 1)
         for i in 0..<springs {
             let state = ThroughputBench.initialState(&generator)
@@ -40,6 +45,9 @@ final class ReferenceLanes {
             target[i] = state.target
             displacement[i] = state.value - state.target
             velocity[i] = state.velocity
+            // As a fixed-point bank stores them: nearest Q16 of value and target, then the difference.
+            fixedDisplacement[i] = Q16Lanes.nearestValue(to: Double(state.value)).raw &- Q16Lanes.nearestValue(to: Double(state.target)).raw
+            fixedVelocity[i] = Q16Lanes.nearestValue(to: Double(state.velocity)).raw
         }
         // The probe's springs start where the first springs do (any bounded values would do).
         var probeGenerator = SplitMix64(seed: 1)
@@ -56,6 +64,8 @@ final class ReferenceLanes {
         velocity.deallocate()
         position.deallocate()
         target.deallocate()
+        fixedDisplacement.deallocate()
+        fixedVelocity.deallocate()
         pausedLanes.deallocate()
         computeState.deallocate()
     }

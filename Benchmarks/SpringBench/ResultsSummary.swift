@@ -42,6 +42,7 @@ enum ResultsSummary {
         lines += throughput(results.throughput, plotFolder: plotFolder)
         lines += variants(results.throughput)
         lines += settle(results, plotFolder: plotFolder)
+        lines += fixedPoint(results)
         lines += seedScenario(results.seedScenario)
         lines += interactions(results.interactions)
         lines += [
@@ -100,6 +101,25 @@ enum ResultsSummary {
             rows.append(["ours: early rests", "0", "\(ours.early) of \(ours.cases)", verdict(ours.early == 0)])
             rows.append(["ours: rest reported on R or R + 1", ">= 99.9 %", String(format: "%.3f %%", ours.withinOneFrame * 100), verdict(ours.withinOneFrame >= 0.999)])
         }
+        let fixedVersusC = sizes.compactMap { springs -> (Int, Double)? in
+            guard let fixed = find(t, .fixed, springs), let c = find(t, .cFixed, springs) else { return nil }
+            return (springs, fixed.springStepsPerSecond.p50 / c.springStepsPerSecond.p50)
+        }
+        if let worst = fixedVersusC.min(by: { $0.1 < $1.1 }) {
+            rows.append([
+                "fixed-point SIMD step vs the same C loop, every size", ">= 1.00x",
+                "\(ratio(worst.1)) at worst (\(springCountLabel(worst.0))); " + fixedVersusC.map { "\(springCountLabel($0.0)) \(ratio($0.1))" }.joined(separator: ", "),
+                verdict(worst.1 >= 1),
+            ])
+        }
+        if let fixed = find(t, .fixed, largest), let float = find(t, .simd, largest) {
+            let r = fixed.springStepsPerSecond.p50 / float.springStepsPerSecond.p50
+            rows.append(["fixed-point vs float32 at 16M", ">= 0.90x", ratio(r), verdict(r >= 0.9)])
+        }
+        if let ours = results.fixedSettle?.first(where: { $0.detector == "ours" }) {
+            rows.append(["fixed point: early rests (against its own trajectory)", "0", "\(ours.early) of \(ours.cases)", verdict(ours.early == 0)])
+            rows.append(["fixed point: rest reported on R or R + 1", ">= 99.9 %", String(format: "%.3f %%", ours.withinOneFrame * 100), verdict(ours.withinOneFrame >= 0.999)])
+        }
         let i = results.interactions
         rows.append([
             "interactions: above the kernel step, per moving interaction", "<= 100 ns",
@@ -108,6 +128,36 @@ enum ResultsSummary {
         ])
         rows.append(["interactions: heap allocations per frame, steady state", "0", String(format: "%.3f", i.allocationsPerFrame), verdict(i.allocationsPerFrame == 0 && i.allocationCounterVerified)])
         return rows
+    }
+
+    /// The fixed-point kernel against its C loop and the float32 kernel, and the determinism hashes.
+    static func fixedPoint(_ results: RunResults) -> [String] {
+        let t = results.throughput
+        var rows: [[String]] = []
+        for springs in Set(t.map(\.springs)).sorted() {
+            guard let fixed = find(t, .fixed, springs) else { continue }
+            let f = fixed.springStepsPerSecond.p50
+            func versus(_ kernel: ThroughputKernel) -> String { find(t, kernel, springs).map { ratio(f / $0.springStepsPerSecond.p50) } ?? "-" }
+            rows.append([
+                springCountLabel(springs), engineering(f), String(format: "%.1f", fixed.gigabytesPerSecond.p50),
+                find(t, .cFixed, springs).map { engineering($0.springStepsPerSecond.p50) } ?? "-", versus(.cFixed), versus(.simd), versus(.fixedScalar),
+            ])
+        }
+        var lines = [
+            "## Fixed point (Q16.16)", "",
+            "The fixed-point bank's whole step (`fixed`) against clang -O3 -march=native on the same arithmetic (`c-fixed`: Int64 products, rounding toward zero, saturation and its report) and against the float32 bank, measured in the same groups as the float32 kernel.", "",
+        ] + markdownTable(["springs", "fixed steps/s", "GB/s", "c-fixed", "vs c-fixed", "vs float32", "vs fixed-scalar"], rows)
+        if let settle = results.fixedSettle?.first {
+            lines += ["", String(format: "Settle on the corpus, judged against the fixed-point trajectory itself: %d cases, D = R %d, D = R + 1 %d, later %d, early %d, never %d (%.3f %% within [R, R + 1]).",
+                settle.cases, settle.exact, settle.lateByOne, settle.lateByMore, settle.early, settle.neverRested, settle.withinOneFrame * 100)]
+        }
+        if let determinism = results.determinism, !determinism.isEmpty {
+            lines += ["", "The determinism scene (`spring-bench determinism`; the tests pin these values):", ""]
+            lines += markdownTable(["kernel", "threads", "built for", "rest frame", "state hash"], determinism.map {
+                [$0.kernel, "\($0.threads)", $0.isa, "\($0.restFrame)", "`\($0.hash)`"]
+            })
+        }
+        return lines + [""]
     }
 
     /// The throughput table and plot.

@@ -4,9 +4,13 @@ import Foundation
 struct SettleCommand {
     /// The command's `--help`.
     static let help = """
-        spring-bench settle --cases FILE.csv [--detectors D[,D...]]
-        spring-bench settle [--count N] [--seed S] [--detectors D[,D...]] [--write-cases FILE.csv] [--quick]
-                            [--format table|json|csv] [--output DIR]
+        spring-bench settle --cases FILE.csv [--kernel float|fixed] [--detectors D[,D...]]
+        spring-bench settle [--kernel float|fixed] [--count N] [--seed S] [--detectors D[,D...]]
+                            [--write-cases FILE.csv] [--quick] [--format table|json|csv] [--output DIR]
+
+          --kernel fixed runs the cases through the fixed-point (Q16.16) bank and judges `ours`
+          against the fixed-point trajectory itself (its own integer arithmetic, run to exact rest);
+          the peers' detectors apply to the float kernel only.
 
           Detectors (all by default):
             ours                        the kernel's own: rest predicted in closed form, reported by the step
@@ -33,6 +37,7 @@ struct SettleCommand {
     static let allDetectors = ["ours"] + PeerDetector.allCases.map(\.rawValue)
 
     var casesPath: String?
+    var kernel: SettleKernel
     var count: Int
     var seed: UInt64
     var detectors: [String]
@@ -43,14 +48,19 @@ struct SettleCommand {
     /// Reads the options.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         casesPath = arguments.string("cases")
+        guard let kernel = SettleKernel(rawValue: arguments.string("kernel") ?? "float") else {
+            throw .usage("--kernel must be float or fixed")
+        }
+        self.kernel = kernel
         let quick = arguments.flag("quick")
         count = try arguments.int("count") ?? (quick ? 500 : 20_000)
         guard count > 0 else { throw .usage("--count must be positive") }
         seed = UInt64(try arguments.int("seed") ?? 2026)
-        detectors = arguments.list("detectors") ?? Self.allDetectors
+        detectors = arguments.list("detectors") ?? (kernel == .fixed ? ["ours"] : Self.allDetectors)
         for name in detectors where !Self.allDetectors.contains(name) {
             throw .usage("unknown detector \(name) (\(Self.allDetectors.joined(separator: ", ")))")
         }
+        if kernel == .fixed, detectors != ["ours"] { throw .usage("--kernel fixed has one detector: ours") }
         writeCases = arguments.string("write-cases")
         format = try outputFormat(&arguments)
         output = arguments.string("output")
@@ -61,7 +71,7 @@ struct SettleCommand {
     func run() throws {
         if let casesPath {
             let cases = try SettleCorpus.read(path: casesPath)
-            let columns = try Self.detectorFrames(cases, detectors: detectors, progress: Progress())
+            let columns = try Self.detectorFrames(cases, detectors: detectors, kernel: kernel, progress: Progress())
             var rows: [CaseRestFrame] = []
             for (i, c) in cases.enumerated() {
                 for column in columns { rows.append(CaseRestFrame(id: c.id, detector: column.name, restFrame: column.frames[i])) }
@@ -74,8 +84,8 @@ struct SettleCommand {
             return
         }
         let progress = Progress()
-        let report = try Self.corpusReport(count: count, seed: seed, detectors: detectors, progress: progress)
-        let reference = try SettleReference.rows()
+        let report = try Self.corpusReport(count: count, seed: seed, detectors: detectors, kernel: kernel, progress: progress)
+        let reference = kernel == .float ? try SettleReference.rows() : []
         progress.finish()
         if let writeCases { try writeFile(SettleCorpus.csv(report.cases), to: writeCases) }
         if let output {
@@ -85,7 +95,7 @@ struct SettleCommand {
         }
         switch format {
         case .table:
-            print("Peer reference cases (ANCHORS), 60 Hz:\n" + SettleReference.table(reference).render() + "\n")
+            if !reference.isEmpty { print("Peer reference cases (ANCHORS), 60 Hz:\n" + SettleReference.table(reference).render() + "\n") }
             print("Corpus of \(report.cases.count) cases against the exact rest frame R:\n" + report.table().render())
         case .json: print(try jsonText(report.summaries), terminator: "")
         case .csv: print(report.summaryCSV(), terminator: "")
@@ -94,7 +104,9 @@ struct SettleCommand {
 
     /// Each detector's rest frames for `cases`: the kernel's from its banks, the peers' from the
     /// exact trajectory.
-    static func detectorFrames(_ cases: [SettleCase], detectors: [String], progress: Progress) throws -> [(name: String, frames: [Int?])] {
+    static func detectorFrames(
+        _ cases: [SettleCase], detectors: [String], kernel: SettleKernel = .float, progress: Progress
+    ) throws -> [(name: String, frames: [Int?])] {
         let peers = PeerDetector.allCases.filter { detectors.contains($0.rawValue) }
         var peerFrames = [[Int?]](repeating: [], count: peers.count)
         if !peers.isEmpty {
@@ -108,7 +120,7 @@ struct SettleCommand {
         for name in detectors {
             if name == "ours" {
                 progress.note("settle: the kernel's rest frames")
-                columns.append((name, try KernelRestFrames.restFrames(cases)))
+                columns.append((name, try KernelRestFrames.restFrames(cases, kernel: kernel)))
             } else if let i = peers.firstIndex(where: { $0.rawValue == name }) {
                 columns.append((name, peerFrames[i]))
             }
@@ -117,11 +129,13 @@ struct SettleCommand {
     }
 
     /// The seeded corpus, its exact rest frames and every detector's.
-    static func corpusReport(count: Int, seed: UInt64, detectors: [String] = allDetectors, progress: Progress) throws -> SettleReport {
+    static func corpusReport(
+        count: Int, seed: UInt64, detectors: [String] = allDetectors, kernel: SettleKernel = .float, progress: Progress
+    ) throws -> SettleReport {
         let cases = SettleCorpus.generate(count: count, seed: seed)
-        progress.note("settle: exact rest frames of \(count) cases")
-        let exact = cases.map { ExactRest.restFrame($0) }
-        let columns = try detectorFrames(cases, detectors: detectors, progress: progress)
+        progress.note("settle: exact rest frames of \(count) cases (\(kernel.rawValue) kernel)")
+        let exact = cases.map { kernel.exactRestFrame($0) }
+        let columns = try detectorFrames(cases, detectors: detectors, kernel: kernel, progress: progress)
         return SettleReport(cases: cases, exact: exact, detectors: columns)
     }
 }

@@ -110,24 +110,64 @@ enum ExactRest {
         }
         return nil
     }
+
+    /// R on the fixed-point format's own trajectory: the case as a Q16.16 bank stores it (nearest
+    /// values), stepped with the format's step function until exactly at rest (where it stays).
+    /// Independent of the kernel's scheduling, which is what it checks.
+    static func fixedRestFrame(_ c: SettleCase, limit: Int = 10_000_000) -> Int? {
+        guard let configuration = try? c.configuration() else { return nil }
+        let coefficients = Q16Lanes.coefficients(of: SpringMotion(configuration).propagator(over: c.frameDuration))
+        let band = Int64(Q16Lanes.nearestValue(to: Double(c.tolerance)).raw)
+        var d = Q16Lanes.nearestValue(to: Double(c.from)).raw &- Q16Lanes.nearestValue(to: Double(c.to)).raw
+        var v = Q16Lanes.nearestValue(to: Double(c.velocity)).raw
+        var lastOutside = -1
+        for frame in 0...limit {
+            if abs(Int64(d)) > band { lastOutside = frame }
+            if d == 0 && v == 0 { return lastOutside + 1 }
+            (d, v, _) = Q16Lanes.step(displacement: d, velocity: v, coefficients: coefficients)
+        }
+        return nil
+    }
+}
+
+/// Which lane format a settle run uses: the float32 kernel, judged against the exact Float64
+/// trajectory, or the fixed-point kernel, judged against its own integer trajectory.
+enum SettleKernel: String {
+    case float
+    case fixed
+
+    /// The exact rest frame R of a case for this kernel.
+    func exactRestFrame(_ c: SettleCase) -> Int? {
+        self == .fixed ? ExactRest.fixedRestFrame(c) : ExactRest.restFrame(c)
+    }
 }
 
 /// The kernel's own detection: every case of one frame rate in one bank, stepped until all rest.
 enum KernelRestFrames {
     /// The frame on which the bank reported each case at rest (0 for a case that starts at rest),
     /// or nil if it had not within `limit` frames.
-    static func restFrames(_ cases: [SettleCase], limit: Int = 10_000_000) throws(BenchError) -> [Int?] {
+    static func restFrames(_ cases: [SettleCase], kernel: SettleKernel = .float, limit: Int = 10_000_000) throws(BenchError) -> [Int?] {
+        switch kernel {
+        case .float: try restFrames(cases, lanes: Float32Lanes.self, limit: limit)
+        case .fixed: try restFrames(cases, lanes: Q16Lanes.self, limit: limit)
+        }
+    }
+
+    private static func restFrames<Lanes: SpringLaneArithmetic>(
+        _ cases: [SettleCase], lanes: Lanes.Type, limit: Int
+    ) throws(BenchError) -> [Int?] {
         var frames = [Int?](repeating: nil, count: cases.count)
         let groups = Dictionary(grouping: cases.indices, by: { cases[$0].hz })
         for hz in groups.keys.sorted() {
-            let bank = SpringBank<Float32Lanes>(threading: .single)
+            let bank = SpringBank<Lanes>(threading: .single)
             var caseOf: [SpringHandle: Int] = [:]
             for i in groups[hz]! {
                 let c = cases[i]
                 do {
                     let spring = try bank.add(
-                        value: c.from, target: c.to, velocity: c.velocity, configuration: try c.configuration(),
-                        tolerance: c.tolerance)
+                        value: Lanes.nearestValue(to: Double(c.from)), target: Lanes.nearestValue(to: Double(c.to)),
+                        velocity: Lanes.nearestValue(to: Double(c.velocity)), configuration: try c.configuration(),
+                        tolerance: Lanes.nearestValue(to: Double(c.tolerance)))
                     caseOf[spring] = i
                     if try bank.isAtRest(spring) { frames[i] = 0 }
                 } catch {

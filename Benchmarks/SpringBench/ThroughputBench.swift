@@ -139,6 +139,13 @@ struct ThroughputBench {
             return (Contender(frame: {
                 spring_reference_step_absolute(lanes.position, lanes.velocity, lanes.target, springs, a11, a12, a21, a22)
             }), springs)
+        case .cFixed:
+            let c = Q16Lanes.coefficients(of: p)
+            let (f11, f12, f21, f22) = (Int32(bitPattern: c[0]), Int32(bitPattern: c[1]), Int32(bitPattern: c[2]), Int32(bitPattern: c[3]))
+            let (shiftD, shiftV) = (Int32(c[4]), Int32(c[5]))
+            return (Contender(frame: {
+                _ = spring_reference_step_fixed(lanes.fixedDisplacement, lanes.fixedVelocity, springs, f11, f12, f21, f22, shiftD, shiftV)
+            }), springs)
         case .probeBandwidth:
             return (Contender(frame: { spring_probe_bandwidth(lanes.displacement, lanes.velocity, springs) }), springs)
         case .probeCompute:
@@ -146,7 +153,7 @@ struct ThroughputBench {
             let perCall = Int(SPRING_PROBE_COMPUTE_SPRINGS)
             let steps = max(1, (springs + perCall - 1) / perCall)
             return (Contender(frame: { spring_probe_compute(lanes.computeState, steps, a11, a12, a21, a22) }), steps * perCall)
-        case .simd, .scalar, .rk4, .objectPerSpring:
+        case .simd, .scalar, .fixed, .fixedScalar, .rk4, .objectPerSpring:
             preconditionFailure("\(kernel.rawValue) does not run on plain lanes")
         }
     }

@@ -4,6 +4,8 @@ import SpringKernel
 /// ``BankWorkload/make(_:format:)``.
 enum BankFormat: String, Codable {
     case float32
+    /// Q16.16 fixed point (``Q16Lanes``).
+    case fixed
 }
 
 /// What advances the springs in a throughput run.
@@ -29,6 +31,12 @@ enum ThroughputKernel: String, CaseIterable, Codable {
     /// The peers' data layout and integrator: one object per spring, RK4 in 1 ms substeps with a
     /// 64 ms frame clamp, interpolation and a rest check (Rebound's `Spring.advance`).
     case objectPerSpring = "object-per-spring"
+    /// The fixed-point (Q16.16) bank's step.
+    case fixed
+    /// The fixed-point bank's bit-identical scalar step.
+    case fixedScalar = "fixed-scalar"
+    /// C, clang -O3 -march=native, the fixed-point kernel's arithmetic and saturation report.
+    case cFixed = "c-fixed"
     /// The bandwidth roofline: an in-place read and write of the kernel's 16 bytes per spring (C).
     case probeBandwidth = "probe-bandwidth"
     /// The compute roofline: the exact step's arithmetic on springs held in registers (C).
@@ -51,7 +59,9 @@ enum ThroughputKernel: String, CaseIterable, Codable {
         switch self {
         case .simd: .bank(.float32, .simd)
         case .scalar: .bank(.float32, .scalar)
-        case .simdLoop, .cDisplacement, .cAbsolute: .lanes
+        case .fixed: .bank(.fixed, .simd)
+        case .fixedScalar: .bank(.fixed, .scalar)
+        case .simdLoop, .cDisplacement, .cAbsolute, .cFixed: .lanes
         case .rk4, .objectPerSpring: .peer
         case .probeBandwidth, .probeCompute: .probe
         }
@@ -108,8 +118,12 @@ struct ThroughputCase {
     /// repeats interleaved.
     var group: String = "custom"
 
-    /// Cases that can share one bank (threads are set per repeat, the path per frame).
-    var bankKey: String { "\(springs)/\(moving)/\(paused)/\(settle.rawValue)/\(configurations)" }
+    /// Cases that can share one bank: the same lane format and workload (threads are set per
+    /// repeat, the path per frame).
+    var bankKey: String {
+        let format = if case .bank(let format, _) = kernel.family { format.rawValue } else { "none" }
+        return "\(format)/\(springs)/\(moving)/\(paused)/\(settle.rawValue)/\(configurations)"
+    }
 }
 
 /// One throughput figure. Spring-steps count every spring in the bank, moving, paused or at rest,

@@ -29,8 +29,8 @@ enum ThroughputSuite {
     /// The groups of one size.
     static func groups(springs: Int, quick: Bool) -> [[ThroughputCase]] {
         func simd(_ group: String) -> ThroughputCase { ThroughputCase(kernel: .simd, springs: springs, group: group) }
-        var kernels: [ThroughputKernel] = [.simd, .simdLoop, .cDisplacement, .cAbsolute, .rk4]
-        if springs <= scalarLimit { kernels.append(.scalar) }
+        var kernels: [ThroughputKernel] = [.simd, .simdLoop, .cDisplacement, .cAbsolute, .fixed, .cFixed, .rk4]
+        if springs <= scalarLimit { kernels += [.scalar, .fixedScalar] }
         if springs <= objectPerSpringLimit { kernels.append(.objectPerSpring) }
         kernels += [.probeBandwidth, .probeCompute]
         var groups: [[ThroughputCase]] = [

@@ -12,6 +12,7 @@ enum BenchMain {
           settle         rest frames of each detector against the exact ones (or --cases FILE.csv)
           seed-scenario  the "Detecting Pauses" chapter's snapping view, detector by detector
           interactions   the interaction layer's cost per frame above the kernel step, and its allocations
+          determinism    a fixed scene's rest frame and state hash (--kernel fixed|float, --validate-hash HEX)
           profile        one kernel in a steady loop, for perf or callgrind
           compare        each figure of a results.json against a baseline; exits 1 on a regression
 
@@ -39,6 +40,9 @@ enum BenchMain {
             case "interactions":
                 if help { print(InteractionsCommand.help); return 0 }
                 try InteractionsCommand(&arguments).run()
+            case "determinism":
+                if help { print(DeterminismCommand.help); return 0 }
+                return try DeterminismCommand(&arguments).run()
             case "profile":
                 if help { print(ProfileCommand.help); return 0 }
                 try ProfileCommand(&arguments).run()

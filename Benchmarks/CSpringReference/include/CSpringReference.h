@@ -4,9 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// The instruction set the *including* module was compiled for. This function is inline in the
-/// header, so Swift's Clang importer compiles it with the Swift target's own -Xcc flags: it reports
-/// what spring-bench's Swift code was built for, not what this C target was.
+/// The instruction set of the translation unit that compiles this inline function: included from
+/// Swift, Swift's Clang importer compiles it with the Swift target's own -Xcc flags, so it reports
+/// what spring-bench's Swift code was built for; called from reference.c, what the C loops were.
 static inline const char *spring_bench_compiled_isa(void) {
 #if defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512BW__)
     return "avx512";
@@ -32,6 +32,12 @@ void spring_reference_step_displacement(float *d, float *v, size_t n, float a11,
 /// d = x - t; x' = t + (a11 d + a12 v); v' = a21 d + a22 v. 20 bytes per spring-step.
 void spring_reference_step_absolute(float *x, float *v, const float *t, size_t n,
                                     float a11, float a12, float a21, float a22);
+
+/// Q16.16 fixed point (the kernel's Q16Lanes arithmetic): Int64 products, each row summed and
+/// shifted right by its shift rounding toward zero, saturated to Int32, with the same saturation
+/// report the kernel keeps. Returns non-zero if any result saturated.
+int64_t spring_reference_step_fixed(int32_t *d, int32_t *v, size_t n, int32_t a11, int32_t a12, int32_t a21, int32_t a22,
+                                    int shift_d, int shift_v);
 
 /// The bandwidth roofline: an in-place read and write of two lanes per spring (n springs, 16 bytes
 /// each, the exact step's traffic), negating each value so the store depends on the load and the
