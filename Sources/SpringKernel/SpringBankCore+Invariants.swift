@@ -14,7 +14,8 @@ extension SpringBankCore {
         var pauseHolds = [Int: Int]()  // record → masks pausing it
         for (m, mask) in masks.enumerated() where mask.isLive {
             var members = 0
-            for (key, lanes) in mask.members {
+            for word in mask.members.words {
+                let (key, lanes) = (word.key, word.lanes)
                 let (batchIndex, bundle) = Self.split(bundleKey: key)
                 try check(lanes != 0, "empty member word kept in mask \(m)")
                 let batch = try batches[batchIndex] ?? { throw InvariantViolation(description: "mask \(m) names a free batch") }()
@@ -22,7 +23,7 @@ extension SpringBankCore {
                     let slot = bundle * BundleIndexing.laneCount + lane
                     try check(slot < batch.count, "mask \(m) names an empty slot")
                     let spring = Int(batch.springOfSlot[slot])
-                    try check(maskLists[spring].contains(UInt32(m)), "mask \(m) lists a spring that does not list it")
+                    try check(isMember(record: spring, mask: m), "mask \(m) lists a spring that does not list it")
                     if mask.isPausing { pauseHolds[spring, default: 0] += 1 }
                     members += 1
                 }
@@ -50,8 +51,8 @@ extension SpringBankCore {
                 let record = records[spring]
                 try check(record.isLive && Int(record.batch) == b && Int(record.slot) == slot, "slot \(slot) of batch \(b) and its record disagree")
                 try check(batch.pauseDepth.depth(slot: slot) == pauseHolds[spring, default: 0], "pause depth of spring \(spring)")
-                for mask in maskLists[spring] {
-                    let word = masks[Int(mask)].members[Self.bundleKey(batch: b, slot: slot)] ?? 0
+                for mask in masks(ofRecord: spring) {
+                    let word = masks[mask].members.words.first { $0.key == Self.bundleKey(batch: b, slot: slot) }?.lanes ?? 0
                     try check(word & BundleIndexing.laneBit(ofSlot: slot) != 0, "spring \(spring) lists mask \(mask) without its bit")
                 }
                 if slot >= batch.awakeCount {

@@ -6,8 +6,8 @@ struct PauseMaskRecord {
     var isLive = false
     /// Whether the mask currently holds its members paused.
     var isPausing = false
-    /// Member lanes, keyed by ``SpringBankCore/bundleKey(batch:slot:)``.
-    var members: [UInt64: UInt16] = [:]
+    /// Member lanes, one word per bundle.
+    var members = MaskMembers()
     var memberCount = 0
 }
 
@@ -38,18 +38,61 @@ extension SpringBankCore {
         let key = Self.bundleKey(batch: batch, slot: slot)
         let bit = BundleIndexing.laneBit(ofSlot: slot)
         if present {
-            masks[mask].members[key, default: 0] |= bit
-        } else if let word = masks[mask].members[key] {
-            let remaining = word & ~bit
-            masks[mask].members[key] = remaining == 0 ? nil : remaining
+            masks[mask].members.insert(key: key, bit: bit)
+        } else {
+            masks[mask].members.remove(key: key, bit: bit)
         }
     }
 
-    /// Sets or clears a spring's bit in every mask that lists it (its slot moved).
+    /// Sets or clears a spring's bit in every mask that lists it.
     func setMaskBits(ofRecord index: Int, batch: Int, slot: Int, present: Bool) {
-        for mask in maskLists[index] {
-            setMemberBit(mask: Int(mask), batch: batch, slot: slot, present: present)
+        forEachMask(ofRecord: index) { setMemberBit(mask: $0, batch: batch, slot: slot, present: present) }
+    }
+
+    // MARK: Which masks list a spring
+
+    /// Calls `body` with each mask that lists the spring: the record's two, then any extras.
+    @inline(__always)
+    func forEachMask(ofRecord index: Int, _ body: (Int) -> Void) {
+        let record = records[index]
+        guard record.firstMask != Self.noMask else { return }
+        body(Int(record.firstMask))
+        guard record.secondMask != Self.noMask else { return }
+        body(Int(record.secondMask))
+        if let extra = extraMasks[index] { for mask in extra { body(Int(mask)) } }
+    }
+
+    func masks(ofRecord index: Int) -> [Int] {
+        var list: [Int] = []
+        forEachMask(ofRecord: index) { list.append($0) }
+        return list
+    }
+
+    func isMember(record index: Int, mask: Int) -> Bool {
+        let record = records[index]
+        if record.firstMask == UInt32(mask) || record.secondMask == UInt32(mask) { return true }
+        return record.secondMask != Self.noMask && (extraMasks[index]?.contains(UInt32(mask)) ?? false)
+    }
+
+    /// Notes that `mask` lists the spring (not already noted).
+    func addMembership(record index: Int, mask: Int) {
+        if records[index].firstMask == Self.noMask {
+            records[index].firstMask = UInt32(mask)
+        } else if records[index].secondMask == Self.noMask {
+            records[index].secondMask = UInt32(mask)
+        } else {
+            extraMasks[index, default: []].append(UInt32(mask))
         }
+    }
+
+    /// Forgets that `mask` lists the spring, keeping the record's fields filled in order.
+    func removeMembership(record index: Int, mask: Int) {
+        var list = masks(ofRecord: index)
+        guard let at = list.firstIndex(of: mask) else { return }
+        list.remove(at: at)
+        records[index].firstMask = list.count > 0 ? UInt32(list[0]) : Self.noMask
+        records[index].secondMask = list.count > 1 ? UInt32(list[1]) : Self.noMask
+        extraMasks[index] = list.count > 2 ? list[2...].map { UInt32($0) } : nil
     }
 
     // MARK: Masks
@@ -72,7 +115,7 @@ extension SpringBankCore {
         let mask = try maskIndex(id)
         if masks[mask].isPausing { try resume(id, restart: { _ throws(SpringKernelError) in nil }) }
         for spring in memberRecords(ofMask: mask) {
-            maskLists[spring].removeAll { $0 == UInt32(mask) }
+            removeMembership(record: spring, mask: mask)
         }
         masks[mask] = PauseMaskRecord(generation: masks[mask].generation &+ 1)
         freeMasks.append(UInt32(mask))
@@ -82,10 +125,10 @@ extension SpringBankCore {
     func memberRecords(ofMask mask: Int) -> [Int] {
         var springs: [Int] = []
         springs.reserveCapacity(masks[mask].memberCount)
-        for (key, lanes) in masks[mask].members {
-            let (batchIndex, bundle) = Self.split(bundleKey: key)
+        for word in masks[mask].members.words {
+            let (batchIndex, bundle) = Self.split(bundleKey: word.key)
             let batch = batches[batchIndex].unsafelyUnwrapped
-            forEachLane(lanes) { springs.append(Int(batch.springOfSlot[bundle * BundleIndexing.laneCount + $0])) }
+            forEachLane(word.lanes) { springs.append(Int(batch.springOfSlot[bundle * BundleIndexing.laneCount + $0])) }
         }
         return springs.sorted()
     }
@@ -102,7 +145,7 @@ extension SpringBankCore {
         try checkMutable()
         let index = try recordIndex(handle)
         let mask = try maskIndex(id)
-        guard !maskLists[index].contains(UInt32(mask)) else { return }
+        guard !isMember(record: index, mask: mask) else { return }
         let (batch, slot) = batch(ofRecord: index)
         if masks[mask].isPausing {
             guard batch.pauseDepth.depth(slot: slot) < PauseDepth.maximumDepth else { throw .pauseDepthExceeded(handle) }
@@ -110,7 +153,7 @@ extension SpringBankCore {
             batch.pauseDepth.increment(bundle: bundle, lanes: BundleIndexing.laneBit(ofSlot: slot))
             batch.refreshPausedLanes(bundle: bundle)
         }
-        maskLists[index].append(UInt32(mask))
+        addMembership(record: index, mask: mask)
         setMemberBit(mask: mask, batch: Int(records[index].batch), slot: slot, present: true)
         masks[mask].memberCount += 1
     }
@@ -119,8 +162,8 @@ extension SpringBankCore {
         try checkMutable()
         let index = try recordIndex(handle)
         let mask = try maskIndex(id)
-        guard maskLists[index].contains(UInt32(mask)) else { return }
-        maskLists[index].removeAll { $0 == UInt32(mask) }
+        guard isMember(record: index, mask: mask) else { return }
+        removeMembership(record: index, mask: mask)
         removeMember(record: index, mask: mask)
     }
 
@@ -144,7 +187,8 @@ extension SpringBankCore {
         let mask = try maskIndex(id)
         guard !masks[mask].isPausing else { return }
         // Refuse before changing anything if a member is already held as deep as it can be.
-        for (key, lanes) in masks[mask].members {
+        for word in masks[mask].members.words {
+            let (key, lanes) = (word.key, word.lanes)
             let (batchIndex, bundle) = Self.split(bundleKey: key)
             let batch = batches[batchIndex].unsafelyUnwrapped
             let saturated = batch.pauseDepth.saturatedLanes(bundle: bundle) & lanes
@@ -153,7 +197,8 @@ extension SpringBankCore {
                 throw .pauseDepthExceeded(handle(ofRecord: Int(batch.springOfSlot[slot])))
             }
         }
-        for (key, lanes) in masks[mask].members {
+        for word in masks[mask].members.words {
+            let (key, lanes) = (word.key, word.lanes)
             let (batchIndex, bundle) = Self.split(bundleKey: key)
             let batch = batches[batchIndex].unsafelyUnwrapped
             batch.pauseDepth.increment(bundle: bundle, lanes: lanes)
@@ -176,7 +221,8 @@ extension SpringBankCore {
         let mask = try maskIndex(id)
         guard masks[mask].isPausing else { return }
         resumeScratch.removeAll(keepingCapacity: true)
-        for (key, lanes) in masks[mask].members {
+        for word in masks[mask].members.words {
+            let (key, lanes) = (word.key, word.lanes)
             let (batchIndex, bundle) = Self.split(bundleKey: key)
             let batch = batches[batchIndex].unsafelyUnwrapped
             forEachLane(lanes & batch.pauseDepth.lanesHeldOnce(bundle: bundle)) {
@@ -191,7 +237,8 @@ extension SpringBankCore {
         }
         isRunningCallback = false
 
-        for (key, lanes) in masks[mask].members {
+        for word in masks[mask].members.words {
+            let (key, lanes) = (word.key, word.lanes)
             let (batchIndex, bundle) = Self.split(bundleKey: key)
             let batch = batches[batchIndex].unsafelyUnwrapped
             batch.pauseDepth.decrement(bundle: bundle, lanes: lanes)

@@ -5,7 +5,8 @@
 @usableFromInline
 final class SpringBankCore {
     /// One spring's bookkeeping, plain data so the table holding it needs no reference counting.
-    /// The spring's lanes live in `batches[batch]` at `slot`; its pause masks are in `maskLists`.
+    /// The spring's lanes live in `batches[batch]` at `slot`. Its first two pause masks are kept
+    /// here (most springs have none or one), any more in `extraMasks`.
     struct SpringRecord {
         var generation: UInt32 = 0
         /// The configuration batch, or −1 when the record is free.
@@ -21,6 +22,9 @@ final class SpringBankCore {
         /// A step saturated one of the spring's lanes (the format could not hold the exact result).
         var wasSaturated = false
         var awaitingPrediction = false
+        /// The first two masks that list the spring, or ``SpringBankCore/noMask``; filled in order.
+        var firstMask = SpringBankCore.noMask
+        var secondMask = SpringBankCore.noMask
 
         var isLive: Bool { batch >= 0 }
     }
@@ -35,8 +39,10 @@ final class SpringBankCore {
 
     /// Every spring's record, by handle index; read on every per-spring call.
     let records = UnsafeTable<SpringRecord>()
-    /// The pause masks that list each spring, by handle index.
-    var maskLists: [[UInt32]] = []
+    /// The masks listing a spring beyond the two its record holds, by handle index.
+    var extraMasks: [Int: [UInt32]] = [:]
+    /// The value of an empty mask field of a record.
+    static let noMask = UInt32.max
     /// Each batch's lane buffers, by batch index, so reads need not touch the batch object.
     let batchLanes = UnsafeTable<BatchLanes>()
     var freeRecords: [UInt32] = []
@@ -189,16 +195,25 @@ final class SpringBankCore {
     // MARK: Moving lanes between slots
 
     /// Exchanges two slots of a batch and everything that names them: records and mask bits.
+    /// A mask listing both springs keeps both slots; any other moves its member's bit.
     func swapSlots(batchIndex: Int, _ a: Int, _ b: Int) {
         guard a != b, let batch = batches[batchIndex] else { return }
         let springA = Int(batch.springOfSlot[a]), springB = Int(batch.springOfSlot[b])
-        setMaskBits(ofRecord: springA, batch: batchIndex, slot: a, present: false)
-        setMaskBits(ofRecord: springB, batch: batchIndex, slot: b, present: false)
+        let keyA = Self.bundleKey(batch: batchIndex, slot: a), bitA = BundleIndexing.laneBit(ofSlot: a)
+        let keyB = Self.bundleKey(batch: batchIndex, slot: b), bitB = BundleIndexing.laneBit(ofSlot: b)
+        forEachMask(ofRecord: springA) { mask in
+            if !isMember(record: springB, mask: mask) {
+                masks[mask].members.move(fromKey: keyA, fromBit: bitA, toKey: keyB, toBit: bitB)
+            }
+        }
+        forEachMask(ofRecord: springB) { mask in
+            if !isMember(record: springA, mask: mask) {
+                masks[mask].members.move(fromKey: keyB, fromBit: bitB, toKey: keyA, toBit: bitA)
+            }
+        }
         batch.swapSlots(a, b)
         records[springA].slot = Int32(b)
         records[springB].slot = Int32(a)
-        setMaskBits(ofRecord: springA, batch: batchIndex, slot: b, present: true)
-        setMaskBits(ofRecord: springB, batch: batchIndex, slot: a, present: true)
     }
 
     /// Moves a resting spring into the awake region.
@@ -273,7 +288,6 @@ final class SpringBankCore {
         } else {
             index = records.count
             records.append(SpringRecord())
-            maskLists.append([])
         }
         records[index].tolerance = tolerance
         attach(record: index, batchIndex: batchIndex, displacement: displacement, velocity: velocity, target: target)
@@ -285,10 +299,10 @@ final class SpringBankCore {
     func remove(_ handle: SpringHandle) throws(SpringKernelError) {
         try checkMutable()
         let index = try recordIndex(handle)
-        for mask in maskLists[index] {
-            removeMember(record: index, mask: Int(mask))
+        for mask in masks(ofRecord: index) {
+            removeMember(record: index, mask: mask)
+            removeMembership(record: index, mask: mask)
         }
-        maskLists[index].removeAll()
         let batchIndex = Int(records[index].batch)
         _ = detach(record: index)
         releaseBatchIfEmpty(batchIndex)
@@ -328,9 +342,9 @@ final class SpringBankCore {
         let depth = batch.pauseDepth.depth(slot: slot)
         // Take the spring out with no pause hold and no mask membership (so the slot swaps of the
         // move leave its mask bits alone), then put both back in the new batch.
-        let memberships = maskLists[index]
+        let memberships = masks(ofRecord: index)
         setMaskBits(ofRecord: index, batch: oldBatch, slot: slot, present: false)
-        maskLists[index] = []
+        for mask in memberships { removeMembership(record: index, mask: mask) }
         for _ in 0..<depth {
             batch.pauseDepth.decrement(bundle: BundleIndexing.bundle(ofSlot: slot), lanes: BundleIndexing.laneBit(ofSlot: slot))
         }
@@ -339,7 +353,7 @@ final class SpringBankCore {
         attach(record: index, batchIndex: newBatch, displacement: patterns.displacement, velocity: patterns.velocity, target: patterns.target)
         let (moved, newSlot) = self.batch(ofRecord: index)
         moved.setPauseDepth(slot: newSlot, to: depth)
-        maskLists[index] = memberships
+        for mask in memberships { addMembership(record: index, mask: mask) }
         setMaskBits(ofRecord: index, batch: newBatch, slot: newSlot, present: true)
         releaseBatchIfEmpty(oldBatch)
         if newSlot < moved.awakeCount { trajectoryChanged(record: index) }
