@@ -12,8 +12,8 @@
 /// gesture takes over from. A source with nothing to pause ignores both calls.
 public final class Subscription {
     private var cancelAction: (() -> Void)?
-    private let pauseAction: (() -> Void)?
-    private let resumeAction: (() -> Void)?
+    private var pauseAction: (() -> Void)?
+    private var resumeAction: (() -> Void)?
 
     /// Whether ``cancel()`` has been called.
     public private(set) var isCancelled = false
@@ -33,8 +33,11 @@ public final class Subscription {
         guard !isCancelled else { return }
         isCancelled = true
         let action = cancelAction
-        // Release what the action captured as soon as it has run.
+        // Release everything the actions captured (the stream, and through it the subscriber's
+        // closures, which may hold this subscription): a cancelled subscription keeps nothing alive.
         cancelAction = nil
+        pauseAction = nil
+        resumeAction = nil
         action?()
     }
 

@@ -52,10 +52,13 @@ enum DeterministicMath {
     private static let halfPi4 = 8.47842766036889956997e-32
     private static let inverseHalfPi = 6.36619772367581382433e-01
 
-    /// (sin x, cos x). Accurate while |x| < 2^20 · π/2 (about 1.6 million radians); beyond that the
-    /// reduction loses bits but stays deterministic.
+    /// (sin x, cos x). Accurate while |x| < 2^20 · π/2 (about 1.6 million radians). Beyond that the
+    /// argument is first reduced modulo the Double nearest 2π (IEEE remainder, exact and so the
+    /// same everywhere): the phase is lost, as any float phase that far out is, but the result is
+    /// finite, deterministic and a rotation (sin² + cos² = 1 to rounding).
     static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
         if !x.isFinite { return (.nan, .nan) }
+        let x = abs(x) < 1_600_000 ? x : x.truncatingRemainder(dividingBy: 2 * .pi)
         let k = (x * inverseHalfPi).rounded(.toNearestOrEven)
         let r = (((x - k * halfPi1) - k * halfPi2) - k * halfPi3) - k * halfPi4
         let r2 = r * r

@@ -89,12 +89,15 @@ public enum Q16Lanes: SpringLaneArithmetic {
 
     /// Two coefficients of one row as raw / 2^shift, the shift as large as keeps |raw| < 2³⁰.
     static func fixedRow(_ a: Double, _ b: Double) -> (first: Int32, second: Int32, shift: Int) {
-        let magnitude = Swift.max(abs(a), abs(b))
+        let magnitude = Swift.max(a.isFinite ? abs(a) : 0, b.isFinite ? abs(b) : 0)
         var integerBits = 0
         while integerBits < coefficientBits && magnitude >= Double(1 << integerBits) { integerBits += 1 }
         let shift = coefficientBits - integerBits
         let limit = Double(1 << coefficientBits)
         func raw(_ x: Double) -> Int32 {
+            // The propagator is finite for every valid configuration and duration; were it not,
+            // a zero coefficient is the safe reading (the spring stops), never a trap.
+            guard x.isFinite else { return 0 }
             let scaled = (x * Double(1 << shift)).rounded(.toNearestOrEven)
             return Int32(Swift.min(Swift.max(scaled, -limit), limit))
         }

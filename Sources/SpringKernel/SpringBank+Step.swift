@@ -18,7 +18,7 @@ extension SpringBank {
         // The common frame: the last plan still holds, no spring is due, no event to clear. It costs
         // a compare, the loop, an increment and a compare.
         let state = frameState
-        if state.pointee.readyDuration != dt.bitPattern || state.pointee.hasEvents { try core.prepareStep(duration: dt) }
+        if state.pointee.needsPreparation || state.pointee.readyDuration != dt.bitPattern { try core.prepareStep(duration: dt) }
         let saturated = StepExecution.advance(state, path: path, lanes: Lanes.self)
         state.pointee.frame += 1
         if saturated != 0 || state.pointee.frame >= state.pointee.nextDueFrame {

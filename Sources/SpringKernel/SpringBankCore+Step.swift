@@ -2,9 +2,15 @@
 /// inlined step reaches it with plain loads and stores (no exclusivity check, no retain).
 @usableFromInline
 struct FrameState {
-    /// The bit pattern of the frame duration `plan` was made for, or 0 when it is stale (no valid
-    /// duration has the pattern 0).
+    /// The bit pattern of the frame duration `plan` was made for.
     @usableFromInline var readyDuration: UInt64 = 0
+    /// Whether the next step must go through ``SpringBankCore/prepareStep(duration:)``: the plan is
+    /// stale, or the last step's events must be cleared. The common frame takes its plan only
+    /// when this is false and `dt` has `readyDuration`'s bits, so a `dt` that was never validated
+    /// (zero, negative, NaN: any bit pattern) always reaches validation.
+    @usableFromInline var needsPreparation = true
+    /// The plan no longer describes the bank.
+    var planIsStale = true
     @usableFromInline var plan: StepPlan
     /// The plan's first batch of work, kept inline: with one configuration the step reaches its
     /// lanes in two dependent loads (bank, frame state), which starts the loop sooner at small sizes.
@@ -13,8 +19,6 @@ struct FrameState {
     @usableFromInline var frame = 0
     /// The earliest frame a spring is due to rest, `Int.max` when none is.
     @usableFromInline var nextDueFrame = Int.max
-    /// Whether the last step's event lists (rest, saturation) hold springs the next step must clear.
-    @usableFromInline var hasEvents = false
     /// One result slot per thread of a step (``StepThreading/maximumThreads``).
     @usableFromInline var threadResults: UnsafeMutablePointer<Int>
 
@@ -30,7 +34,10 @@ struct FrameState {
 /// threading, a pending prediction) calls it, so no mutation path can forget to.
 struct PlanValidity {
     let state: UnsafeMutablePointer<FrameState>
-    func invalidate() { state.pointee.readyDuration = 0 }
+    func invalidate() {
+        state.pointee.planIsStale = true
+        state.pointee.needsPreparation = true
+    }
 }
 
 /// What one step advances: the work of every batch with moving springs, and how many threads share it.
@@ -55,17 +62,18 @@ extension SpringBankCore {
     /// frame's work. The plan is kept in ``FrameState`` and reused while nothing changes.
     @usableFromInline
     func prepareStep(duration: Double) throws(SpringKernelError) {
+        // Refuse before changing anything: a refused step keeps the last step's events.
         try checkMutable()
-        if frameState.pointee.hasEvents {
-            restedInLastStep.removeAll(keepingCapacity: true)
-            saturatedInLastStep.removeAll(keepingCapacity: true)
-            frameState.pointee.hasEvents = false
+        guard duration.isFinite, duration > 0 else { throw .invalidTimeStep(duration) }
+        restedInLastStep.removeAll(keepingCapacity: true)
+        saturatedInLastStep.removeAll(keepingCapacity: true)
+        if frameState.pointee.planIsStale || frameState.pointee.readyDuration != duration.bitPattern {
+            beginStep(duration: duration)
         }
-        if frameState.pointee.readyDuration != duration.bitPattern { try beginStep(duration: duration) }
+        frameState.pointee.needsPreparation = false
     }
 
-    private func beginStep(duration: Double) throws(SpringKernelError) {
-        guard duration.isFinite, duration > 0 else { throw .invalidTimeStep(duration) }
+    private func beginStep(duration: Double) {
         prepareRestSchedule(duration: duration)
         if workCapacity < batches.count {
             work.deallocate()
@@ -86,6 +94,7 @@ extension SpringBankCore {
         frameState.pointee.plan = plan
         if items > 0 { frameState.pointee.firstWork = work[0] }
         frameState.pointee.readyDuration = duration.bitPattern
+        frameState.pointee.planIsStale = false
     }
 
     /// After a step with springs due or lanes saturated: marks the saturated springs and settles
@@ -94,7 +103,7 @@ extension SpringBankCore {
     func finishStep(saturated: Bool) {
         if saturated { markSaturatedSprings() }
         if frame >= frameState.pointee.nextDueFrame { settleDueSprings() }
-        frameState.pointee.hasEvents = !restedInLastStep.isEmpty || !saturatedInLastStep.isEmpty
+        if !restedInLastStep.isEmpty || !saturatedInLastStep.isEmpty { frameState.pointee.needsPreparation = true }
     }
 
     /// A step reported saturation: finds the moving lanes left at the format's bounds (a rare event,

@@ -255,9 +255,11 @@ final class SpringBankCore {
         return patterns
     }
 
-    /// Places a spring in a slot of `batchIndex`, awake unless its lanes are a state of rest.
+    /// Places a spring in a slot of `batchIndex`: awake unless its lanes are a state of rest and it
+    /// was not awake before (`keepAwake`: a moving spring set onto its target still rests at the
+    /// next step, with its rest event).
     private func attach(
-        record index: Int, batchIndex: Int, displacement: UInt32, velocity: UInt32, target: UInt32
+        record index: Int, batchIndex: Int, displacement: UInt32, velocity: UInt32, target: UInt32, keepAwake: Bool = false
     ) {
         let batch = batches[batchIndex].unsafelyUnwrapped
         batch.reserve(batch.count + 1)
@@ -271,7 +273,7 @@ final class SpringBankCore {
         batch.springOfSlot[slot] = UInt32(index)
         records[index].batch = Int32(batchIndex)
         records[index].slot = Int32(slot)
-        if !atRest { wake(record: index) }
+        if !atRest || keepAwake { wake(record: index) }
     }
 
     // MARK: Springs
@@ -285,6 +287,12 @@ final class SpringBankCore {
         let index: Int
         if let free = freeRecords.popLast() {
             index = Int(free)
+            // A reused record starts clean but for its generation, which tells the old handle apart,
+            // and its stamp, moved on so that no rest-schedule entry of the old spring matches it.
+            let (generation, stamp) = (records[index].generation, records[index].stamp)
+            records[index] = SpringRecord()
+            records[index].generation = generation
+            records[index].stamp = stamp &+ 1
         } else {
             index = records.count
             records.append(SpringRecord())
@@ -339,6 +347,7 @@ final class SpringBankCore {
         let newBatch = try batchIndex(for: configuration)
         guard newBatch != oldBatch else { return }
         let (batch, slot) = batch(ofRecord: index)
+        let wasAwake = slot < batch.awakeCount
         let depth = batch.pauseDepth.depth(slot: slot)
         // Take the spring out with no pause hold and no mask membership (so the slot swaps of the
         // move leave its mask bits alone), then put both back in the new batch.
@@ -350,7 +359,9 @@ final class SpringBankCore {
         }
         batch.refreshPausedLanes(bundle: BundleIndexing.bundle(ofSlot: slot))
         let patterns = detach(record: index)
-        attach(record: index, batchIndex: newBatch, displacement: patterns.displacement, velocity: patterns.velocity, target: patterns.target)
+        attach(
+            record: index, batchIndex: newBatch, displacement: patterns.displacement, velocity: patterns.velocity,
+            target: patterns.target, keepAwake: wasAwake)
         let (moved, newSlot) = self.batch(ofRecord: index)
         moved.setPauseDepth(slot: newSlot, to: depth)
         for mask in memberships { addMembership(record: index, mask: mask) }

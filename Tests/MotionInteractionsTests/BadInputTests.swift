@@ -206,10 +206,6 @@ struct BadInputTests {
         try runtime.advanceFrames(4)
         #expect(frameOfFirst == 2)
         #expect(recorders.map(\.values.count) == [4, 4, 4, 1, 4])
-        // The callback holds its own subscription; cancelling it does not break that cycle
-        // (InteractionKnownIssueTests.cancelledSubscriptionReleasesItsStream), so break it here,
-        // or LeakSanitizer reports this test's streams.
-        killerSubscription = nil
     }
 
     @Test("adding one interaction to two runtimes throws and leaves both as they were")

@@ -54,18 +54,14 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         var steps = 0
         var restEvents = 0
         var refusals = 0
-        var silentRests = 0
         var saturations = 0
-        var inheritedMarks = 0
 
         mutating func add(_ other: Tally) {
             operations += other.operations
             steps += other.steps
             restEvents += other.restEvents
             refusals += other.refusals
-            silentRests += other.silentRests
             saturations += other.saturations
-            inheritedMarks += other.inheritedMarks
         }
     }
 
@@ -83,10 +79,6 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
     var removed: [SpringHandle] = []
     var masks: [PauseMaskID: Mask] = [:]
     var removedMasks: [PauseMaskID] = []
-    /// Record indices whose last spring was removed with its saturation mark set: the kernel
-    /// hands the mark to the next spring of that index (see
-    /// KernelKnownIssueTests.saturationMarkSurvivesRemoval).
-    var markedRecords: Set<UInt32> = []
     var frame = 0
     var predictionDuration: Double?
     var steadyDuration = 1.0 / 60
@@ -280,10 +272,6 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         springs[spring] = Spring(
             handle: spring, state: atRest ? reference.atRest(state) : state, configuration: configuration, tolerance: band,
             awake: !atRest, pending: !atRest)
-        if markedRecords.remove(spring.index) != nil {
-            springs[spring]!.wasSaturated = true
-            tally.inheritedMarks += 1
-        }
         note("  -> \(spring)")
         try check([spring])
     }
@@ -294,7 +282,6 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
             () throws(SpringKernelError) in try bank.remove(spring)
         }) != nil else { return }
         for mask in springs[spring]!.masks { masks[mask]!.members.remove(spring) }
-        if springs[spring]!.wasSaturated { markedRecords.insert(spring.index) }
         springs[spring] = nil
         removed.append(spring)
         try check([])
@@ -382,18 +369,8 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         model.state = reference.reconfigured(model.state, from: model.configuration, to: configuration)
         model.configuration = configuration
         if model.awake {
-            // When the model's numbers cannot tell (a bound wider than the state), the kernel's lanes
-            // decide; they were checked against the model already.
-            let atRest = try reference.isRestState(model.state, configuration: configuration)
-                ?? (isZero(try bank.displacement(of: spring)) && isZero(try bank.velocity(of: spring)))
-            if atRest {
-                // The kernel re-files a moving spring whose lanes are exactly a state of rest as at
-                // rest, with no rest event (see KernelKnownIssueTests.silentRestOnReconfiguration).
-                model.awake = false
-                model.state = reference.atRest(model.state)
-                model.frozen = nil
-                tally.silentRests += 1
-            }
+            // A moving spring stays awake through a reconfiguration, even one set exactly onto its
+            // target: it is predicted again and rests, with its rest event, at the next step.
             model.pending = model.awake
             model.window = nil
         }

@@ -66,7 +66,7 @@ struct KernelModelTests {
 
     func report<Reference>(_ format: String, _ part: Int, _ tally: KernelModelRun<Reference>.Tally, _ time: Duration) {
         let sequences = ModelSeeds.seeds(part: part).count
-        print("model \(format) part \(part): \(sequences) sequences, \(tally.operations) operations, \(tally.steps) steps, \(tally.restEvents) rest events, \(tally.refusals) refusals, \(tally.silentRests) silent rests, \(tally.saturations) saturations, \(tally.inheritedMarks) inherited saturation marks in \(time)")
+        print("model \(format) part \(part): \(sequences) sequences, \(tally.operations) operations, \(tally.steps) steps, \(tally.restEvents) rest events, \(tally.refusals) refusals, \(tally.saturations) saturations in \(time)")
     }
 
     @Test("the model can fail: a bank that drifts from it by a ten-thousandth is caught")
