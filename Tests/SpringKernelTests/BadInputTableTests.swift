@@ -83,8 +83,6 @@ struct BadInputTableTests {
         let (bank, spring, before) = try floatBank()
         let (fixed, q, fixedBefore) = try fixedBank()
         for dt in durations {
-            // (dt = +0 right after a step, with the plan fresh; with a stale plan it is not
-            // refused: KernelKnownIssueTests.zeroTimeStepWithStalePlan.)
             let refusals = [refusal { () throws(SpringKernelError) in try bank.step(dt: dt) }, refusal { () throws(SpringKernelError) in try fixed.step(dt: dt) }]
             for error in refusals {
                 guard case .invalidTimeStep(let refused)? = error, refused.bitPattern == dt.bitPattern else {

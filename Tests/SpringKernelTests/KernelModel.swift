@@ -82,8 +82,6 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
     var frame = 0
     var predictionDuration: Double?
     var steadyDuration = 1.0 / 60
-    /// A step just ran with nothing after it (see ``invalidStep(afterStep:)``).
-    var planIsFresh = false
     var configurations: [SpringConfiguration]
     var log: [String] = []
     let keepsLog: Bool
@@ -135,11 +133,8 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
     /// One random operation.
     func operation(_ index: Int) throws {
         let roll = Int.random(in: 0..<100, using: &generator)
-        let stepWasLast = planIsFresh
-        planIsFresh = false
         switch roll {
         case 0..<30:
-            planIsFresh = true
             for _ in 0..<Int.random(in: 1...6, using: &generator) { try step() }
         case 30..<37:
             if Int.random(in: 0..<10, using: &generator) == 0 {
@@ -162,7 +157,7 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         case 84..<86: try removeMask()
         case 86..<90: try setConfiguration()
         case 90..<93: try setTolerance()
-        case 93..<96: try invalidStep(afterStep: stepWasLast)
+        case 93..<96: try invalidStep()
         case 96..<98: try staleAndForeign()
         case 98: try clearSaturation()
         default: try predictRest()
@@ -672,16 +667,19 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         if checkingAll { try checkAll() }
     }
 
-    /// A step the bank must refuse, changing nothing. `dt = +0` is tried only right after a step
-    /// that rested nothing: elsewhere it is not refused (see KernelKnownIssueTests.zeroTimeStepWithStalePlan).
-    func invalidStep(afterStep: Bool) throws {
-        var durations: [Double] = [-0.0, -1.0 / 60, -1e-300, .nan, -.nan, .infinity, -.infinity, -2.0, .signalingNaN]
-        if afterStep && bank.restedInLastStep.isEmpty { durations.append(0) }
+    /// A step the bank must refuse, changing nothing: not the frame, not the lanes, and not the
+    /// last step's events (`+0` right after a change is where a stale plan once ran unchecked).
+    func invalidStep() throws {
+        let durations: [Double] = [0, -0.0, -1.0 / 60, -1e-300, .nan, -.nan, .infinity, -.infinity, -2.0, .signalingNaN]
         let dt = durations.randomElement(using: &generator)!
+        let rested = bank.restedInLastStep, saturated = bank.saturatedInLastStep
         _ = try perform("step(dt: \(dt))", Result<Void, SpringKernelError>.failure(.invalidTimeStep(dt)), { () throws(SpringKernelError) in
             try bank.step(dt: dt)
         })
         guard bank.frame == frame else { throw fail("a refused step moved the frame to \(bank.frame)") }
+        guard bank.restedInLastStep == rested, bank.saturatedInLastStep == saturated else {
+            throw fail("a refused step changed the last step's events")
+        }
     }
 
     /// Calls that name removed or foreign springs and masks, and reads of them.
