@@ -7,9 +7,11 @@ extension MotionObservable where T == GestureRecognizer {
     /// let releases = gestureSource(drag).onRecognitionState(.ended)
     /// ```
     public func onRecognitionState(_ states: GestureRecognitionState...) -> MotionObservable<GestureRecognizer> {
-        MotionObservable<GestureRecognizer> { observer in
+        // A bit per state, captured by value: no array to reach on every event.
+        let wanted = states.reduce(0 as UInt8) { $0 | $1.bit }
+        return MotionObservable<GestureRecognizer> { observer in
             self.connect(MotionObserver(runtime: observer.runtime, next: { recognizer in
-                if states.contains(recognizer.state) { observer.next(recognizer) }
+                if wanted & recognizer.state.bit != 0 { observer.next(recognizer) }
             }, state: observer.state))
         }
     }
@@ -49,6 +51,19 @@ extension MotionObservable where T == GestureRecognizer {
             self.connect(MotionObserver(runtime: observer.runtime, next: { recognizer in
                 observer.next(recognizer.velocity(in: space))
             }, state: observer.state))
+        }
+    }
+}
+
+extension GestureRecognitionState {
+    /// This state's bit in a set of states.
+    fileprivate var bit: UInt8 {
+        switch self {
+        case .possible: 1
+        case .began: 2
+        case .changed: 4
+        case .ended: 8
+        case .cancelled: 16
         }
     }
 }

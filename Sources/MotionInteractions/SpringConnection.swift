@@ -63,9 +63,15 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     }
 
     override func deliverValue(from bank: SpringBank<Float32Lanes>) {
-        var components = targets
+        // `targets` is read only if a spring is gone (it never is while connected): it sits on
+        // another cache line of this object, and with thousands of streams that line is a miss.
+        var components = SIMD4<Float>()
         for component in handles.indices {
-            if let value = try? bank.value(of: handles[component]) { components[component] = value }
+            do {
+                components[component] = try bank.value(of: handles[component])
+            } catch {
+                components[component] = targets[component]
+            }
         }
         observer.next(T(springComponents: components))
     }

@@ -80,6 +80,27 @@ struct ReactivePropertyTests {
         subscriptions.forEach { $0.cancel() }
     }
 
+    @Test("each subscription cancels its own subscriber, in any order, after others were compacted away")
+    func cancelInAnyOrder() {
+        let property = ReactiveProperty(0)
+        var seen: [Int] = []
+        let subscriptions = (0..<8).map { i in property.observe { _ in seen.append(i) } }
+        var live = Set(0..<8)
+        for i in [3, 0, 7, 1, 6, 2, 5, 4] {
+            subscriptions[i].cancel()
+            live.remove(i)
+            seen = []
+            property.value += 1
+            #expect(seen == live.sorted())
+        }
+        // A subscription outliving its property cancels nothing, harmlessly.
+        var doomed: ReactiveProperty<Int>? = ReactiveProperty(0)
+        let orphan = doomed!.observe { _ in }
+        doomed = nil
+        orphan.cancel()
+        #expect(orphan.isCancelled)
+    }
+
     @Test("a property stream sends the current value, then each write")
     func propertyStream() {
         let runtime = MotionRuntime()
