@@ -132,7 +132,7 @@ struct CompareCommand {
             Figure(name: "interactions/frame-ns-p50", value: i.frameNsP50, higherIsBetter: false, kind: .time),
             Figure(name: "interactions/kernel-step-ns-p50", value: i.kernelStepNsP50, higherIsBetter: false, kind: .time),
             Figure(name: "interactions/overhead-ns-per-moving-interaction", value: i.overheadNsPerMovingInteraction, higherIsBetter: false, kind: .time),
-            Figure(name: "interactions/delivery-ns-per-moving-interaction", value: i.deliveryNsPerMovingInteraction, higherIsBetter: false, kind: .time),
+            Figure(name: "interactions/input-ns-per-gesture-event", value: i.inputNsPerGestureEvent, higherIsBetter: false, kind: .time),
             Figure(name: "interactions/allocations-per-frame", value: i.allocationsPerFrame, higherIsBetter: false, kind: .exact),
         ]
         return figures

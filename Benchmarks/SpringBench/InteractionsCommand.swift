@@ -13,11 +13,14 @@ struct InteractionsCommand {
           MotionRuntime at 60 Hz, each scripted round and round: dragged for 5 frames by timestamped
           gesture events, released with a velocity of 500-2000 pt/s, tossed, settled on the kernel's
           rest frame, then dragged again 1 to 3 frames later (staggered over 48 frames). After W
-          warm-up frames (default 300), F frames (default 600) are timed: the whole frame (the gesture
-          events the runtime handles, the kernel step, the delivery), and the kernel step alone
-          (MotionRuntime.stepSprings). Moving interactions are the spring streams the runtime
-          delivered to (lastFrameDeliveryCount). Heap allocations are counted by a malloc interposer
-          (a C target linked into spring-bench only), checked to count Swift's allocations first.
+          warm-up frames (default 300), F frames (default 600) are timed in three parts: the gesture
+          events due that frame (the engine's input, handled by the recognizers and everything they
+          drive), the kernel step (MotionRuntime.stepSprings) and the delivery (deliverFrame). The
+          runtime's frame is the step and the delivery (advance(by:)); its overhead is the delivery,
+          per moving interaction: the spring streams the runtime delivered to
+          (lastFrameDeliveryCount). The input is reported per gesture event, and also added to the
+          overhead in a figure of its own. Heap allocations (input included) are counted by a malloc
+          interposer (a C target linked into spring-bench only), checked to count Swift's first.
           --format json prints one object: count, frame_ns_p50, kernel_step_ns_p50,
           overhead_ns_per_moving_interaction, allocations_per_frame and the rest.
         """
@@ -64,14 +67,18 @@ struct InteractionsReport: Codable {
     var springs: Int
     /// Spring streams delivered to per frame (the runtime's lastFrameDeliveryCount).
     var movingInteractions: Percentiles
-    /// The whole frame: gesture input, kernel step and delivery (p50, ns).
+    /// The runtime's frame, `advance(by:)`: the kernel step and the delivery (p50, ns).
     var frameNsP50: Double
     /// `MotionRuntime.stepSprings` alone (p50, ns).
     var kernelStepNsP50: Double
-    /// (frame - kernel step) / moving interactions, per frame: p50.
+    /// (frame − kernel step) / moving interactions, per frame: p50.
     var overheadNsPerMovingInteraction: Double
-    /// The delivery alone (no gesture input) per moving interaction, per frame: p50.
-    var deliveryNsPerMovingInteraction: Double
+    /// Gesture events handled per frame.
+    var gestureEventsPerFrame: Percentiles
+    /// The gesture input / its events, per frame: p50.
+    var inputNsPerGestureEvent: Double
+    /// (frame − kernel step + gesture input) / moving interactions, per frame: p50.
+    var overheadWithInputNsPerMovingInteraction: Double
     /// Heap allocations counted during the timed frames, per frame.
     var allocationsPerFrame: Double
     /// Allocations and frees counted in the timed frames.
@@ -79,7 +86,7 @@ struct InteractionsReport: Codable {
     var frees: Int
     /// Whether the interposer was seen counting a Swift allocation before the run.
     var allocationCounterVerified: Bool
-    /// Per-frame times (ns): the whole frame, the kernel step, the delivery, the gesture input.
+    /// Per-frame times (ns): the runtime's frame, the kernel step, the delivery, the gesture input.
     var frameNs: Percentiles
     var kernelStepNs: Percentiles
     var deliveryNs: Percentiles
@@ -94,12 +101,14 @@ struct InteractionsReport: Codable {
             table.rows.append([name] + [p.p50, p.p0, p.p90, p.p100].map { String(format: format, $0) })
         }
         add("moving interactions", movingInteractions)
-        add("frame (ns)", frameNs)
-        add("  gesture input (ns)", inputNs)
+        add("runtime frame (ns)", frameNs)
         add("  kernel step (ns)", kernelStepNs)
         add("  delivery (ns)", deliveryNs)
         add("above the step, per moving interaction (ns)", overheadNsPerMovingInteractionPercentiles, "%.1f")
-        table.rows.append(["  of which delivery, per moving interaction (ns)", String(format: "%.1f", deliveryNsPerMovingInteraction), "-", "-", "-"])
+        add("gesture events", gestureEventsPerFrame)
+        add("gesture input (ns)", inputNs)
+        table.rows.append(["  per gesture event (ns)", String(format: "%.0f", inputNsPerGestureEvent), "-", "-", "-"])
+        table.rows.append(["above the step with the input, per moving interaction (ns)", String(format: "%.1f", overheadWithInputNsPerMovingInteraction), "-", "-", "-"])
         table.rows.append([
             "heap allocations per frame", String(format: "%.3f", allocationsPerFrame), "-", "-",
             "\(allocations) in \(frames) frames\(allocationCounterVerified ? "" : " (counter NOT verified)")",
@@ -110,9 +119,11 @@ struct InteractionsReport: Codable {
     /// The headline figures as one CSV row.
     func csv() -> String {
         let header = "count,frames,springs,moving_interactions_p50,frame_ns_p50,kernel_step_ns_p50,delivery_ns_p50,input_ns_p50,"
-            + "overhead_ns_per_moving_interaction,delivery_ns_per_moving_interaction,allocations_per_frame,allocation_counter_verified"
+            + "overhead_ns_per_moving_interaction,gesture_events_per_frame_p50,input_ns_per_gesture_event,"
+            + "overhead_with_input_ns_per_moving_interaction,allocations_per_frame,allocation_counter_verified"
         let row = "\(count),\(frames),\(springs),\(movingInteractions.p50),\(frameNsP50),\(kernelStepNsP50),\(deliveryNs.p50),\(inputNs.p50),"
-            + "\(overheadNsPerMovingInteraction),\(deliveryNsPerMovingInteraction),\(allocationsPerFrame),\(allocationCounterVerified)"
+            + "\(overheadNsPerMovingInteraction),\(gestureEventsPerFrame.p50),\(inputNsPerGestureEvent),"
+            + "\(overheadWithInputNsPerMovingInteraction),\(allocationsPerFrame),\(allocationCounterVerified)"
         return header + "\n" + row + "\n"
     }
 }
@@ -177,7 +188,7 @@ final class InteractionsBench {
         progress.note("interactions: \(warmUpFrames) warm-up frames, then \(frames) timed frames")
         for _ in 0..<warmUpFrames { _ = try advance() }
         var frameNs: [Double] = [], kernelNs: [Double] = [], deliveryNs: [Double] = [], inputNs: [Double] = []
-        var moving: [Double] = [], overhead: [Double] = [], deliveryPerMoving: [Double] = []
+        var moving: [Double] = [], overhead: [Double] = [], withInput: [Double] = [], events: [Double] = [], perEvent: [Double] = []
         frameNs.reserveCapacity(frames)
         kernelNs.reserveCapacity(frames)
         deliveryNs.reserveCapacity(frames)
@@ -195,19 +206,23 @@ final class InteractionsBench {
             deliveryNs.append(timing.delivery)
             inputNs.append(timing.input)
             moving.append(Double(timing.moving))
+            events.append(Double(timing.events))
             if timing.moving > 0 {
                 overhead.append((timing.frame - timing.kernel) / Double(timing.moving))
-                deliveryPerMoving.append(timing.delivery / Double(timing.moving))
+                withInput.append((timing.frame - timing.kernel + timing.input) / Double(timing.moving))
             }
+            if timing.events > 0 { perEvent.append(timing.input / Double(timing.events)) }
         }
         allocation_counter_set_enabled(false)
-        let overheadPercentiles = overhead.isEmpty ? Percentiles(p0: 0, p50: 0, p90: 0, p100: 0) : Percentiles(overhead)
+        let none = Percentiles(p0: 0, p50: 0, p90: 0, p100: 0)
+        let overheadPercentiles = overhead.isEmpty ? none : Percentiles(overhead)
         let frame = Percentiles(frameNs), kernel = Percentiles(kernelNs)
         return InteractionsReport(
             count: count, frames: frames, warmUpFrames: warmUpFrames, springs: runtime.bank.count,
             movingInteractions: Percentiles(moving), frameNsP50: frame.p50, kernelStepNsP50: kernel.p50,
-            overheadNsPerMovingInteraction: overheadPercentiles.p50,
-            deliveryNsPerMovingInteraction: deliveryPerMoving.isEmpty ? 0 : Percentiles(deliveryPerMoving).p50,
+            overheadNsPerMovingInteraction: overheadPercentiles.p50, gestureEventsPerFrame: Percentiles(events),
+            inputNsPerGestureEvent: perEvent.isEmpty ? 0 : Percentiles(perEvent).p50,
+            overheadWithInputNsPerMovingInteraction: withInput.isEmpty ? 0 : Percentiles(withInput).p50,
             allocationsPerFrame: Double(countedAllocations) / Double(frames), allocations: Int(countedAllocations),
             frees: Int(countedFrees), allocationCounterVerified: verified, frameNs: frame, kernelStepNs: kernel,
             deliveryNs: Percentiles(deliveryNs), inputNs: Percentiles(inputNs), overheadNsPerMovingInteractionPercentiles: overheadPercentiles)
@@ -243,11 +258,13 @@ final class InteractionsBench {
 
     /// What one frame cost.
     struct FrameTiming {
+        /// The runtime's frame: the kernel step and the delivery.
         var frame: Double
         var input: Double
         var kernel: Double
         var delivery: Double
         var moving: Int
+        var events: Int
         var allocations: UInt64
         var frees: UInt64
     }
@@ -274,8 +291,8 @@ final class InteractionsBench {
         landed.removeAll(keepingCapacity: true)
         frame += 1
         return FrameTiming(
-            frame: (t3 - t0) * 1e9, input: (t1 - t0) * 1e9, kernel: (t2 - t1) * 1e9, delivery: (t3 - t2) * 1e9,
-            moving: runtime.lastFrameDeliveryCount, allocations: counted.0, frees: counted.1)
+            frame: (t3 - t1) * 1e9, input: (t1 - t0) * 1e9, kernel: (t2 - t1) * 1e9, delivery: (t3 - t2) * 1e9,
+            moving: runtime.lastFrameDeliveryCount, events: current.count, allocations: counted.0, frees: counted.1)
     }
 
     /// The next event of Tossable `index`'s drag: began, changed (4 times), ended with the release.
