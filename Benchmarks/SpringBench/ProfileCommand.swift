@@ -12,7 +12,7 @@ struct ProfileCommand {
           (for instruction counts under callgrind), after 3 untimed frames, then prints what it did.
           Every kernel's entry point is kept out of line (KernelEntry in the sources; the bank's own
           SpringBank.step for simd/scalar, with the lane loop inlined into it), so perf charges the
-          kernel's samples to the kernel. See Benchmarks/SpringBench/PROFILING.md.
+          kernel's samples to the kernel. See the README's "Profiling with perf".
         """
 
     var kernel: ThroughputKernel
