@@ -37,13 +37,20 @@ public final class MotionElement {
     /// Attaches `recognizer`: its ``GestureRecognizer/view`` becomes this element. A recognizer
     /// attached elsewhere moves here.
     public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
-        if let previous = recognizer.view, previous !== self {
-            previous.gestureRecognizers.removeAll { $0 === recognizer }
-        }
-        if !gestureRecognizers.contains(where: { $0 === recognizer }) {
-            gestureRecognizers.append(recognizer)
-        }
+        // A recognizer is in an element's list exactly while its view is that element, so this is
+        // a constant-time check however many recognizers the element holds.
+        guard recognizer.view !== self else { return }
+        recognizer.view?.removeGestureRecognizer(recognizer)
+        gestureRecognizers.append(recognizer)
         recognizer.view = self
+    }
+
+    /// Detaches `recognizer` if it is attached to this element: its ``GestureRecognizer/view``
+    /// becomes nil. Its observers are untouched.
+    public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
+        guard recognizer.view === self else { return }
+        gestureRecognizers.removeAll { $0 === recognizer }
+        recognizer.view = nil
     }
 
     /// A vector (translation or velocity) measured in input points, in this element's space.

@@ -23,16 +23,23 @@ public final class Tossable: AttachWithSpring {
     /// The coordinate space the drag is measured in.
     public let containerView: MotionElement
 
+    /// Whether this Tossable attached ``panGestureRecognizer`` to the container (it made it, or
+    /// it was attached to no element): then it detaches it when it is removed from its runtime,
+    /// so a container outliving many Tossables does not keep their recognizers.
+    private let attachesRecognizer: Bool
+
     /// Makes `position` tossable toward `destination` by a pan gesture in `containerView`.
     ///
     /// - Parameter panGestureRecognizer: the recognizer to use; when nil, one is made. A
-    ///   recognizer attached to no element is attached to `containerView`.
+    ///   recognizer attached to no element is attached to `containerView` (and detached again
+    ///   when the Tossable is removed from its runtime).
     public init(
         position: ReactiveProperty<CGPoint>, to destination: ReactiveProperty<CGPoint>, containerView: MotionElement,
         springSource: SpringSource<CGPoint>, panGestureRecognizer: GestureRecognizer? = nil
     ) {
         let panGestureRecognizer = panGestureRecognizer ?? GestureRecognizer()
-        if panGestureRecognizer.view == nil {
+        attachesRecognizer = panGestureRecognizer.view == nil
+        if attachesRecognizer {
             containerView.addGestureRecognizer(panGestureRecognizer)
         }
         self.panGestureRecognizer = panGestureRecognizer
@@ -54,5 +61,11 @@ public final class Tossable: AttachWithSpring {
     public override func setUp(in runtime: MotionRuntime) {
         runtime.write(initialVelocityStream, to: initialVelocity)
         super.setUp(in: runtime)
+        guard attachesRecognizer else { return }
+        // Removing the interaction cancels what its set-up adopted: this detaches the recognizer
+        // again (and adding it back attaches it again).
+        let recognizer = panGestureRecognizer, container = containerView
+        if recognizer.view == nil { container.addGestureRecognizer(recognizer) }
+        runtime.adopt(Subscription(onCancel: { container.removeGestureRecognizer(recognizer) }))
     }
 }

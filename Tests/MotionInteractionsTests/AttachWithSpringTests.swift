@@ -176,6 +176,37 @@ struct TossableTests {
         #expect(view.position.value == CGPoint(x: 10, y: 10))
     }
 
+    @Test("a recognizer the Tossable attached leaves the container when the Tossable is removed; a given one stays")
+    func recognizerFollowsTheInteraction() throws {
+        let runtime = MotionRuntime()
+        let container = MotionElement()
+        let tossables = (0..<3).map { _ in
+            Tossable(position: MotionElement().position, to: ReactiveProperty(CGPoint.zero), containerView: container, springSource: springSource)
+        }
+        let elsewhere = MotionElement()
+        let given = GestureRecognizer()
+        elsewhere.addGestureRecognizer(given)
+        let withGiven = Tossable(position: MotionElement().position, to: ReactiveProperty(CGPoint.zero), containerView: container,
+                                 springSource: springSource, panGestureRecognizer: given)
+        for tossable in tossables + [withGiven] { try runtime.add(tossable) }
+        #expect(container.gestureRecognizers.map(ObjectIdentifier.init) == tossables.map { ObjectIdentifier($0.panGestureRecognizer) })
+        runtime.remove(tossables[1])
+        #expect(tossables[1].panGestureRecognizer.view == nil)
+        #expect(container.gestureRecognizers.map(ObjectIdentifier.init) == [tossables[0], tossables[2]].map { ObjectIdentifier($0.panGestureRecognizer) })
+        runtime.remove(withGiven)
+        #expect(given.view === elsewhere && elsewhere.gestureRecognizers.count == 1)
+        // Added back, it attaches its recognizer again and tosses as before.
+        try runtime.add(tossables[1])
+        #expect(tossables[1].panGestureRecognizer.view === container && container.gestureRecognizers.count == 3)
+        let pan = tossables[1].panGestureRecognizer
+        pan.handle(.began(timestamp: 0))
+        pan.handle(.changed(translation: CGPoint(x: 0, y: 30), timestamp: 0.05))
+        pan.handle(.ended(translation: CGPoint(x: 0, y: 60), timestamp: 0.1))
+        #expect(tossables[1].position.value == CGPoint(x: 0, y: 60))
+        try runtime.advanceUntilAllAtRest()
+        #expect(tossables[1].position.value == .zero)
+    }
+
     @Test("many tossables share one kernel and settle independently")
     func sharedKernel() throws {
         let runtime = MotionRuntime()

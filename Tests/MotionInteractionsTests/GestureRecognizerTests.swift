@@ -143,6 +143,22 @@ struct GestureRecognizerTests {
         #expect(drag.velocity.x.isFinite && drag.velocity.y.isFinite)
     }
 
+    @Test("a recognizer is attached to one element at a time; attaching it elsewhere moves it, removing detaches it")
+    func attachment() {
+        let a = MotionElement(), b = MotionElement()
+        let first = GestureRecognizer(), second = GestureRecognizer()
+        a.addGestureRecognizer(first)
+        a.addGestureRecognizer(second)
+        a.addGestureRecognizer(first)  // already here: nothing changes
+        #expect(a.gestureRecognizers.count == 2 && a.gestureRecognizers[0] === first)
+        b.addGestureRecognizer(first)
+        #expect(first.view === b && a.gestureRecognizers.count == 1 && a.gestureRecognizers[0] === second)
+        a.removeGestureRecognizer(first)  // not a's: nothing
+        #expect(first.view === b && b.gestureRecognizers.count == 1)
+        b.removeGestureRecognizer(first)
+        #expect(first.view == nil && b.gestureRecognizers.isEmpty)
+    }
+
     @Test("translation and velocity convert into an element's coordinate space")
     func coordinateSpace() {
         let zoomed = MotionElement(coordinateScale: 2)
