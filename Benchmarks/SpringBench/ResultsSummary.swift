@@ -206,10 +206,16 @@ enum ResultsSummary {
             let each = (churn.nanosecondsPerFrame.p50 - plain.nanosecondsPerFrame.p50) / settled
             return "\(ratio) (\(String(format: "%.0f", settled)) settle a frame, \(String(format: "%.0f", each)) ns each)"
         }
+        /// How many threads `.automatic` chose, when it chose more than one.
+        func autoThreads(_ springs: Int) -> String {
+            guard let auto = t.first(where: { $0.group == "threads" && $0.springs == springs && $0.threadsRequested == "auto" }), auto.threads > 1 else { return "" }
+            return " (\(auto.threads))"
+        }
         for springs in Set(t.map(\.springs)).sorted() {
             rows.append([
                 springCountLabel(springs),
                 share("threads", springs) { $0.threadsRequested == "2" },
+                share("threads", springs) { $0.threadsRequested == "auto" } + autoThreads(springs),
                 share("pause", springs) { $0.paused == 0.5 }, share("pause", springs) { $0.paused == 1 },
                 churn(springs),
                 share("configurations", springs) { $0.configurations == 64 },
@@ -217,9 +223,9 @@ enum ResultsSummary {
         }
         var lines = [
             "## Threads, pause masks, settling, configurations", "",
-            "Each against the plain bank measured in the same group (all springs moving, none paused, one configuration, one thread), as spring-steps/s over the plain bank's: spring-steps count every spring in the bank, so 2x means half the frame time. "
+            "Each against the plain bank measured in the same group (all springs moving, none paused, one configuration, one thread), as spring-steps/s over the plain bank's: spring-steps count every spring in the bank, so 2x means half the frame time. `automatic threads` is `StepThreading.automatic`, the default (the threads it chose in brackets when more than one): all cores once the moving springs' lanes fill half the last-level cache, one thread below. "
                 + "`settle churn`: the kernel has no per-step settle check to switch off (rest is predicted once per trajectory); this bank's springs (tension 342, friction 30) come to rest on their predicted frames and are retargeted at once, so each frame pays for the predictions, rest-schedule pushes and pops, snaps and restarts of the springs that settle in it, against undamped springs that never rest; \"ns each\" is the frame's extra time over the springs that settled in it (a restart included).", "",
-        ] + markdownTable(["springs", "2 threads", "50 % paused", "100 % paused", "settle churn", "64 configurations"], rows)
+        ] + markdownTable(["springs", "2 threads", "automatic threads", "50 % paused", "100 % paused", "settle churn", "64 configurations"], rows)
         if let few = t.first(where: { $0.group == "skip-at-rest" && $0.moving < 1 }),
             let all = t.first(where: { $0.group == "skip-at-rest" && $0.isPlain }) {
             lines += [

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// - `kernels`: the bank's step, its bare loop and scalar twin, the C loops, the peers' algorithms
 ///   and the two roofline probes.
-/// - `threads`: 1 and 2 threads. `pause` (to 4M): 0, 50 and 100 % of the springs held by a pause
+/// - `threads`: 1 and 2 threads, and `StepThreading.automatic` (which must never be slower than 1). `pause` (to 4M): 0, 50 and 100 % of the springs held by a pause
 ///   mask. `settle` (to 1M): no settling against springs that rest and restart (``SettleWorkload``).
 ///   `configurations`: 1 and 64. `skip-at-rest` (one size): all moving against 1 %.
 ///   Each holds the plain bank case, its reference.
@@ -35,7 +35,7 @@ enum ThroughputSuite {
         kernels += [.probeBandwidth, .probeCompute]
         var groups: [[ThroughputCase]] = [
             kernels.map { ThroughputCase(kernel: $0, springs: springs, group: "kernels") },
-            [simd("threads"), with(simd("threads")) { $0.threads = 2 }],
+            [simd("threads"), with(simd("threads")) { $0.threads = 2 }, with(simd("threads")) { $0.threads = nil }],
         ]
         if springs <= pauseLimit {
             groups.append([simd("pause"), with(simd("pause")) { $0.paused = 0.5 }, with(simd("pause")) { $0.paused = 1 }])
