@@ -12,8 +12,8 @@ struct SoakCommand {
           A long session of everything an engine does, checked as it goes and at the end. Exits 1 if
           any check fails (each failure on stderr), 2 on a usage error.
 
-          Kernel: a float32 SpringBank of about N springs (default 50,000; --quick 4,000) in 11
-          configurations (damping ratio 0.02-20), for F frames (default 20,000; --quick 1,500) of
+          Kernel: a float32 SpringBank of about N springs (default 40,000; --quick 8,000) in 11
+          configurations (damping ratio 0.02-20), for F frames (default 20,000; --quick 3,000) of
           60/120/144 Hz stretches with jittered frames and 0.25-2 s hitches. Each frame, before the
           step, a seeded mix of retargets, impulses, setState, setConfiguration, removals and
           additions (the count swings ±20 % and back, reusing handles, growing past the capacity the
@@ -24,7 +24,7 @@ struct SoakCommand {
           is read back: no lost or stale handle, no NaN, the same target, configuration, rest and
           pause depth, and a drift from the model (in the spring's energy norm, relative to its
           motion scale) within the bound float32 rounding allows (a few 1e-5; see SoakDriftBound).
-          Interactions: T Tossables (default 2,000; --quick 300) in a MotionRuntime stepped with the
+          Interactions: T Tossables (default 2,000; --quick 500) in a MotionRuntime stepped with the
           same frame durations, grabbed, dragged and flicked (or cancelled) by timestamped gesture
           events, destinations moved, Tossables replaced: every delivered value finite, every rest
           exactly on the destination, every toss at rest after a drain.
@@ -50,9 +50,9 @@ struct SoakCommand {
     /// Reads the options.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         quick = arguments.flag("quick")
-        frames = try arguments.int("frames") ?? (quick ? 1_500 : 20_000)
-        springs = try arguments.int("springs") ?? (quick ? 4_000 : 50_000)
-        tossables = try arguments.int("tossables") ?? (quick ? 300 : 2_000)
+        frames = try arguments.int("frames") ?? (quick ? 3_000 : 20_000)
+        springs = try arguments.int("springs") ?? (quick ? 8_000 : 40_000)
+        tossables = try arguments.int("tossables") ?? (quick ? 500 : 2_000)
         guard frames >= 1, springs >= 1, tossables >= 0 else {
             throw .usage("--frames and --springs must be positive, --tossables not negative")
         }
@@ -112,10 +112,16 @@ struct SoakRun {
         var clock = SoakFrameClock(seed: clockSeed, stretchFrames: quick ? 100 : 400, framesPerHitch: quick ? 150 : 600)
 
         var memoryStart: ProcessMemory?
+        // The resident set at the start, at each tenth of the rest of the run, and at the end.
+        let sampleFrames = (0..<10).map { warmUp + $0 * (frames - warmUp) / 10 }
+        var memorySamples: [Int] = []
         let loopStarted = now()
         var lastUpdate = loopStarted
         for frame in 0..<frames {
             if frame == warmUp { memoryStart = ProcessMemory.current() }
+            for sampleFrame in sampleFrames where sampleFrame == frame {
+                if let sample = ProcessMemory.current() { memorySamples.append(sample.residentBytes) }
+            }
             let dt = clock.next()
             try workload.advance(dt: dt)
             try interactions.advance(dt: dt)
@@ -132,6 +138,7 @@ struct SoakRun {
         model.compare()
         interactions.checkSprings()
         let memoryEnd = ProcessMemory.current()
+        if let memoryEnd { memorySamples.append(memoryEnd.residentBytes) }
         if memoryStart == nil { memoryStart = memoryEnd }
 
         progress.note("soak: draining: stepping at 60 Hz until everything rests")
@@ -150,14 +157,14 @@ struct SoakRun {
 
         return judge(
             model: model, workload: workload, interactions: interactions, fixedPoint: fixedPoint, clock: clock,
-            memory: (memoryStart, memoryEnd), frames: (warmUp, drainFrames),
+            memory: (memoryStart, memoryEnd, memorySamples), frames: (warmUp, drainFrames),
             seconds: (now() - started, loopSeconds, fixedSeconds))
     }
 
     /// The report, and every failed check in it.
     private func judge(
         model: SoakSpringModel, workload: SoakKernelWorkload<Float32Lanes>, interactions: SoakInteractions,
-        fixedPoint: SoakFixedPointTwins.Report, clock: SoakFrameClock, memory: (start: ProcessMemory?, end: ProcessMemory?),
+        fixedPoint: SoakFixedPointTwins.Report, clock: SoakFrameClock, memory: (start: ProcessMemory?, end: ProcessMemory?, samples: [Int]),
         frames: (warmUp: Int, drain: Int), seconds: (wall: Double, loop: Double, fixedPoint: Double)
     ) -> SoakReport {
         let findings = model.findings, calls = workload.tally, bound = model.bound, layer = interactions.tally
@@ -184,11 +191,16 @@ struct SoakRun {
         check(layer.restsOffDestination == 0, "interactions: \(layer.restsOffDestination) rests not exactly on the destination")
         check(layer.tossesNotLanded == 0, "interactions: \(layer.tossesNotLanded) tosses never came to rest")
         check(fixedPoint.mismatches == 0, "fixed point: \(fixedPoint.mismatches) of \(fixedPoint.checkpoints) state hashes differ between the twins")
-        var growth: Int?, allowed: Int?
+        var growth: Int?, allowed: Int?, lateGrowth: Int?, lateAllowed: Int?
         if let start = memory.start, let end = memory.end {
             growth = end.residentBytes - start.residentBytes
             allowed = SoakReport.allowedGrowth(start: start.residentBytes)
             check(growth! <= allowed!, "memory: the resident set grew by \(mebibytes(growth!)) (allowed \(mebibytes(allowed!)))")
+            if memory.samples.count == 11 {
+                lateGrowth = end.residentBytes - memory.samples[5]
+                lateAllowed = SoakReport.allowedLateGrowth(start: start.residentBytes)
+                check(lateGrowth! <= lateAllowed!, "memory: the resident set grew by \(mebibytes(lateGrowth!)) over the second half of the run (allowed \(mebibytes(lateAllowed!))): a leak")
+            }
         }
 
         return SoakReport(
@@ -207,7 +219,8 @@ struct SoakRun {
             interactions: layer, fixedPoint: fixedPoint,
             rssStartBytes: memory.start?.residentBytes, rssEndBytes: memory.end?.residentBytes,
             peakRssStartBytes: memory.start?.peakResidentBytes, peakRssEndBytes: memory.end?.peakResidentBytes,
-            rssGrowthBytes: growth, rssGrowthAllowedBytes: allowed,
+            rssGrowthBytes: growth, rssGrowthAllowedBytes: allowed, rssSamplesBytes: memory.samples,
+            rssLateGrowthBytes: lateGrowth, rssLateGrowthAllowedBytes: lateAllowed,
             wallSeconds: seconds.wall, loopSeconds: seconds.loop, fixedPointSeconds: seconds.fixedPoint)
     }
 }

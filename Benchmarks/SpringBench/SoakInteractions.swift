@@ -37,6 +37,9 @@ final class SoakInteractions {
         var drainFrames = 0
         /// Gesture events the recognizers ignored (the script sends none that should be).
         var ignoredEvents = 0
+        /// Recognizers the shared container still lists at the end: one per Tossable ever made
+        /// (a Tossable attaches its own recognizer to the container, and nothing detaches it).
+        var containerRecognizers = 0
     }
 
     /// Where a Tossable is in its script.
@@ -214,6 +217,7 @@ final class SoakInteractions {
             }
             tally.ignoredEvents += slot.tossable.panGestureRecognizer.ignoredEventCount
         }
+        tally.containerRecognizers = container.gestureRecognizers.count
         checkSprings()
     }
 

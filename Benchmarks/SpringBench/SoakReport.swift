@@ -66,6 +66,12 @@ struct SoakReport: Codable {
     var peakRssEndBytes: Int?
     var rssGrowthBytes: Int?
     var rssGrowthAllowedBytes: Int?
+    /// The resident set at eleven evenly spaced frames from the start to the end.
+    var rssSamplesBytes: [Int]
+    /// Its growth over the second half of the run (from the sixth sample to the end), and the
+    /// growth allowed there.
+    var rssLateGrowthBytes: Int?
+    var rssLateGrowthAllowedBytes: Int?
 
     var wallSeconds: Double
     /// Seconds of the main loop (workload, model, interactions), and of the fixed-point twins.
@@ -84,6 +90,10 @@ struct SoakReport: Codable {
     /// Growth of the resident set allowed between start and end: 5 % or 8 MiB, whichever is more
     /// (allocator caches and page-granular frees move RSS by a few MiB on their own).
     static func allowedGrowth(start: Int) -> Int { max(8 << 20, start / 20) }
+
+    /// Growth allowed over the second half of the run: 1 % or 1 MiB. A steady leak shows half its
+    /// growth there, however small it is against the whole-run slack; the allocator settles early.
+    static func allowedLateGrowth(start: Int) -> Int { max(1 << 20, start / 100) }
 
     /// A readable summary.
     func table() -> TextTable {
@@ -119,11 +129,18 @@ struct SoakReport: Codable {
         row("destination changes", count(interactions.destinationChanges))
         row("rests off destination / tosses not landed", "\(count(interactions.restsOffDestination)) / \(count(interactions.tossesNotLanded))")
         row("values delivered", count(interactions.valuesDelivered))
+        row("recognizers the container still lists", count(interactions.containerRecognizers))
         row("fixed-point twins (1 thread SIMD, 2 threads scalar)", "\(count(fixedPoint.springs)) springs, \(count(fixedPoint.frames)) frames, \(fixedPoint.checkpoints) hashes compared, \(fixedPoint.mismatches) differ")
         if let rssStartBytes, let rssEndBytes, let rssGrowthAllowedBytes {
             row("RSS start / end", "\(mebibytes(rssStartBytes)) / \(mebibytes(rssEndBytes)) (growth \(mebibytes(rssEndBytes - rssStartBytes)), allowed \(mebibytes(rssGrowthAllowedBytes)))")
         } else {
             row("RSS start / end", "not available")
+        }
+        if !rssSamplesBytes.isEmpty {
+            row("RSS through the run (MiB)", rssSamplesBytes.map { String(format: "%.1f", Double($0) / Double(1 << 20)) }.joined(separator: " "))
+        }
+        if let rssLateGrowthBytes, let rssLateGrowthAllowedBytes {
+            row("RSS growth over the second half", "\(mebibytes(rssLateGrowthBytes)) (allowed \(mebibytes(rssLateGrowthAllowedBytes)))")
         }
         if let peakRssStartBytes, let peakRssEndBytes {
             row("peak RSS start / end", "\(mebibytes(peakRssStartBytes)) / \(mebibytes(peakRssEndBytes))")
