@@ -56,7 +56,7 @@ struct SoakCommand {
         guard frames >= 1, springs >= 1, tossables >= 0 else {
             throw .usage("--frames and --springs must be positive, --tossables not negative")
         }
-        seed = UInt64(try arguments.int("seed") ?? 2026)
+        seed = UInt64(bitPattern: Int64(try arguments.int("seed") ?? 2026))
         format = try outputFormat(&arguments)
         output = arguments.string("output")
         try arguments.rejectUnread()
@@ -139,7 +139,6 @@ struct SoakRun {
         interactions.checkSprings()
         let memoryEnd = ProcessMemory.current()
         if let memoryEnd { memorySamples.append(memoryEnd.residentBytes) }
-        if memoryStart == nil { memoryStart = memoryEnd }
 
         progress.note("soak: draining: stepping at 60 Hz until everything rests")
         let drainFrames = try workload.drain(limit: 3600)
@@ -215,6 +214,7 @@ struct SoakRun {
             driftSlowestConfiguration: bound.slowestConfiguration, driftViolations: findings.driftViolations,
             nanCount: nanCount, lostHandles: lostHandles, staleHandlesAccepted: findings.staleHandlesAccepted,
             stateMismatches: findings.stateMismatches, restViolations: findings.restViolations,
+            maxRestExcess: findings.maxRestExcess.isFinite ? findings.maxRestExcess : .greatestFiniteMagnitude,
             pauseMismatches: findings.pauseMismatches, springsAwakeAfterDrain: awakeAfterDrain,
             interactions: layer, fixedPoint: fixedPoint,
             rssStartBytes: memory.start?.residentBytes, rssEndBytes: memory.end?.residentBytes,

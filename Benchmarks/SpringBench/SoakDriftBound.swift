@@ -18,9 +18,10 @@ import SpringKernel
 ///   and ‖|B|‖ ≤ ‖B‖_F ≤ √2: at most 3√2·u·S per step.
 /// - A retarget computes fl(fl(target + d) − target'): at most u (|x| + |d'|) ≤ 2u·S. An impulse
 ///   fl(v + Δv): at most u·|v'| / ω₀ ≤ u·S. Setting a state (add, setState, a resume's restart
-///   values) starts a new episode with one rounding of d; coming to rest starts one with none.
-///   The workload allows at most one retarget or impulse per spring between two of its steps, so
-///   each step carries at most (3√2 + 2)·u·S of new error.
+///   values) starts a new episode with one rounding of d, at most u·S; coming to rest starts one
+///   with none. The workload makes at most one of these changes to a spring between two of its
+///   steps (a state may always be set: it replaces the error before it), so each step carries at
+///   most (3√2 + 2)·u·S of new error.
 ///
 /// ## The bound
 /// An error made at time τ has been carried by A(now − τ), so e ≤ Σ g(now − τⱼ) · (3√2 + 2)·u·S

@@ -33,7 +33,7 @@ struct SoakConfiguration: Hashable {
 /// exact numbers the bank stored (the workload's values are rounded to the lane format first).
 protocol SoakBankObserver: AnyObject {
     /// Whether the spring may be retargeted or pushed now (the model's error analysis allows one
-    /// such change between two of its steps).
+    /// rounding of its state between two of its steps).
     func allowsChange(of spring: SpringHandle) -> Bool
     /// Whether the spring may change configuration now.
     func allowsReconfiguration(of spring: SpringHandle) -> Bool

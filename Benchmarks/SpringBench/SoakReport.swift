@@ -51,6 +51,8 @@ struct SoakReport: Codable {
     var staleHandlesAccepted: Int
     var stateMismatches: Int
     var restViolations: Int
+    /// The farthest outside its tolerance band the model was at a rest event, in value units.
+    var maxRestExcess: Double
     var pauseMismatches: Int
     /// Springs still awake after the kernel part's drain.
     var springsAwakeAfterDrain: Int
@@ -112,9 +114,10 @@ struct SoakReport: Codable {
         row("pause masks: insert / remove", "\(count(calls.maskInserts)) / \(count(calls.maskRemovals))")
         row("pause masks: pause / resume (springs restarted)", "\(count(calls.pauses)) / \(count(calls.resumes)) (\(count(calls.restarts)))")
         row("rest events (checked)", "\(count(calls.restEvents)) (\(count(restChecks)))")
+        row("farthest outside the band at rest, by the model", String(format: "%.2e", maxRestExcess))
         row("comparisons with the model", "\(count(comparisons)) (\(count(springChecks)) spring reads)")
         row("max drift / bound", String(format: "%.2e / %.2e", maxDrift, driftBound) + " of the motion scale (\(maxDriftConfiguration))")
-        row("max drift, absolute", String(format: "%.2e", maxDriftAbsolute))
+        row("max drift, absolute (energy norm, value units)", String(format: "%.2e", maxDriftAbsolute))
         row("bound from", String(format: "K = %.1f", driftStepsOfMemory) + " steps of memory (\(driftSlowestConfiguration))")
         row("drift violations", count(driftViolations))
         row("NaN or infinite values", count(nanCount))

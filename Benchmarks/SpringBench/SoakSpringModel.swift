@@ -39,6 +39,9 @@ final class SoakSpringModel: SoakBankObserver {
         var stateMismatches = 0
         /// Rest events for a spring that was not moving, or outside its band, or not snapped.
         var restViolations = 0
+        /// The farthest outside its tolerance band the model was at a rest event, in value units
+        /// (0 when always inside); the band allows the drift bound on top.
+        var maxRestExcess = 0.0
         /// Resumes that restarted other springs than the ones the model had freed.
         var pauseMismatches = 0
         /// The first few problems, described, for the report.
@@ -88,7 +91,8 @@ final class SoakSpringModel: SoakBankObserver {
     private var v: [Double] = []
     /// The configuration a spring steps with, or −1 when it does not move (gone, resting, paused).
     private var stepConfiguration: [Int32] = []
-    /// A retarget or impulse since the spring's last step (one is allowed between steps).
+    /// A retarget, impulse or state set since the spring's last step (one rounding of the state is
+    /// allowed between two steps; setting a state is allowed anyway, as it replaces the old error).
     private var changedSinceStep: [Bool] = []
     private var masks: [Mask?] = []
     private var liveCount = 0
@@ -135,7 +139,8 @@ final class SoakSpringModel: SoakBankObserver {
         liveCount += 1
         d[i] = value - target
         v[i] = velocity
-        changedSinceStep[i] = false
+        // Setting d rounds once: that is this step's change (see ``SoakDriftBound``).
+        changedSinceStep[i] = true
         // The bank stores a state of rest (exactly on target, no velocity) as resting.
         setAwake(i, d[i] != 0 || v[i] != 0)
         startEpisode(i)
@@ -300,7 +305,8 @@ final class SoakSpringModel: SoakBankObserver {
             return
         }
         let band = record.tolerance + bound.relative * record.scale + bound.absolute
-        if abs(d[i]) > band {
+        findings.maxRestExcess = max(findings.maxRestExcess, abs(d[i]) - record.tolerance)
+        if !(abs(d[i]) <= band) {
             findings.restViolations += 1
             note("\(spring) rested \(abs(d[i])) from its target, outside its band \(record.tolerance) (+ drift bound)")
         }
@@ -375,11 +381,11 @@ final class SoakSpringModel: SoakBankObserver {
 
     // MARK: Helpers
 
-    /// Sets a state exactly (add, setState, a restart): a new episode.
+    /// Sets a state (setState, a restart): a new episode, whose one rounding of d is this step's change.
     private func setState(_ i: Int, value: Double, velocity: Double, wasAwake: Bool) {
         d[i] = value - records[i]!.target
         v[i] = velocity
-        changedSinceStep[i] = false
+        changedSinceStep[i] = true
         if d[i] != 0 || v[i] != 0 || wasAwake { setAwake(i, true) }
         startEpisode(i)
     }
