@@ -221,11 +221,6 @@ final class SoakInteractions {
         checkSprings()
     }
 
-    /// Whether nothing went wrong.
-    var isClean: Bool {
-        tally.nonFiniteValues == 0 && tally.restsOffDestination == 0 && tally.tossesNotLanded == 0 && tally.lostSprings == 0
-    }
-
     private func note(_ message: String) {
         if examples.count < 10 { examples.append("interactions: \(message)") }
     }

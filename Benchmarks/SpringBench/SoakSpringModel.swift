@@ -14,8 +14,8 @@ import SpringKernel
 /// numbers, disagreements about target, configuration, rest and pause depth, and the drift of
 /// (d, v) against ``SoakDriftBound``.
 final class SoakSpringModel: SoakBankObserver {
-    /// What the comparisons found; every count but `comparisons` must end at 0 to pass.
-    struct Findings: Codable, Hashable {
+    /// What the checks found: every count of a problem must end at 0 to pass.
+    struct Findings {
         /// Full comparisons of every live spring.
         var comparisons = 0
         /// Spring reads compared (one per spring per comparison).
@@ -27,7 +27,7 @@ final class SoakSpringModel: SoakBankObserver {
         var maxDriftAbsolute = 0.0
         /// The configuration of the spring with the largest relative drift.
         var maxDriftConfiguration = ""
-        /// Springs whose drift exceeded the bound.
+        /// Spring reads whose drift exceeded the bound.
         var driftViolations = 0
         /// NaN or infinite numbers read from the bank.
         var nonFiniteValues = 0
@@ -46,12 +46,6 @@ final class SoakSpringModel: SoakBankObserver {
         var pauseMismatches = 0
         /// The first few problems, described, for the report.
         var examples: [String] = []
-
-        /// Whether nothing went wrong.
-        var isClean: Bool {
-            driftViolations == 0 && nonFiniteValues == 0 && lostHandles == 0 && staleHandlesAccepted == 0
-                && stateMismatches == 0 && restViolations == 0 && pauseMismatches == 0
-        }
     }
 
     /// One spring's bookkeeping, apart from the hot numbers the step reads.
