@@ -15,6 +15,8 @@ enum BenchMain {
           determinism    a fixed scene's rest frame and state hash (--kernel fixed|float, --validate-hash HEX)
           profile        one kernel in a steady loop, for perf or callgrind
           compare        each figure of a results.json against a baseline; exits 1 on a regression
+          soak           a long mixed workload checked for drift from a Float64 model, NaN, lost springs and
+                         memory growth; exits 1 if a check fails
 
         Every command takes --help, --format table|json|csv, --output DIR and --quick.
         Progress goes to stderr; stdout holds only the output.
@@ -49,6 +51,9 @@ enum BenchMain {
             case "compare":
                 if help { print(CompareCommand.help); return 0 }
                 return try CompareCommand(&arguments).run()
+            case "soak":
+                if help { print(SoakCommand.help); return 0 }
+                return try SoakCommand(&arguments).run()
             case "help":
                 print(usage)
             case let other?:
