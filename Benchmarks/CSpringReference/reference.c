@@ -69,10 +69,11 @@ int64_t spring_reference_step_fixed(int32_t *restrict d, int32_t *restrict v, si
     for (size_t i = 0; i < n; i++) {
         int64_t di = d[i], vi = v[i];
         int64_t nd = toward_zero(a11 * di + a12 * vi, shift_d), nv = toward_zero(a21 * di + a22 * vi, shift_v);
-        // Non-zero when a result does not fit in int32, as the kernel reports saturation.
-        outside |= ((nd + 0x80000000LL) >> 32) | ((nv + 0x80000000LL) >> 32);
+        // High 32 bits set when a result does not fit in int32, as the kernel reports saturation
+        // (tested once, after the loop).
+        outside |= (nd + 0x80000000LL) | (nv + 0x80000000LL);
         d[i] = clamp32(nd);
         v[i] = clamp32(nv);
     }
-    return outside;
+    return outside >> 32;
 }

@@ -121,11 +121,18 @@ public enum Q16Lanes: SpringLaneArithmetic {
     @inlinable @inline(__always)
     static func row(_ sum: Int64, shift: Int64, bias: Int64, outside: inout Int64) -> Int32 {
         let quotient = (sum &+ ((sum &>> 63) & bias)) &>> shift
-        // Zero exactly when the quotient fits in Int32.
-        outside |= (quotient &+ 0x8000_0000) &>> 32
+        // quotient + 2³¹ has its high 32 bits clear exactly when the quotient fits in Int32, and
+        // OR keeps any high bit set: the accumulator is tested once, by `saturated(_:)`, after the
+        // loop (two vector operations a row instead of four).
+        outside |= quotient &+ 0x8000_0000
         let low = quotient < -0x8000_0000 ? -0x8000_0000 : quotient
         return Int32(truncatingIfNeeded: low > 0x7FFF_FFFF ? 0x7FFF_FFFF : low)
     }
+
+    /// Whether a step's `outside` accumulator (see ``row(_:shift:bias:outside:)``) saw a result
+    /// that did not fit in `Int32`.
+    @inlinable @inline(__always)
+    static func saturated(_ outside: Int64) -> Bool { outside &>> 32 != 0 }
 
     /// The step's parameters unpacked for a lane loop.
     @usableFromInline
@@ -161,7 +168,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
     ) -> (displacement: Int32, velocity: Int32, saturated: Bool) {
         var outside: Int64 = 0
         let (newD, newV) = Step(c)(d, v, outside: &outside)
-        return (newD, newV, outside != 0)
+        return (newD, newV, saturated(outside))
     }
 
     /// The rest frame of this format's own trajectory, by running it: the predictor steps the
@@ -220,7 +227,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
                 }
             }
         }
-        return outside != 0 ? 1 : 0
+        return saturated(outside) ? 1 : 0
     }
 
     @inlinable
@@ -238,6 +245,6 @@ public enum Q16Lanes: SpringLaneArithmetic {
                 work.velocities.storeBytes(of: v, toByteOffset: offset, as: Int32.self)
             }
         }
-        return outside != 0 ? 1 : 0
+        return saturated(outside) ? 1 : 0
     }
 }

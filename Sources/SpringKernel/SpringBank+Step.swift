@@ -40,11 +40,17 @@ enum StepExecution {
             guard path == .simd else {
                 return advance(plan, bundles: 0..<plan.totalBundles, path: path, lanes: lanes)
             }
-            // One thread: every batch whole, straight into the lane loop.
-            var saturated = 0
-            for item in 0..<plan.workCount {
-                let work = item == 0 ? state.pointee.firstWork : plan.work[item]
+            // One thread: every batch whole, straight into the lane loop; the first batch (with one
+            // configuration, the only one) from the frame state, with no loop around it.
+            let count = plan.workCount
+            guard count > 0 else { return 0 }
+            let first = state.pointee.firstWork
+            var saturated = Lanes.advance(first, bundles: 0..<first.bundleCount)
+            var item = 1
+            while item < count {
+                let work = plan.work[item]
                 saturated |= Lanes.advance(work, bundles: 0..<work.bundleCount)
+                item += 1
             }
             return saturated
         }
