@@ -167,6 +167,8 @@ final class SpringBankCore {
     // MARK: Lanes of one spring
 
     /// The spring's raw lanes, read through `batchLanes`: plain loads, no retain, no access check.
+    /// Inlined so that a caller loads only the lanes it uses (each is a cache line of its own).
+    @inline(__always)
     func lanePatterns(ofRecord index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32) {
         let record = records[index]
         let lanes = batchLanes[Int(record.batch)]
