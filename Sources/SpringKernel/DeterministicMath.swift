@@ -53,9 +53,9 @@ enum DeterministicMath {
     private static let inverseHalfPi = 6.36619772367581382433e-01
 
     /// (sin x, cos x). Accurate while |x| < 2^20 · π/2 (about 1.6 million radians). Beyond that the
-    /// argument is first reduced modulo the Double nearest 2π (IEEE remainder, exact and so the
-    /// same everywhere): the phase is lost, as any float phase that far out is, but the result is
-    /// finite, deterministic and a rotation (sin² + cos² = 1 to rounding).
+    /// argument is first reduced modulo the Double nearest 2π (`truncatingRemainder`, which is
+    /// exact and so the same everywhere): the phase is lost, as any float phase that far out is,
+    /// but the result is finite, deterministic and a rotation (sin² + cos² = 1 to rounding).
     static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
         if !x.isFinite { return (.nan, .nan) }
         let x = abs(x) < 1_600_000 ? x : x.truncatingRemainder(dividingBy: 2 * .pi)
