@@ -183,6 +183,37 @@ struct FixedPointTests {
         print("Q16 worst deviation from the exact trajectory over 10,000 steps, typical configurations: \(worst) (\(worst * 65536) LSB)")
     }
 
+    /// Over the range the error grows where a spring keeps moving for the whole 10,000 steps: a
+    /// lightly damped slow spring accumulates the 30-bit coefficients' frequency error as phase
+    /// (907 LSB at ζ = 0.01, ω = 5 rad/s, 120 Hz), and a slow overdamped one the toward-zero
+    /// rounding's bias (720 LSB at ζ = 30). Springs whose velocity leaves the format's range
+    /// (ω = 60 rad/s at this amplitude) saturate, which is reported, not an accuracy figure.
+    @Test("over the configuration range, within 2^-6 units of the exact trajectory after 10,000 steps, or saturated and reported")
+    func accuracyOverTheRange() throws {
+        var worst = 0.0, saturatedCases = 0
+        for zeta in [0.01, 0.05, 0.2, 0.5, 1, 2, 5, 30] {
+            for omega in [5.0, 20, 60] {
+                let configuration = try SpringConfiguration(tension: omega * omega, friction: 2 * zeta * omega)
+                let motion = SpringMotion(configuration)
+                for hz in [60.0, 120] {
+                    let bank = FixedSpringBank()
+                    let spring = try bank.add(value: Q16(-400.25)!, target: 300, velocity: 1500, configuration: configuration, tolerance: Q16.resolution)
+                    var deviation = 0.0
+                    for frame in 1...10_000 {
+                        try bank.step(dt: 1 / hz)
+                        let exact = 300 + motion.displacement(after: Double(frame) / hz, from: -700.25, velocity: 1500)
+                        deviation = max(deviation, abs(try bank.value(of: spring).doubleValue - exact))
+                    }
+                    if try bank.wasSaturated(spring) { saturatedCases += 1 } else { worst = max(worst, deviation) }
+                }
+            }
+        }
+        #expect(worst <= 0x1p-6, "worst deviation \(worst)")
+        #expect(worst > 0x1p-10)  // the range is wider than the typical configurations' bound
+        #expect(saturatedCases <= 6)
+        print("Q16 worst deviation over the configuration range, 10,000 steps: \(worst) (\(worst * 65536) LSB); \(saturatedCases) cases saturated")
+    }
+
     @Test("rest frames D satisfy R <= D <= R + 1 against the fixed-point trajectory itself")
     func settleAgainstOwnTrajectory() throws {
         for hz in [30.0, 60, 144] {
