@@ -207,7 +207,7 @@ extension ThroughputKernel {
         case .simd: "the bank's step (SIMD path)"
         case .scalar: "the bank's bit-identical scalar step"
         case .simdLoop: "the kernel's SIMD loop alone over plain lanes"
-        case .cDisplacement: "C (clang -O3 -march=native): the same arithmetic and layout, 16 B a step"
+        case .cDisplacement: "C (clang -O3 -march=native): the same step and layout, 16 B a step (contracted to FMA)"
         case .cAbsolute: "C: the ANCHORS loop on absolute positions and targets, 20 B a step"
         case .fixed: "the fixed-point (Q16.16) bank's step"
         case .fixedScalar: "the fixed-point bank's bit-identical scalar step"
