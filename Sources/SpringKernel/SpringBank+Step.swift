@@ -3,9 +3,11 @@ import Dispatch
 extension SpringBank {
     /// Advances every moving spring by `dt` seconds and settles the springs due in this frame.
     ///
-    /// The hot loop is inlined here, so it is compiled for the CPU of the module that calls it:
-    /// build your engine for its target CPU (`-Xcc -march=native` or `-target-cpu`) to get the full
-    /// SIMD width.
+    /// The common frame (one thread, the SIMD path, the first batch's lane loop) is always
+    /// inlined into the caller, so it is compiled for the CPU of the module that calls it: build
+    /// your engine for its target CPU (`-Xcc -march=native` or `-target-cpu`) to get the full SIMD
+    /// width. The rest (other batches, threads, the scalar path, settling) is out of line, which
+    /// keeps the inlined code small.
     ///
     /// - Parameters:
     ///   - dt: the frame's duration in seconds; any finite positive value, a multi-second hitch
@@ -13,7 +15,7 @@ extension SpringBank {
     ///     changes, every moving spring is predicted again (one closed-form evaluation each).
     ///   - path: ``StepPath/simd`` or the bit-identical ``StepPath/scalar`` loop.
     /// - Throws: ``SpringKernelError/invalidTimeStep(_:)``; the bank is then unchanged.
-    @inlinable
+    @inlinable @inline(__always)
     public func step(dt: Double, path: StepPath = .simd) throws(SpringKernelError) {
         // The common frame: the last plan still holds, no spring is due, no event to clear. It costs
         // a compare, the loop, an increment and a compare.
@@ -31,30 +33,37 @@ extension SpringBank {
 @usableFromInline
 enum StepExecution {
     /// Advances the frame; returns non-zero if any lane saturated.
+    ///
+    /// Inlined into every step: only the common frame (one thread, the SIMD path) is here, and
+    /// its first batch (with one configuration, the only one) comes from the frame state, so a
+    /// small bank's frame is the lane loop and a few compares. Everything else is out of line.
     @inlinable @inline(__always)
     static func advance<Lanes: SpringLaneArithmetic>(
         _ state: UnsafeMutablePointer<FrameState>, path: StepPath, lanes: Lanes.Type
     ) -> Int {
         let plan = state.pointee.plan
-        guard plan.threadCount > 1 else {
-            guard path == .simd else {
-                return advance(plan, bundles: 0..<plan.totalBundles, path: path, lanes: lanes)
-            }
-            // One thread: every batch whole, straight into the lane loop; the first batch (with one
-            // configuration, the only one) from the frame state, with no loop around it.
-            let count = plan.workCount
-            guard count > 0 else { return 0 }
-            let first = state.pointee.firstWork
-            var saturated = Lanes.advance(first, bundles: 0..<first.bundleCount)
-            var item = 1
-            while item < count {
-                let work = plan.work[item]
-                saturated |= Lanes.advance(work, bundles: 0..<work.bundleCount)
-                item += 1
-            }
-            return saturated
+        guard plan.threadCount <= 1, path == .simd else {
+            return advanceOffTheCommonPath(plan, threadResults: state.pointee.threadResults, path: path, lanes: lanes)
         }
-        let shared = UncheckedSendable((plan, state.pointee.threadResults))
+        guard plan.workCount > 0 else { return 0 }
+        let first = state.pointee.firstWork
+        var saturated = Lanes.advance(first, bundles: 0..<first.bundleCount)
+        if plan.workCount > 1 {
+            saturated |= advance(plan, bundles: first.bundleCount..<plan.totalBundles, path: path, lanes: lanes)
+        }
+        return saturated
+    }
+
+    /// The frames ``advance(_:path:lanes:)`` does not take inline: the scalar path, and a plan
+    /// split across threads in equal bundle ranges.
+    @inlinable @inline(never)
+    static func advanceOffTheCommonPath<Lanes: SpringLaneArithmetic>(
+        _ plan: StepPlan, threadResults: UnsafeMutablePointer<Int>, path: StepPath, lanes: Lanes.Type
+    ) -> Int {
+        guard plan.threadCount > 1 else {
+            return advance(plan, bundles: 0..<plan.totalBundles, path: path, lanes: lanes)
+        }
+        let shared = UncheckedSendable((plan, threadResults))
         DispatchQueue.concurrentPerform(iterations: plan.threadCount) { part in
             let (plan, results) = shared.value
             let start = plan.totalBundles * part / plan.threadCount
@@ -63,12 +72,12 @@ enum StepExecution {
             results[part] = advance(plan, bundles: start..<end, path: path, lanes: lanes)
         }
         var saturated = 0
-        for part in 0..<plan.threadCount { saturated |= state.pointee.threadResults[part] }
+        for part in 0..<plan.threadCount { saturated |= threadResults[part] }
         return saturated
     }
 
     /// Advances bundles `bundles` of the frame, counted across the plan's batches in order
-    /// (one thread's share, or the scalar path), out of line.
+    /// (one thread's share, the scalar path, or the batches after the first), out of line.
     @inlinable @inline(never)
     static func advance<Lanes: SpringLaneArithmetic>(
         _ plan: StepPlan, bundles: Range<Int>, path: StepPath, lanes: Lanes.Type
