@@ -14,7 +14,7 @@ extension SpringBankCore {
         var pauseHolds = [Int: Int]()  // record → masks pausing it
         for (m, mask) in masks.enumerated() where mask.isLive {
             var members = 0
-            for word in mask.members.words {
+            for word in mask.members {
                 let (key, lanes) = (word.key, word.lanes)
                 let (batchIndex, bundle) = Self.split(bundleKey: key)
                 try check(lanes != 0, "empty member word kept in mask \(m)")
@@ -52,7 +52,7 @@ extension SpringBankCore {
                 try check(record.isLive && Int(record.batch) == b && Int(record.slot) == slot, "slot \(slot) of batch \(b) and its record disagree")
                 try check(batch.pauseDepth.depth(slot: slot) == pauseHolds[spring, default: 0], "pause depth of spring \(spring)")
                 for mask in masks(ofRecord: spring) {
-                    let word = masks[mask].members.words.first { $0.key == Self.bundleKey(batch: b, slot: slot) }?.lanes ?? 0
+                    let word = masks[mask].members.first { $0.key == Self.bundleKey(batch: b, slot: slot) }?.lanes ?? 0
                     try check(word & BundleIndexing.laneBit(ofSlot: slot) != 0, "spring \(spring) lists mask \(mask) without its bit")
                 }
                 if slot >= batch.awakeCount {

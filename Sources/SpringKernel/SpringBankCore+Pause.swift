@@ -125,7 +125,7 @@ extension SpringBankCore {
     func memberRecords(ofMask mask: Int) -> [Int] {
         var springs: [Int] = []
         springs.reserveCapacity(masks[mask].memberCount)
-        for word in masks[mask].members.words {
+        for word in masks[mask].members {
             let (batchIndex, bundle) = Self.split(bundleKey: word.key)
             let batch = batches[batchIndex].unsafelyUnwrapped
             forEachLane(word.lanes) { springs.append(Int(batch.springOfSlot[bundle * BundleIndexing.laneCount + $0])) }
@@ -187,7 +187,7 @@ extension SpringBankCore {
         let mask = try maskIndex(id)
         guard !masks[mask].isPausing else { return }
         // Refuse before changing anything if a member is already held as deep as it can be.
-        for word in masks[mask].members.words {
+        for word in masks[mask].members {
             let (key, lanes) = (word.key, word.lanes)
             let (batchIndex, bundle) = Self.split(bundleKey: key)
             let batch = batches[batchIndex].unsafelyUnwrapped
@@ -197,7 +197,7 @@ extension SpringBankCore {
                 throw .pauseDepthExceeded(handle(ofRecord: Int(batch.springOfSlot[slot])))
             }
         }
-        for word in masks[mask].members.words {
+        for word in masks[mask].members {
             let (key, lanes) = (word.key, word.lanes)
             let (batchIndex, bundle) = Self.split(bundleKey: key)
             let batch = batches[batchIndex].unsafelyUnwrapped
@@ -221,7 +221,7 @@ extension SpringBankCore {
         let mask = try maskIndex(id)
         guard masks[mask].isPausing else { return }
         resumeScratch.removeAll(keepingCapacity: true)
-        for word in masks[mask].members.words {
+        for word in masks[mask].members {
             let (key, lanes) = (word.key, word.lanes)
             let (batchIndex, bundle) = Self.split(bundleKey: key)
             let batch = batches[batchIndex].unsafelyUnwrapped
@@ -237,7 +237,7 @@ extension SpringBankCore {
         }
         isRunningCallback = false
 
-        for word in masks[mask].members.words {
+        for word in masks[mask].members {
             let (key, lanes) = (word.key, word.lanes)
             let (batchIndex, bundle) = Self.split(bundleKey: key)
             let batch = batches[batchIndex].unsafelyUnwrapped

@@ -145,3 +145,40 @@ struct PauseMaskTests {
         try bank._checkInvariants()
     }
 }
+
+@Suite("Mask members")
+struct MaskMembersTests {
+    /// Random inserts, removals and moves over up to 40 bundle keys, so the list crosses its inline
+    /// words, its heap words and its key index in both directions, checked against a dictionary.
+    @Test("the member words agree with a plain model through inline, spilled and indexed sizes", arguments: [1, 2, 3])
+    func againstModel(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        var members = MaskMembers()
+        var model: [UInt64: UInt16] = [:]
+        var largest = 0
+        for _ in 0..<20_000 {
+            let keyCount = UInt64.random(in: 1...40, using: &generator)
+            let key = UInt64.random(in: 0..<keyCount, using: &generator) << 32 | UInt64.random(in: 0..<2, using: &generator)
+            let bit = UInt16(1) << UInt16.random(in: 0..<16, using: &generator)
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0..<5:
+                members.insert(key: key, bit: bit)
+                model[key, default: 0] |= bit
+            case 5..<8:
+                members.remove(key: key, bit: bit)
+                if let lanes = model[key] { model[key] = lanes & ~bit == 0 ? nil : lanes & ~bit }
+            default:
+                // A member lane moving to another slot (only a lane the mask lists moves).
+                guard let from = model.keys.sorted().randomElement(using: &generator), let lanes = model[from] else { continue }
+                let fromBit = UInt16(1) << UInt16(lanes.trailingZeroBitCount)
+                members.move(fromKey: from, fromBit: fromBit, toKey: key, toBit: bit)
+                model[from] = lanes & ~fromBit == 0 ? nil : lanes & ~fromBit
+                model[key, default: 0] |= bit
+            }
+            largest = max(largest, members.count)
+            #expect(members.count == model.count)
+            #expect(members.allSatisfy { model[$0.key] == $0.lanes })
+        }
+        #expect(largest > MaskMembers.indexThreshold)
+    }
+}
