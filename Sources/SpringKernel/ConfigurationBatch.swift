@@ -15,23 +15,25 @@ final class ConfigurationBatch {
     /// The bank's table of lane bases and this batch's row in it, rewritten when the buffers move.
     private let lanesEntry: (table: UnsafeTable<BatchLanes>, index: Int)
 
-    private(set) var displacements: LaneBuffer
-    private(set) var velocities: LaneBuffer
-    private(set) var targets: LaneBuffer
+    // Read on every slot swap, rest and wake, each in a single statement (see the tables of
+    // ``SpringBankCore``): no runtime exclusivity checks.
+    @exclusivity(unchecked) private(set) var displacements: LaneBuffer
+    @exclusivity(unchecked) private(set) var velocities: LaneBuffer
+    @exclusivity(unchecked) private(set) var targets: LaneBuffer
     /// The spring record that owns each slot.
-    private(set) var springOfSlot: LaneBuffer
+    @exclusivity(unchecked) private(set) var springOfSlot: LaneBuffer
     /// One word per bundle: bit l set when lane l is paused (its pause depth is non-zero).
-    private(set) var pausedLanes: UnsafeMutablePointer<UInt16>
-    private var pauseDepthPlanes: UnsafeMutablePointer<UInt16>
+    @exclusivity(unchecked) private(set) var pausedLanes: UnsafeMutablePointer<UInt16>
+    @exclusivity(unchecked) private var pauseDepthPlanes: UnsafeMutablePointer<UInt16>
 
     /// Slots available before the buffers must grow; a multiple of the bundle width.
     private(set) var capacity: Int
     /// Slots in use.
-    var count = 0
+    @exclusivity(unchecked) var count = 0
     /// Slots in use by springs that are not at rest.
-    var awakeCount = 0 { didSet { planValidity.invalidate() } }
+    @exclusivity(unchecked) var awakeCount = 0 { didSet { planValidity.invalidate() } }
     /// Slots whose paused bit is set.
-    private(set) var pausedLaneCount = 0 { didSet { planValidity.invalidate() } }
+    @exclusivity(unchecked) private(set) var pausedLaneCount = 0 { didSet { planValidity.invalidate() } }
 
     /// Recently used (frame duration, coefficients), most recent first.
     private var coefficientCache: [(duration: Double, coefficients: SIMD8<UInt32>)] = []

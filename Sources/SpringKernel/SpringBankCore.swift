@@ -33,35 +33,41 @@ final class SpringBankCore {
     @usableFromInline let tag: UInt32
     var threading: StepThreading { didSet { planValidity.invalidate() } }
 
-    var batches: [ConfigurationBatch?] = []
+    // The tables below are read and written on every spring that rests, wakes or moves between
+    // slots. Each access is a single statement or a call that reaches no other access to the same
+    // table, the bank is used from one thread at a time (it is not Sendable), and a caller's
+    // closure cannot reach back in (``checkMutable()`` refuses it): the runtime exclusivity checks
+    // Swift would make on each (a call and a thread-local access set, several per slot swap) can
+    // find nothing, so they are turned off for these tables.
+    @exclusivity(unchecked) var batches: [ConfigurationBatch?] = []
     var batchOfConfiguration: [SpringConfiguration: Int] = [:]
     var freeBatches: [Int] = []
 
     /// Every spring's record, by handle index; read on every per-spring call.
     let records = UnsafeTable<SpringRecord>()
     /// The masks listing a spring beyond the two its record holds, by handle index.
-    var extraMasks: [Int: [UInt32]] = [:]
+    @exclusivity(unchecked) var extraMasks: [Int: [UInt32]] = [:]
     /// The value of an empty mask field of a record.
     static let noMask = UInt32.max
     /// Each batch's lane buffers, by batch index, so reads need not touch the batch object.
     let batchLanes = UnsafeTable<BatchLanes>()
-    var freeRecords: [UInt32] = []
+    @exclusivity(unchecked) var freeRecords: [UInt32] = []
     private(set) var springCount = 0
 
-    var masks: [PauseMaskRecord] = []
-    var freeMasks: [UInt32] = []
+    @exclusivity(unchecked) var masks: [PauseMaskRecord] = []
+    @exclusivity(unchecked) var freeMasks: [UInt32] = []
     /// Springs released by a resume, kept between calls so resuming allocates nothing.
     var resumeScratch: [(spring: UInt32, restart: (displacement: UInt32, velocity: UInt32)?)] = []
 
-    var schedule = RestSchedule()
+    @exclusivity(unchecked) var schedule = RestSchedule()
     /// Springs whose trajectory changed since the last step, in the order they changed.
-    var pending: [UInt32] = []
+    @exclusivity(unchecked) var pending: [UInt32] = []
     /// The frame duration of every prediction in the schedule.
     var predictionDuration: Double?
     /// Frames stepped so far.
     var frame: Int { frameState.pointee.frame }
     /// The springs that came to rest in the last step, in the order they did.
-    var restedInLastStep: [SpringHandle] = []
+    @exclusivity(unchecked) var restedInLastStep: [SpringHandle] = []
     /// The springs a step saturated in the last step, and the count of such events ever.
     var saturatedInLastStep: [SpringHandle] = []
     var saturationCount = 0
