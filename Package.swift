@@ -45,14 +45,17 @@ let package = Package(
             path: "Benchmarks/SpringBench",
             swiftSettings: strict + nativeCPU
         ),
+        // Asks swiftc what a snippet does not compile: the threading-contract tests of both test
+        // targets use it (a test target cannot import another).
+        .target(name: "CompilerCheck", path: "Tests/CompilerCheck", swiftSettings: strict),
         .testTarget(
             name: "SpringKernelTests",
-            dependencies: ["SpringKernel"],
+            dependencies: ["SpringKernel", "CompilerCheck"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "MotionInteractionsTests",
-            dependencies: ["MotionInteractions"],
+            dependencies: ["MotionInteractions", "CompilerCheck"],
             swiftSettings: strict
         ),
     ]
