@@ -70,6 +70,8 @@ struct MaskMembers: RandomAccessCollection {
 
     private func position(of key: UInt64) -> Int? {
         if count > Self.indexThreshold { return positions[key] }
+        // Written out rather than `firstIndex` over the collection: that generic search through
+        // the subscript's switch made spring-bench interactions' kernel step about 10 % slower.
         if count > 0, inline0.key == key { return 0 }
         if count > 1, inline1.key == key { return 1 }
         guard count > Self.inlineCount, let at = spilled.firstIndex(where: { $0.key == key }) else { return nil }
