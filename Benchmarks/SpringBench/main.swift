@@ -11,6 +11,8 @@ enum BenchMain {
           throughput     spring-steps per second of the kernels, the peers' algorithms and the roofline
           settle         rest frames of each detector against the exact ones (or --cases FILE.csv)
           seed-scenario  the "Detecting Pauses" chapter's snapping view, detector by detector
+          events         what an event (retarget, impulse, set-state, start, resume, configure) costs, the step's
+                         share included, one call per spring or batched, at 1-100 % of the springs per frame
           interactions   the interaction layer's cost per frame above the kernel step, and its allocations
           determinism    a fixed scene's rest frame and state hash (--kernel fixed|float, --validate-hash HEX)
           profile        one kernel in a steady loop, for perf or callgrind
@@ -39,6 +41,9 @@ enum BenchMain {
             case "seed-scenario":
                 if help { print(SeedScenarioCommand.help); return 0 }
                 try SeedScenarioCommand(&arguments).run()
+            case "events":
+                if help { print(EventsCommand.help); return 0 }
+                try EventsCommand(&arguments).run()
             case "interactions":
                 if help { print(InteractionsCommand.help); return 0 }
                 try InteractionsCommand(&arguments).run()

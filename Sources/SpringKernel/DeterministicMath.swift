@@ -1,5 +1,5 @@
-/// exp, sin and cos in plain IEEE-754 Double arithmetic, so that a spring's step coefficients
-/// are the same bits on every machine.
+/// exp, log, sin, cos and atan in plain IEEE-754 Double arithmetic, so that a spring's step
+/// coefficients and rest predictions are the same bits on every machine.
 ///
 /// Platform math libraries (glibc, Apple's libm, musl, the MSVC CRT) round their last bit
 /// differently, and glibc even picks an implementation by CPU at run time. The fixed-point kernel
@@ -76,6 +76,85 @@ enum DeterministicMath {
         case 2: return (-sine, -cosine)
         default: return (-cosine, sine)
         }
+    }
+
+    /// The natural logarithm of a positive finite x (NaN for x ≤ 0 or NaN, +∞ for +∞).
+    ///
+    /// x = 2^e · m with m in [√½, √2), and ln m = 2 atanh(s) = 2 (s + s³/3 + s⁵/5 + …) with
+    /// s = (m − 1)/(m + 1), |s| ≤ 0.172, summed to s²³ (remainder below 10⁻¹⁸).
+    static func log(_ x: Double) -> Double {
+        guard x > 0 else { return x == 0 ? -.infinity : .nan }
+        guard x.isFinite else { return x }
+        // Subnormals: scale into the normal range first (exact).
+        let (y, extra) = x < .leastNormalMagnitude ? (x * 0x1p54, -54) : (x, 0)
+        var e = Int(y.exponent) + extra
+        var m = y.significand  // in [1, 2)
+        if m > 1.4142135623730951 {
+            m *= 0.5
+            e += 1
+        }
+        let s = (m - 1) / (m + 1)
+        let s2 = s * s
+        var p = 1.0 / 23
+        for n in stride(from: 21, through: 1, by: -2) { p = p * s2 + 1 / Double(n) }
+        let k = Double(e)
+        return k * ln2Hi + (k * ln2Lo + 2 * s * p)
+    }
+
+    /// A lower bound on ln x for x ≥ 1, from the bits alone: x = 2^e · m with m in [1, 2), and
+    /// ln m ≥ (m − 1) ln 2 because ln is concave (its chord over [1, 2] lies below it). Too small by
+    /// at most 0.06. For 0 < x < 1 it is still below ln x; 0 and NaN give −∞.
+    static func logLowerBound(_ x: Double) -> Double {
+        guard x > 0, x.isFinite else { return x == .infinity ? .infinity : -.infinity }
+        return (Double(x.exponent) + (x.significand - 1)) * 0.6931471805599453 * (1 - 0x1p-40)
+    }
+
+    private static let quarterPi = 7.85398163397448278999e-01
+
+    /// atan x, in (−π/2, π/2). Two half-angle reductions, atan x = 2 atan(x / (1 + √(1 + x²))),
+    /// bring |x| ≤ 1 below tan(π/16) ≈ 0.199, where the alternating series to x²⁵ converges to
+    /// below 10⁻¹⁹; |x| > 1 uses atan x = π/2 − atan(1/x). √ is correctly rounded by IEEE-754.
+    static func atan(_ x: Double) -> Double {
+        if x.isNaN { return x }
+        let a = abs(x)
+        let result: Double
+        if a > 1 {
+            result = 2 * quarterPi - smallAtan(1 / a)
+        } else {
+            result = smallAtan(a)
+        }
+        return x < 0 ? -result : result
+    }
+
+    /// atan a for 0 ≤ a ≤ 1.
+    private static func smallAtan(_ a: Double) -> Double {
+        let once = a / (1 + (1 + a * a).squareRoot())
+        let twice = once / (1 + (1 + once * once).squareRoot())
+        let y2 = twice * twice
+        var p = 1.0 / 25
+        for n in stride(from: 23, through: 1, by: -2) { p = p * -y2 + 1 / Double(n) }
+        // The series alternates: p = 1 − y²/3 + y⁴/5 − … written as Horner in −y².
+        return 4 * (twice * p)
+    }
+
+    /// The angle of (x, y), in (−π, π]; atan2(0, 0) is 0.
+    static func atan2(_ y: Double, _ x: Double) -> Double {
+        if x.isNaN || y.isNaN { return .nan }
+        if x > 0 { return atan(y / x) }
+        if x < 0 { return y >= 0 ? atan(y / x) + 4 * quarterPi : atan(y / x) - 4 * quarterPi }
+        if y > 0 { return 2 * quarterPi }
+        if y < 0 { return -2 * quarterPi }
+        return 0
+    }
+
+    /// atanh x for |x| < 1: ½ ln((1 + x)/(1 − x)), or its series x + x³/3 + x⁵/5 near 0, where the
+    /// logarithm's argument would round.
+    static func atanh(_ x: Double) -> Double {
+        if abs(x) < 1e-3 {
+            let x2 = x * x
+            return x * (1 + x2 * (1.0 / 3 + x2 * (1.0 / 5 + x2 / 7)))
+        }
+        return 0.5 * log((1 + x) / (1 - x))
     }
 
     /// cosh x = (e^x + e^−x) / 2.

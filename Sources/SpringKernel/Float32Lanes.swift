@@ -59,18 +59,6 @@ public enum Float32Lanes: SpringLaneArithmetic {
             Float(propagator.a21).bitPattern, Float(propagator.a22).bitPattern, 0, 0, 0, 0)
     }
 
-    /// The rest frame of the exact trajectory from the stored state. The float32 trajectory
-    /// follows it to within rounding, and the spring snaps onto its target on that frame.
-    public static func restPrediction(
-        displacement: UInt32, velocity: UInt32, tolerance: Double,
-        motion: SpringMotion, coefficients: SIMD8<UInt32>, frameDuration: Double
-    ) -> RestPrediction {
-        let frames = SettlePredictor.restFrame(
-            displacement: double(ofLanePattern: displacement), velocity: double(ofLanePattern: velocity),
-            tolerance: tolerance, motion: motion, frameDuration: frameDuration)
-        return frames < SettlePredictor.horizon ? .restsAfter(frames) : .unknown(checkAfter: frames)
-    }
-
     /// Float32 lanes never saturate within ``valueLimit``: always returns 0.
     @inlinable @inline(__always)
     public static func advance(_ work: LaneWork, bundles: Range<Int>) -> Int {

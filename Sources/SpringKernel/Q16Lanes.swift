@@ -31,9 +31,6 @@ public enum Q16Lanes: SpringLaneArithmetic {
     /// Coefficients stay below this many bits of magnitude, so that two products sum within `Int64`.
     static let coefficientBits = 30
 
-    /// Frames the rest predictor simulates before it stops and asks to be called again.
-    public static let searchLimit = 1 << 20
-
     public static var formatName: String { "q16.16" }
 
     public static func lanePattern(of value: Q16, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32 {
@@ -151,7 +148,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
             biasV = (1 &<< shiftV) &- 1
         }
 
-        /// One spring: the arithmetic every loop and the rest predictor share.
+        /// One spring: the arithmetic every loop shares.
         @inlinable @inline(__always)
         func callAsFunction(_ d: Int32, _ v: Int32, outside: inout Int64) -> (Int32, Int32) {
             let d64 = Int64(d), v64 = Int64(v)
@@ -169,34 +166,6 @@ public enum Q16Lanes: SpringLaneArithmetic {
         var outside: Int64 = 0
         let (newD, newV) = Step(c)(d, v, outside: &outside)
         return (newD, newV, saturated(outside))
-    }
-
-    /// The rest frame of this format's own trajectory, by running it: the predictor steps the
-    /// spring with ``step(displacement:velocity:coefficients:)`` until it is exactly at rest
-    /// (d = 0, v = 0, where it stays), remembering the last frame outside the band. Past
-    /// ``searchLimit`` frames it stops and asks to be called again.
-    public static func restPrediction(
-        displacement: UInt32, velocity: UInt32, tolerance: Double,
-        motion: SpringMotion, coefficients: SIMD8<UInt32>, frameDuration: Double
-    ) -> RestPrediction {
-        // The band in raw units: a tolerance made from a Q16 is exact.
-        let band = Int64((tolerance * Q16.scale).rounded(.down))
-        var d = Int32(bitPattern: displacement), v = Int32(bitPattern: velocity)
-        if motion.decayRate == 0 {
-            // Undamped: it never reaches exact rest, so running it proves nothing. It rests only
-            // if its whole (energy-bounded) swing, with an LSB of slack per frame, stays in the band.
-            let swing = (Double(d) * Double(d) + Double(v) * Double(v) / motion.stiffnessPerMass).squareRoot()
-            return swing + 2 < Double(band) ? .restsAfter(0) : .unknown(checkAfter: searchLimit)
-        }
-        let step = Step(coefficients)
-        var lastOutside = -1
-        var outside: Int64 = 0
-        for frame in 0..<searchLimit {
-            if abs(Int64(d)) > band { lastOutside = frame }
-            if d == 0 && v == 0 { return .restsAfter(lastOutside + 1) }
-            (d, v) = step(d, v, outside: &outside)
-        }
-        return .unknown(checkAfter: searchLimit)
     }
 
     /// Advances the lanes with a plain loop that LLVM vectorizes (see ``row(_:shift:bias:outside:)``);

@@ -1,17 +1,17 @@
-/// The frames at which springs are predicted to come to rest: a binary min-heap on
-/// (frame, spring), so each frame pops exactly the springs due and scans nothing else, and ties
-/// pop in spring order, the same on every run.
+/// When springs are next due (to rest, or to be predicted exactly), on the bank's clock: a binary
+/// min-heap on (due, spring), so each step pops exactly the springs due and scans nothing else,
+/// and ties pop in spring order, the same on every run.
 ///
-/// Entries are never searched for or removed early: a spring whose trajectory changes bumps its
+/// Entries are never searched for or removed early: a spring whose entry is replaced bumps its
 /// stamp, and a popped entry whose stamp no longer matches is dropped.
 struct RestSchedule {
     struct Entry {
-        var frame: Int
+        var due: Double
         var spring: UInt32
         var stamp: UInt32
 
         func precedes(_ other: Entry) -> Bool {
-            frame != other.frame ? frame < other.frame : spring < other.spring
+            due != other.due ? due < other.due : spring < other.spring
         }
     }
 
@@ -19,13 +19,13 @@ struct RestSchedule {
 
     var count: Int { entries.count }
 
-    /// The earliest frame any entry is due.
-    var nextFrame: Int? { entries.first?.frame }
+    /// The earliest time any entry is due.
+    var nextDue: Double? { entries.first?.due }
 
     mutating func removeAll() { entries.removeAll(keepingCapacity: true) }
 
-    mutating func insert(frame: Int, spring: UInt32, stamp: UInt32) {
-        entries.append(Entry(frame: frame, spring: spring, stamp: stamp))
+    mutating func insert(due: Double, spring: UInt32, stamp: UInt32) {
+        entries.append(Entry(due: due, spring: spring, stamp: stamp))
         var child = entries.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
@@ -35,9 +35,9 @@ struct RestSchedule {
         }
     }
 
-    /// Removes and returns the earliest entry if it is due by `frame`.
-    mutating func popDue(by frame: Int) -> Entry? {
-        guard let first = entries.first, first.frame <= frame else { return nil }
+    /// Removes and returns the earliest entry if it is due by `reading`.
+    mutating func popDue(by reading: Double) -> Entry? {
+        guard let first = entries.first, first.due <= reading else { return nil }
         let last = entries.removeLast()
         if !entries.isEmpty {
             entries[0] = last

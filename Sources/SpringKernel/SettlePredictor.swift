@@ -1,39 +1,89 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(ucrt)
-import ucrt
-#endif
-
 /// Predicts when a spring comes to rest, exactly, from its closed-form motion.
 ///
-/// The perceptual rest frame R of a trajectory sampled every `dt` (frame j is the state after j
-/// steps) is the smallest j with |d_i| <= tolerance for every i >= j. Velocity thresholds guess at
-/// R and are late or early (ANCHORS.md); this type computes it. It never walks the whole
-/// trajectory: |d| is split into pieces on which it is monotone, found in closed form, and only
-/// the last piece that leaves the tolerance band is searched.
+/// Two questions, one per ``FrameClock``:
 ///
-/// - Under-damped: d(t) = A e^(-σt) cos(ωt − φ). Between two zeros (a lobe) |d| rises to one peak
-///   and falls, so the largest sample of a lobe is one of the two beside its peak. Lobes are
-///   visited backward from the one where the envelope A e^(-σt) meets the tolerance; the first
-///   lobe with a sample outside the band holds the last such sample, found by bisection on its
-///   falling side. When a frame spans more than a radian of phase, samples are scanned directly.
+/// - **For any frame durations** (``restTime(displacement:velocity:tolerance:motion:)``): T*, the
+///   last time the exact continuous trajectory is outside the band |d| ≤ tolerance. The motion
+///   does not depend on how it is sampled, so every frame that ends at or after T* is inside the
+///   band whatever durations the frames before it had: snapping a spring on the first frame that
+///   reaches T* is never early, under measured frame times, adaptive refresh rates and hitches.
+/// - **For a declared fixed timestep** (``restFrame(displacement:velocity:tolerance:motion:frameDuration:)``):
+///   the perceptual rest frame R of the trajectory sampled every `dt` (frame j is the state after
+///   j steps), the smallest j with |d_i| ≤ tolerance for every i ≥ j. It can be earlier than T*
+///   (the samples may miss a late swing), so it holds only while every frame has that duration.
+///
+/// Neither walks the trajectory: |d| is split into pieces on which it is monotone, found in
+/// closed form, and only the last piece that leaves the band is searched.
+///
+/// - Under-damped: d(t) = A e^(-σt) cos(ωt − φ). |d| peaks at ωt − φ = mπ − α, α = atan(σ/ω),
+///   with the value A (ω/ω₀) e^(-σt), and falls to a zero a quarter turn after; the peaks shrink
+///   geometrically, so the last one above the band comes from the envelope in closed form.
 /// - Critically and over-damped: |d| has at most one zero z and one extremum e = z + Δ after it
 ///   (Δ = atanh(β/σ)/β, or 1/σ when critical), so it falls, rises, then falls for good, and each
-///   piece is searched by bisection.
+///   piece is searched.
 ///
-/// The kernel predicts once per change of a spring's trajectory (start, retarget, impulse, resume,
-/// change of frame duration) and schedules the rest event, so settle detection costs nothing per
-/// spring-step.
+/// Every function here uses ``DeterministicMath``, never libm, so a prediction is the same bits on
+/// every machine: the fixed-point bank's rest frames are part of its deterministic state.
 public enum SettlePredictor {
     /// Predictions further than this many frames away are reported as this many frames; the kernel
     /// predicts again when they fall due. At 240 Hz it is over 100 days.
     public static let horizon = 1 << 31
 
-    /// The number of further frames R after which the spring stays within `tolerance` of its target.
+    /// T*: the time from now after which the exact motion stays within `tolerance` of its target.
+    ///
+    /// - Returns: 0 if the whole future motion already lies in the band; `.infinity` if it never
+    ///   settles (an undamped spring swinging beyond the band); otherwise a time at or, by at most
+    ///   a few parts in 10¹³, after the last crossing out of the band (never before it).
+    public static func restTime(displacement: Double, velocity: Double, tolerance: Double, motion: SpringMotion) -> Double {
+        let trajectory = ContinuousTrajectory(motion: motion, displacement: displacement, velocity: velocity, tolerance: tolerance)
+        switch motion.regime {
+        case .underdamped: return trajectory.underdampedRestTime()
+        case .critical, .overdamped: return trajectory.nonOscillatingRestTime()
+        }
+    }
+
+    /// A cheap lower bound on ``restTime(displacement:velocity:tolerance:motion:)``: no search,
+    /// no transcendental function (a logarithm bounded from below by the exponent bits). The bank
+    /// schedules a spring's exact prediction at this time, so a spring that is retargeted or
+    /// pushed again before then is never predicted exactly at all.
+    ///
+    /// - Under-damped: the last peak above the band comes at most half a period before the peak
+    ///   envelope A (ω/ω₀) e^(-σt) meets the band.
+    /// - Critically and over-damped, moving away from the target or toward it slower than the
+    ///   decay (d₀ and v₀ + σd₀ of one sign): |d(t)| ≥ |d₀| e^(-σt) and ≥ |d₀| e^(-(σ−β)t) / 2.
+    /// - Always: |d| changes no faster than √(v₀² + ω₀² d₀²) (the energy never grows), so it needs
+    ///   at least (|d₀| − tolerance) over that to reach the band.
+    static func restTimeLowerBound(displacement d: Double, velocity v: Double, tolerance: Double, motion: SpringMotion) -> Double {
+        let sigma = motion.decayRate, stiffness = motion.stiffnessPerMass
+        let excess = abs(d) - tolerance
+        var bound = excess > 0 ? excess / (v * v + stiffness * d * d).squareRoot() : 0
+        switch motion.regime {
+        case .underdamped:
+            let omega = motion.splitting
+            let b = (v + sigma * d) / omega
+            let amplitudeSquared = d * d + b * b
+            guard sigma > 0 else { return amplitudeSquared > tolerance * tolerance ? .infinity : 0 }
+            let peakRatio = amplitudeSquared * (omega * omega / stiffness) / (tolerance * tolerance)
+            if peakRatio > 1 {
+                bound = Swift.max(bound, 0.5 * DeterministicMath.logLowerBound(peakRatio) / sigma - .pi / omega)
+            }
+        case .critical, .overdamped:
+            let w = v + sigma * d
+            if excess > 0, d * w >= 0 {
+                let ratio = d * d / (tolerance * tolerance)
+                bound = Swift.max(bound, 0.5 * DeterministicMath.logLowerBound(ratio) / sigma)
+                if motion.regime == .overdamped {
+                    let slowRate = stiffness / (sigma + motion.splitting)
+                    bound = Swift.max(bound, 0.5 * DeterministicMath.logLowerBound(ratio / 4) / slowRate)
+                }
+            }
+        }
+        // The bounds are computed in rounded arithmetic: keep them on the safe side.
+        return bound.isFinite ? Swift.max(0, bound * (1 - 0x1p-30)) : bound
+    }
+
+    /// The number of further frames R after which the spring stays within `tolerance` of its
+    /// target, when every future frame lasts exactly `frameDuration`.
     ///
     /// - Parameters:
     ///   - displacement: the current displacement from the target, d = x − target.
@@ -52,6 +102,145 @@ public enum SettlePredictor {
         case .underdamped: return trajectory.underdampedRestFrame()
         case .critical, .overdamped: return trajectory.nonOscillatingRestFrame()
         }
+    }
+}
+
+/// One trajectory in continuous time, with the searches ``SettlePredictor/restTime(displacement:velocity:tolerance:motion:)`` runs.
+private struct ContinuousTrajectory {
+    let motion: SpringMotion
+    let displacement: Double
+    let velocity: Double
+    let tolerance: Double
+
+    /// The time in `lower...upper` at which |d|, falling there, crosses into the band: `excess(t)`
+    /// is |d(t)| − tolerance and its slope, positive at `lower`, at most 0 at `upper`. Newton steps
+    /// inside a bracket that shrinks to a few parts in 10¹³; returns the bracket's upper end, so
+    /// the answer is never before the crossing.
+    static func crossing(from lower: Double, to upper: Double, _ excess: (Double) -> (value: Double, slope: Double)) -> Double {
+        var low = lower, high = upper
+        var (x, (value, slope)) = (high, excess(high))
+        if value > 0 { return high }
+        for _ in 0..<300 {
+            let resolution = Swift.max(abs(high), 1e-3) * 0x1p-44
+            guard high - low > resolution else { break }
+            var next = x - value / slope
+            // A Newton step that barely moves: probe just past it to close the bracket.
+            if abs(next - x) < resolution { next = value > 0 ? x + resolution : x - resolution }
+            if !(next > low && next < high) { next = low + (high - low) / 2 }
+            x = next
+            (value, slope) = excess(x)
+            if value > 0 { low = x } else { high = x }
+        }
+        return high
+    }
+
+    func underdampedRestTime() -> Double {
+        let sigma = motion.decayRate, omega = motion.splitting
+        let b = (velocity + sigma * displacement) / omega
+        let amplitudeSquared = displacement * displacement + b * b
+        guard amplitudeSquared > tolerance * tolerance else { return 0 }  // |d(t)| ≤ A for good
+        guard sigma > 0 else { return .infinity }  // undamped: it swings out of the band forever
+        let amplitude = amplitudeSquared.squareRoot()
+        let peakScale = amplitude * (omega / motion.stiffnessPerMass.squareRoot())  // A cos α
+        let phase = DeterministicMath.atan2(b, displacement)
+        let alpha = DeterministicMath.atan(sigma / omega)
+        func peakTime(_ m: Double) -> Double { (m * .pi - alpha + phase) / omega }
+        func peakValue(_ m: Double) -> Double { peakScale * DeterministicMath.exp(-sigma * peakTime(m)) }
+        // |d| on lobe m: A e^(-σt) cos(ωt − mπ − φ), from its peak to the zero a quarter turn on.
+        func lobe(_ m: Double) -> (Double) -> (value: Double, slope: Double) {
+            let base = m * .pi + phase
+            return { t in
+                let envelope = amplitude * DeterministicMath.exp(-sigma * t)
+                let (sine, cosine) = DeterministicMath.sinCos(omega * t - base)
+                return (envelope * cosine - tolerance, envelope * (-sigma * cosine - omega * sine))
+            }
+        }
+        func zeroTime(_ m: Double) -> Double { (m * .pi + .pi / 2 + phase) / omega }
+
+        let firstPeak = ((alpha - phase) / .pi).rounded(.up)  // the first peak at t ≥ 0
+        var last = firstPeak - 1
+        if peakScale > tolerance {
+            // The peaks fall geometrically: the last above the band is where the peak envelope
+            // meets it, corrected by the peaks' own values (the formula's rounding can be off by one).
+            let envelopeEnd = DeterministicMath.log(peakScale / tolerance) / sigma
+            last = Swift.max(firstPeak - 1, ((omega * envelopeEnd + alpha - phase) / .pi).rounded(.up) - 1)
+            // So many lobes that consecutive peaks round alike (a nearly undamped spring): the
+            // envelope A e^(-σt), which |d| never exceeds, reaches the band at a safe, late time.
+            let envelopeTime = DeterministicMath.log(amplitude / tolerance) / sigma
+            guard last < 0x1p40, envelopeTime.isFinite else { return envelopeTime.isNaN ? .infinity : envelopeTime }
+            var forward = 0, backward = 0
+            while peakValue(last + 1) > tolerance {
+                guard forward < 8 else { return envelopeTime }
+                last += 1
+                forward += 1
+            }
+            while last >= firstPeak, !(peakValue(last) > tolerance) {
+                guard backward < 8 else { return envelopeTime }
+                last -= 1
+                backward += 1
+            }
+        }
+        if last >= firstPeak {
+            return Self.crossing(from: Swift.max(0, peakTime(last)), to: zeroTime(last), lobe(last))
+        }
+        // No peak ahead leaves the band: only the fall from now to the next zero can.
+        guard abs(displacement) > tolerance else { return 0 }
+        let next = ((-Double.pi / 2 - phase) / .pi).rounded(.up)
+        return Self.crossing(from: 0, to: Swift.max(0, zeroTime(next)), lobe(next))
+    }
+
+    func nonOscillatingRestTime() -> Double {
+        let sigma = motion.decayRate, beta = motion.splitting
+        let w = velocity + sigma * displacement
+        func excess(_ sign: Double) -> (Double) -> (value: Double, slope: Double) {
+            { t in
+                let state = motion.propagator(over: t).apply(displacement: displacement, velocity: velocity)
+                return (sign * state.displacement - tolerance, sign * state.velocity)
+            }
+        }
+        func sign(at t: Double) -> Double {
+            motion.propagator(over: t).apply(displacement: displacement, velocity: velocity).displacement < 0 ? -1 : 1
+        }
+        let (zero, extremum) = nonOscillatingPieces(w: w)
+        // The final piece: |d| falls forever after the extremum (or from now).
+        let fallStart = extremum ?? 0
+        let fallSign = sign(at: fallStart)
+        let fall = excess(fallSign)
+        if fall(fallStart).value > 0 {
+            // Double the reach, in steps of the slow decay time, until the band is reached.
+            let slowRate = beta > 0 ? motion.stiffnessPerMass / (sigma + beta) : sigma
+            var low = fallStart, reach = 1 / slowRate
+            while fall(fallStart + reach).value > 0 {
+                low = fallStart + reach
+                reach *= 2
+                guard (fallStart + reach).isFinite else { return .infinity }
+            }
+            return Self.crossing(from: low, to: fallStart + reach, fall)
+        }
+        // The rising piece before the extremum peaks at the extremum, inside the band; only the fall
+        // from now to the zero crossing can leave it.
+        guard let zero, abs(displacement) > tolerance else { return 0 }
+        return Self.crossing(from: 0, to: zero, excess(displacement < 0 ? -1 : 1))
+    }
+
+    /// The zero crossing and the extremum of d after now, if any: d(t) = e^(-σt) (d₀ C + w S) is
+    /// zero where S/C = −d₀/w and extremal where S/C = v₀ / (σ v₀ + ω₀² d₀), with S/C = tanh(βt)/β
+    /// (or t when critical).
+    func nonOscillatingPieces(w: Double) -> (zero: Double?, extremum: Double?) {
+        let sigma = motion.decayRate, beta = motion.splitting
+        func time(whereSineOverCosineIs ratio: Double) -> Double? {
+            guard ratio > 0, ratio.isFinite else { return nil }
+            guard beta > 0 else { return ratio }
+            let x = beta * ratio
+            return x < 1 ? DeterministicMath.atanh(x) / beta : nil
+        }
+        let zero = w != 0 ? time(whereSineOverCosineIs: -displacement / w) : nil
+        if let zero {
+            // After a zero crossing the extremum always follows by the same delay.
+            return (zero, zero + (beta > 0 ? DeterministicMath.atanh(beta / sigma) / beta : 1 / sigma))
+        }
+        let denominator = sigma * velocity + motion.stiffnessPerMass * displacement
+        return (nil, denominator != 0 ? time(whereSineOverCosineIs: velocity / denominator) : nil)
     }
 }
 
@@ -110,7 +299,7 @@ private struct SampledTrajectory {
         guard amplitude > tolerance else { return 0 }
         guard sigma > 0 else { return SettlePredictor.horizon }  // undamped: leaves the band forever
         // After the envelope meets the tolerance, every frame is inside the band.
-        let envelopeEnd = log(amplitude / tolerance) / sigma
+        let envelopeEnd = DeterministicMath.log(amplitude / tolerance) / sigma
         let lastCandidate = envelopeEnd / dt
         guard lastCandidate < Double(SettlePredictor.horizon - 1) else { return SettlePredictor.horizon }
         let lastFrame = Int(lastCandidate)
@@ -125,9 +314,9 @@ private struct SampledTrajectory {
             return 0
         }
 
-        let phase = atan2(b, displacement)
+        let phase = DeterministicMath.atan2(b, displacement)
         // The peak of lobe m (centred on ωt − φ = mπ) sits at ωt − φ = mπ − atan(σ/ω).
-        let peakShift = atan(sigma / omega)
+        let peakShift = DeterministicMath.atan(sigma / omega)
         let lastLobe = Int(((omega * envelopeEnd - phase) / .pi).rounded())
         let firstLobe = Int((-phase / .pi).rounded())
         var lobe = lastLobe
@@ -158,13 +347,13 @@ private struct SampledTrajectory {
             guard ratio > 0, ratio.isFinite else { return nil }
             guard beta > 0 else { return ratio }
             let x = beta * ratio
-            return x < 1 ? atanh(x) / beta : nil
+            return x < 1 ? DeterministicMath.atanh(x) / beta : nil
         }
         let zero = w != 0 ? time(whereSineOverCosineIs: -displacement / w) : nil
         let extremum: Double?
         if let zero {
             // After a zero crossing the extremum always follows by the same delay.
-            extremum = zero + (beta > 0 ? atanh(beta / sigma) / beta : 1 / sigma)
+            extremum = zero + (beta > 0 ? DeterministicMath.atanh(beta / sigma) / beta : 1 / sigma)
         } else {
             let denominator = sigma * velocity + motion.stiffnessPerMass * displacement
             extremum = denominator != 0 ? time(whereSineOverCosineIs: velocity / denominator) : nil

@@ -11,10 +11,13 @@ extension SpringBank {
     ///
     /// - Parameters:
     ///   - dt: the frame's duration in seconds; any finite positive value, a multi-second hitch
-    ///     included, is stepped exactly. Rest is predicted for a steady frame duration: when `dt`
-    ///     changes, every moving spring is predicted again (one closed-form evaluation each).
+    ///     included, is stepped exactly. With the default ``FrameClock/variable`` clock every frame
+    ///     may have its own duration at no extra cost (rest is predicted in seconds, which holds
+    ///     for any frame durations); with ``FrameClock/fixed(frameDuration:)`` it must be the
+    ///     declared duration.
     ///   - path: ``StepPath/simd`` or the bit-identical ``StepPath/scalar`` loop.
-    /// - Throws: ``SpringKernelError/invalidTimeStep(_:)``; the bank is then unchanged.
+    /// - Throws: ``SpringKernelError/invalidTimeStep(_:)``,
+    ///   ``SpringKernelError/timeStepMismatch(declared:given:)``; the bank is then unchanged.
     @inlinable @inline(__always)
     public func step(dt: Double, path: StepPath = .simd) throws(SpringKernelError) {
         // The common frame: the last plan still holds, no spring is due, no event to clear. It costs
@@ -23,7 +26,8 @@ extension SpringBank {
         if state.pointee.needsPreparation || state.pointee.readyDuration != dt.bitPattern { try core.prepareStep(duration: dt) }
         let saturated = StepExecution.advance(state, path: path, lanes: Lanes.self)
         state.pointee.frame += 1
-        if saturated != 0 || state.pointee.frame >= state.pointee.nextDueFrame {
+        state.pointee.time += dt
+        if saturated != 0 || state.pointee.frame >= state.pointee.nextDueFrame || state.pointee.time >= state.pointee.nextDueTime {
             core.finishStep(saturated: saturated != 0)
         }
     }

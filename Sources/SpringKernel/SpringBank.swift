@@ -180,14 +180,32 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     // MARK: Rest
 
-    /// The frame (``frame`` count) on which the spring is scheduled to come to rest, or nil when it
-    /// is at rest, paused, or its trajectory changed since the last step (it is predicted then).
-    public func scheduledRestFrame(of spring: SpringHandle) throws(SpringKernelError) -> Int? {
+    /// How the bank's caller advances time, and so which rest rule applies: ``FrameClock/variable``
+    /// (the default: any frame durations) or a declared ``FrameClock/fixed(frameDuration:)``.
+    public var frameClock: FrameClock { core.frameClock }
+
+    /// Declares how the caller advances time. Every moving spring is predicted again under the new
+    /// rule at the next step (one closed-form evaluation each, a deliberate cost).
+    ///
+    /// - Throws: ``SpringKernelError/invalidTimeStep(_:)`` for a fixed duration that is not finite
+    ///   and positive; ``SpringKernelError/reentrantMutation`` inside a callback.
+    public func setFrameClock(_ clock: FrameClock) throws(SpringKernelError) {
+        try core.setFrameClock(clock)
+    }
+
+    /// Seconds stepped so far: the sum of every step's `dt`, in order.
+    public var time: Double { core.time }
+
+    /// When the spring stays within its tolerance for good, from its current state: the time, in
+    /// seconds from now, after which its exact motion never leaves its band again, whatever the
+    /// frame durations (0: it already never does; `.infinity`: it never settles, an undamped spring
+    /// swinging beyond its band). A paused spring is answered as if it were resumed now.
+    ///
+    /// Under the default ``FrameClock/variable`` clock, a moving spring rests on the first frame
+    /// that ends at least this long from now, unless it is changed before.
+    public func restTime(of spring: SpringHandle) throws(SpringKernelError) -> Double {
         let index = try core.recordIndex(spring)
-        guard core.isAwake(record: index), !core.isPaused(record: index), !core.records[index].awaitingPrediction,
-            core.records[index].scheduledFrame >= 0
-        else { return nil }
-        return core.records[index].scheduledFrame
+        return core.isAwake(record: index) ? core.restTime(record: index) : 0
     }
 
     /// When the spring stays within its tolerance for good, predicted from its current state for

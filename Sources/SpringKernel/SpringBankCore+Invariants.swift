@@ -57,14 +57,19 @@ extension SpringBankCore {
                 }
                 if slot >= batch.awakeCount {
                     try check(batch.displacements[slot] == 0 && batch.velocities[slot] == 0, "resting spring \(spring) is not exactly at rest")
-                } else if predictionDuration != nil && !batch.isPaused(slot: slot) && !record.awaitingPrediction {
-                    try check(record.scheduledFrame > frame, "moving spring \(spring) has no future rest frame")
-                    try check(schedule.entries.contains { Int($0.spring) == spring && $0.stamp == record.stamp && $0.frame == record.scheduledFrame },
+                } else if !batch.isPaused(slot: slot) && !record.awaitingPrediction {
+                    try check(record.due.isFinite || restTime(record: spring) == .infinity, "moving spring \(spring) is never due")
+                }
+                if slot < batch.awakeCount && !batch.isPaused(slot: slot) && !record.awaitingPrediction && record.due.isFinite {
+                    try check(record.queuedDue <= record.due, "moving spring \(spring) is queued after its due time")
+                    try check(schedule.entries.contains { Int($0.spring) == spring && $0.stamp == record.stamp && $0.due == record.queuedDue },
                         "moving spring \(spring) is missing from the rest schedule")
                 }
                 liveSprings += 1
             }
         }
+        try check(records.indices.filter { records[$0].isLive && records[$0].queuedDue.isFinite }.count == queuedSprings,
+            "\(queuedSprings) springs counted as queued")
         try check(liveSprings == springCount, "\(springCount) springs counted, \(liveSprings) in slots")
         try check(records.indices.filter { records[$0].isLive }.count == springCount, "live records")
     }

@@ -1,80 +1,189 @@
-/// Settle detection by prediction: a spring's rest frame is computed once, when its trajectory
-/// changes, and kept in the ``RestSchedule``; each step pops only the springs due.
+/// Settle detection by prediction, on the bank's ``FrameClock``.
+///
+/// A spring whose trajectory changes (start, retarget, impulse, resume, new configuration or
+/// tolerance) joins `pending`; the next step gives it a due time in the ``RestSchedule`` and each
+/// step pops only the springs due. Nothing here depends on the frame duration, so a new `dt`
+/// every frame costs nothing, and nothing here is per spring-step.
+///
+/// With a variable clock the due time is first a cheap lower bound on the spring's rest time
+/// (``SettlePredictor/restTimeLowerBound(displacement:velocity:tolerance:motion:)``); only a spring
+/// still undisturbed when that time comes is predicted exactly, and then rests on the first frame
+/// that reaches its exact rest time. A spring retargeted every frame is never predicted exactly,
+/// and keeps one schedule entry: a change that moves its check later leaves the entry in place,
+/// and the entry is queued again at the new time when it pops.
+///
+/// With a fixed clock every changed spring is predicted exactly at the next step, as a frame count.
 extension SpringBankCore {
-    /// The spring's trajectory changed (started, retargeted, pushed, resumed, reconfigured): its
-    /// schedule entry is stale and it is predicted again at the next step.
+    /// The spring's trajectory changed: it is given a new due time at the next step.
     func trajectoryChanged(record index: Int) {
-        unschedule(record: index)
-        planValidity.invalidate()  // the next step must predict it first
+        records[index].dueIsRest = false
+        frameState.pointee.needsPreparation = true
         guard !records[index].awaitingPrediction else { return }
         records[index].awaitingPrediction = true
         pending.append(UInt32(index))
     }
 
-    /// Makes any schedule entry of the spring stale.
+    /// Drops the spring from the schedule (it rests or leaves the bank).
     func unschedule(record index: Int) {
+        if records[index].queuedDue.isFinite { queuedSprings -= 1 }
         records[index].stamp &+= 1
-        records[index].scheduledFrame = -1
+        records[index].queuedDue = .infinity
+        records[index].due = .infinity
+        records[index].dueIsRest = false
     }
 
-    /// When the spring rests, from its current lanes, for frames of `duration`.
-    func predictRest(record index: Int, duration: Double) -> RestPrediction {
-        let (batch, slot) = batch(ofRecord: index)
-        return lanes.restPrediction(
-            displacement: batch.displacements[slot], velocity: batch.velocities[slot],
-            tolerance: records[index].tolerance, motion: batch.motion,
-            coefficients: batch.coefficients(duration: duration, lanes: lanes), frameDuration: duration)
-    }
-
-    /// Schedules the spring's rest, or its next prediction, at least one step from now (rest is
-    /// reported by a step).
-    private func scheduleRest(record index: Int, _ prediction: RestPrediction) {
-        let due = frame + max(prediction.frames, 1)
-        records[index].scheduledFrame = due
-        records[index].scheduledAtHorizon = !prediction.isFinal
-        schedule.insert(frame: due, spring: UInt32(index), stamp: records[index].stamp)
-    }
-
-    /// Before a step of `duration`: predicts every spring whose trajectory changed, or every moving
-    /// spring when the frame duration changed (predictions are made for one duration).
-    func prepareRestSchedule(duration: Double) {
-        if predictionDuration?.bitPattern != duration.bitPattern {
-            schedule.removeAll()
-            for case let batch? in batches {
-                for slot in 0..<batch.awakeCount where !batch.isPaused(slot: slot) {
-                    trajectoryChanged(record: Int(batch.springOfSlot[slot]))
-                }
-            }
-            predictionDuration = duration
+    /// The schedule's clock: seconds stepped for a variable frame clock, frames for a fixed one.
+    var clockReading: Double {
+        switch frameClock {
+        case .variable: time
+        case .fixed: Double(frame)
         }
+    }
+
+    /// The spring's lanes as Doubles, its tolerance and its motion.
+    private func restInputs(record index: Int) -> (displacement: Double, velocity: Double, tolerance: Double, motion: SpringMotion) {
+        let (batch, slot) = batch(ofRecord: index)
+        return (
+            lanes.double(ofLanePattern: batch.displacements[slot]), lanes.double(ofLanePattern: batch.velocities[slot]),
+            records[index].tolerance, batch.motion)
+    }
+
+    /// The exact rest time of the spring's current state, in seconds from now.
+    func restTime(record index: Int) -> Double {
+        let inputs = restInputs(record: index)
+        return SettlePredictor.restTime(
+            displacement: inputs.displacement, velocity: inputs.velocity, tolerance: inputs.tolerance, motion: inputs.motion)
+    }
+
+    /// The sampled rest frame of the spring's current state, for frames of `duration`.
+    func predictRest(record index: Int, duration: Double) -> RestPrediction {
+        let inputs = restInputs(record: index)
+        let frames = SettlePredictor.restFrame(
+            displacement: inputs.displacement, velocity: inputs.velocity, tolerance: inputs.tolerance,
+            motion: inputs.motion, frameDuration: duration)
+        return frames < SettlePredictor.horizon ? .restsAfter(frames) : .unknown(checkAfter: frames)
+    }
+
+    /// Sets when the spring is next looked at, queuing an entry only if it has none as early.
+    private func setDue(record index: Int, _ due: Double, isRest: Bool) {
+        records[index].due = due
+        records[index].dueIsRest = isRest
+        queueIfEarlier(record: index)
+    }
+
+    private func queueIfEarlier(record index: Int) {
+        let due = records[index].due
+        guard due < records[index].queuedDue else { return }
+        if !records[index].queuedDue.isFinite { queuedSprings += 1 }
+        records[index].stamp &+= 1
+        records[index].queuedDue = due
+        schedule.insert(due: due, spring: UInt32(index), stamp: records[index].stamp)
+    }
+
+    /// A fixed clock's exact prediction from now: rest is reported by a step, so at least one frame on.
+    private func scheduleFixed(record index: Int, frameDuration: Double) {
+        let prediction = predictRest(record: index, duration: frameDuration)
+        setDue(record: index, Double(frame + max(prediction.frames, 1)), isRest: prediction.isFinal)
+    }
+
+    /// Before a step: gives every spring whose trajectory changed its due time.
+    func schedulePendingSprings() {
+        let now = clockReading
         for spring in pending {
             let index = Int(spring)
             guard records[index].isLive, records[index].awaitingPrediction else { continue }
             records[index].awaitingPrediction = false
+            // A paused spring is scheduled when it resumes (which changes its trajectory again).
             guard isAwake(record: index), !isPaused(record: index) else { continue }
-            scheduleRest(record: index, predictRest(record: index, duration: duration))
-        }
-        pending.removeAll(keepingCapacity: true)
-        frameState.pointee.nextDueFrame = schedule.nextFrame ?? .max
-    }
-
-    /// After a step: the springs due this frame snap onto their targets. The prediction is the rest
-    /// frame of the exact trajectory, which the lanes follow to within rounding; only a prediction
-    /// cut off at the horizon is made again.
-    func settleDueSprings() {
-        guard let duration = predictionDuration else { return }
-        while let entry = schedule.popDue(by: frame) {
-            let index = Int(entry.spring)
-            guard records[index].isLive, records[index].stamp == entry.stamp, !records[index].awaitingPrediction,
-                isAwake(record: index), !isPaused(record: index)
-            else { continue }
-            if records[index].scheduledAtHorizon {
-                scheduleRest(record: index, predictRest(record: index, duration: duration))
-            } else {
-                rest(record: index)
-                restedInLastStep.append(handle(ofRecord: index))
+            switch frameClock {
+            case .variable:
+                let inputs = restInputs(record: index)
+                let bound = SettlePredictor.restTimeLowerBound(
+                    displacement: inputs.displacement, velocity: inputs.velocity, tolerance: inputs.tolerance, motion: inputs.motion)
+                setDue(record: index, now + bound, isRest: false)
+            case .fixed(let frameDuration):
+                scheduleFixed(record: index, frameDuration: frameDuration)
             }
         }
-        frameState.pointee.nextDueFrame = schedule.nextFrame ?? .max
+        pending.removeAll(keepingCapacity: true)
+        if schedule.count > 2 * queuedSprings + 64 { compactSchedule() }
+        publishNextDue()
+    }
+
+    /// After a step: the springs due now rest, or are predicted exactly, or are queued again.
+    func settleDueSprings() {
+        let now = clockReading
+        while let entry = schedule.popDue(by: now) {
+            let index = Int(entry.spring)
+            guard records[index].isLive, records[index].stamp == entry.stamp else { continue }
+            records[index].queuedDue = .infinity
+            queuedSprings -= 1
+            guard isAwake(record: index), !isPaused(record: index), !records[index].awaitingPrediction else { continue }
+            if records[index].due > now {
+                // Changed since it was queued, and its check moved on.
+                queueIfEarlier(record: index)
+                continue
+            }
+            if !records[index].dueIsRest {
+                switch frameClock {
+                case .variable:
+                    let remaining = restTime(record: index)
+                    if remaining > 0 {
+                        setDue(record: index, now + remaining, isRest: true)
+                        continue
+                    }
+                case .fixed(let frameDuration):
+                    // A prediction cut off at the horizon: predict again.
+                    scheduleFixed(record: index, frameDuration: frameDuration)
+                    continue
+                }
+            }
+            rest(record: index)
+            restedInLastStep.append(handle(ofRecord: index))
+        }
+        // Listed in handle order, whatever order their times came in: the same on every run.
+        if restedInLastStep.count > 1 { restedInLastStep.sort { $0.index < $1.index } }
+        publishNextDue()
+    }
+
+    /// Rebuilds the schedule from the springs' own due times, dropping stale entries.
+    private func compactSchedule() {
+        schedule.removeAll()
+        queuedSprings = 0
+        for index in records.indices where records[index].isLive && records[index].queuedDue.isFinite {
+            records[index].queuedDue = .infinity
+            queueIfEarlier(record: index)
+        }
+    }
+
+    /// Changes the frame clock: every moving spring is predicted again under the new rule.
+    func setFrameClock(_ clock: FrameClock) throws(SpringKernelError) {
+        try checkMutable()
+        if case .fixed(let frameDuration) = clock, !(frameDuration.isFinite && frameDuration > 0) {
+            throw .invalidTimeStep(frameDuration)
+        }
+        guard clock != frameClock else { return }
+        frameClock = clock
+        schedule.removeAll()
+        queuedSprings = 0
+        for index in records.indices where records[index].isLive {
+            records[index].queuedDue = .infinity
+            records[index].due = .infinity
+            if isAwake(record: index) { trajectoryChanged(record: index) }
+        }
+        publishNextDue()
+    }
+
+    /// Tells the inlined step when it must call back: the schedule's next due time, on its clock.
+    func publishNextDue() {
+        let next = schedule.nextDue ?? .infinity
+        switch frameClock {
+        case .variable:
+            frameState.pointee.nextDueTime = next
+            frameState.pointee.nextDueFrame = .max
+        case .fixed:
+            frameState.pointee.nextDueTime = .infinity
+            frameState.pointee.nextDueFrame = next < 0x1p62 ? Int(next) : .max
+        }
     }
 }

@@ -17,8 +17,12 @@ struct FrameState {
     @usableFromInline var firstWork: LaneWork
     /// Steps taken so far.
     @usableFromInline var frame = 0
-    /// The earliest frame a spring is due to rest, `Int.max` when none is.
+    /// Seconds stepped so far (the sum of every step's `dt`, in order).
+    @usableFromInline var time = 0.0
+    /// The earliest frame a spring is due under a fixed frame clock, `Int.max` when none is.
     @usableFromInline var nextDueFrame = Int.max
+    /// The earliest time a spring is due under a variable frame clock, ∞ when none is.
+    @usableFromInline var nextDueTime = Double.infinity
     /// One result slot per thread of a step (``StepThreading/maximumThreads``).
     @usableFromInline var threadResults: UnsafeMutablePointer<Int>
 
@@ -65,16 +69,21 @@ extension SpringBankCore {
         // Refuse before changing anything: a refused step keeps the last step's events.
         try checkMutable()
         guard duration.isFinite, duration > 0 else { throw .invalidTimeStep(duration) }
+        if case .fixed(let frameDuration) = frameClock, frameDuration.bitPattern != duration.bitPattern {
+            throw .timeStepMismatch(declared: frameDuration, given: duration)
+        }
         restedInLastStep.removeAll(keepingCapacity: true)
         saturatedInLastStep.removeAll(keepingCapacity: true)
+        if !pending.isEmpty { schedulePendingSprings() }
         if frameState.pointee.planIsStale || frameState.pointee.readyDuration != duration.bitPattern {
             beginStep(duration: duration)
         }
         frameState.pointee.needsPreparation = false
     }
 
+    /// Lays out this frame's work: one item per batch with moving springs, with its coefficients
+    /// for `duration`. It costs a few operations per batch, never per spring.
     private func beginStep(duration: Double) {
-        prepareRestSchedule(duration: duration)
         if workCapacity < batches.count {
             work.deallocate()
             workCapacity = max(batches.count, workCapacity * 2)
@@ -102,12 +111,12 @@ extension SpringBankCore {
     @usableFromInline
     func finishStep(saturated: Bool) {
         if saturated { markSaturatedSprings() }
-        if frame >= frameState.pointee.nextDueFrame { settleDueSprings() }
+        if frame >= frameState.pointee.nextDueFrame || time >= frameState.pointee.nextDueTime { settleDueSprings() }
         if !restedInLastStep.isEmpty || !saturatedInLastStep.isEmpty { frameState.pointee.needsPreparation = true }
     }
 
     /// A step reported saturation: finds the moving lanes left at the format's bounds (a rare event,
-    /// so a scan is fine) and marks their springs.
+    /// so a scan is fine), marks their springs and predicts them again.
     private func markSaturatedSprings() {
         for case let batch? in batches {
             for slot in 0..<batch.awakeCount where !batch.isPaused(slot: slot) {
@@ -118,6 +127,8 @@ extension SpringBankCore {
                 records[spring].wasSaturated = true
                 saturationCount += 1
                 saturatedInLastStep.append(handle(ofRecord: spring))
+                // Clamped: its lanes left the exact motion its rest was predicted from.
+                trajectoryChanged(record: spring)
             }
         }
     }

@@ -13,12 +13,19 @@ final class SpringBankCore {
         var batch: Int32 = -1
         var slot: Int32 = 0
         var tolerance: Double = 0
-        /// Bumped whenever the trajectory changes; rest-schedule entries with an older stamp are stale.
+        /// Bumped whenever the spring's rest-schedule entry is replaced or dropped; entries with an
+        /// older stamp are stale.
         var stamp: UInt32 = 0
-        /// The frame the spring is scheduled to come to rest, or −1.
-        var scheduledFrame = -1
-        /// The prediction was not final: predict again when it falls due.
-        var scheduledAtHorizon = false
+        /// When the spring is next looked at, on the bank's ``FrameClock`` reading (seconds for a
+        /// variable clock, frames for a fixed one): its rest if `dueIsRest`, else the time to predict
+        /// it exactly (a lower bound on its rest). ∞ when it has none.
+        var due = Double.infinity
+        /// `due` is the spring's rest, not the time to predict it.
+        var dueIsRest = false
+        /// The due time of the spring's live schedule entry, or ∞. It may be earlier than `due`
+        /// (the spring changed since, and its check moved on): the entry is then queued again at
+        /// `due` when it pops, instead of a new entry per change.
+        var queuedDue = Double.infinity
         /// A step saturated one of the spring's lanes (the format could not hold the exact result).
         var wasSaturated = false
         var awaitingPrediction = false
@@ -60,12 +67,17 @@ final class SpringBankCore {
     var resumeScratch: [(spring: UInt32, restart: (displacement: UInt32, velocity: UInt32)?)] = []
 
     @exclusivity(unchecked) var schedule = RestSchedule()
+    /// Springs with a live entry in `schedule` (a finite `queuedDue`): the schedule is compacted
+    /// when stale entries outnumber them.
+    var queuedSprings = 0
     /// Springs whose trajectory changed since the last step, in the order they changed.
     @exclusivity(unchecked) var pending: [UInt32] = []
-    /// The frame duration of every prediction in the schedule.
-    var predictionDuration: Double?
+    /// How callers advance time, and so which rest rule the schedule follows.
+    var frameClock = FrameClock.variable
     /// Frames stepped so far.
     var frame: Int { frameState.pointee.frame }
+    /// Seconds stepped so far.
+    var time: Double { frameState.pointee.time }
     /// The springs that came to rest in the last step, in the order they did.
     @exclusivity(unchecked) var restedInLastStep: [SpringHandle] = []
     /// The springs a step saturated in the last step, and the count of such events ever.

@@ -11,6 +11,10 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
     case invalidConfiguration(SpringConfiguration.Parameter)
     /// A step's duration was NaN, infinite, zero or negative.
     case invalidTimeStep(Double)
+    /// A step's duration differs from the fixed timestep the bank's ``FrameClock`` declares.
+    case timeStepMismatch(declared: Double, given: Double)
+    /// Two buffers of a batch call differ in length (handles and their values).
+    case countMismatch(expected: Int, given: Int)
     /// A tolerance was zero or negative: a spring with no tolerance never comes to rest.
     case nonPositiveTolerance
     /// The handle names a spring that has been removed from this bank.
@@ -34,6 +38,8 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
         case .outOfRange(let quantity): "\(quantity) is outside the range the lane format stores"
         case .invalidConfiguration(let parameter): "\(parameter) is outside its valid range"
         case .invalidTimeStep(let dt): "time step \(dt) is not a finite positive duration"
+        case .timeStepMismatch(let declared, let given): "time step \(given) differs from the declared fixed timestep \(declared)"
+        case .countMismatch(let expected, let given): "a batch call got \(given) values for \(expected) springs"
         case .nonPositiveTolerance: "tolerance must be positive"
         case .staleHandle(let handle): "\(handle) names a spring that was removed"
         case .foreignHandle: "handle or mask belongs to another bank"

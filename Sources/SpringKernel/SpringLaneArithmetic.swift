@@ -1,6 +1,6 @@
 /// The arithmetic of one lane format: how a spring's state is stored in 32-bit lanes (its
-/// displacement from its target, its velocity, its target), how one step advances a bundle of
-/// lanes, and how the format predicts its own rest frame.
+/// displacement from its target, its velocity, its target) and how one step advances a bundle of
+/// lanes. Rest is predicted from the exact motion for every format alike (``SettlePredictor``).
 ///
 /// A ``SpringBank`` is the same machinery for every format (storage, handles, configurations,
 /// pause masks, the rest schedule, threads); only the conforming type differs. The package ships
@@ -51,12 +51,6 @@ public protocol SpringLaneArithmetic: Sendable {
     /// The step's parameters for a propagator: a11, a12, a21, a22 as lane patterns, then any
     /// format-specific parameters (the fixed-point format's row shifts).
     static func coefficients(of propagator: SpringPropagator) -> SIMD8<UInt32>
-
-    /// When a spring in this state comes to rest, counted on this format's own trajectory.
-    static func restPrediction(
-        displacement: UInt32, velocity: UInt32, tolerance: Double,
-        motion: SpringMotion, coefficients: SIMD8<UInt32>, frameDuration: Double
-    ) -> RestPrediction
 
     /// Advances bundles `bundles` of `work` by one step, with SIMD over whole bundles. Returns
     /// non-zero if any stored lane saturated (the format could not hold the exact result).

@@ -24,7 +24,7 @@ struct AttachWithSpringTests {
             if state == .atRest { restFrames.append(runtime.bank.frame) }
         }
         try runtime.advance(by: frame60)
-        let expected = try #require(try runtime.springHandles.compactMap { try runtime.bank.scheduledRestFrame(of: $0) }.max())
+        let expected = try #require(try runtime.springHandles.compactMap { try runtime.bank.restFrame(of: $0) }.max())
         try runtime.advanceUntilAllAtRest()
         #expect(restFrames == [expected])
         #expect(view.position.value == CGPoint(x: 120, y: -80))
@@ -117,7 +117,7 @@ struct TossableTests {
         try runtime.advance(by: frame60)
         // Tossed onward first: the release velocity carries it further from the destination.
         #expect(view.position.value.y > 225)
-        let expected = try #require(try springs.compactMap { try runtime.bank.scheduledRestFrame(of: $0) }.max())
+        let expected = try #require(try springs.compactMap { try runtime.bank.restFrame(of: $0) }.max())
         var restFrames: [Int] = []
         let observation = tossable.state.observe { [unowned runtime] state in
             if state == .atRest { restFrames.append(runtime.bank.frame) }

@@ -202,7 +202,7 @@ func allSprings(in runtime: MotionRuntime) -> [SpringHandle] {
     runtime.springHandles
 }
 
-/// The scheduled rest frame of every moving spring in the runtime.
+/// The frame on which every moving spring in the runtime rests at 60 Hz, from its rest time.
 func restFrames(in runtime: MotionRuntime) throws -> [Int] {
-    try runtime.springHandles.compactMap { try runtime.bank.scheduledRestFrame(of: $0) }
+    try runtime.springHandles.compactMap { try runtime.bank.restFrame(of: $0) }
 }

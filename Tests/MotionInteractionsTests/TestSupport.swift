@@ -1,3 +1,4 @@
+import SpringKernel
 import Foundation
 import MotionInteractions
 
@@ -62,5 +63,20 @@ struct ScriptedDrag {
     mutating func end(at translation: CGPoint, after seconds: Double = frame60) {
         time += seconds
         recognizer.handle(.ended(translation: translation, timestamp: time))
+    }
+}
+
+extension SpringBank {
+    /// The frame on which a moving spring rests if every frame from now lasts `dt` and nothing
+    /// changes it: the first frame whose end reaches its rest time (at least the next one). Nil at rest.
+    func restFrame(of spring: SpringHandle, dt: Double = frame60) throws -> Int? {
+        guard try !isAtRest(spring) else { return nil }
+        let due = time + (try restTime(of: spring))
+        var clock = time, frames = 0
+        repeat {
+            clock += dt
+            frames += 1
+        } while clock < due
+        return frame + frames
     }
 }

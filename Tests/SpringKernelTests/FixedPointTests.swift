@@ -214,11 +214,12 @@ struct FixedPointTests {
         print("Q16 worst deviation over the configuration range, 10,000 steps: \(worst) (\(worst * 65536) LSB); \(saturatedCases) cases saturated")
     }
 
-    @Test("rest frames D satisfy R <= D <= R + 1 against the fixed-point trajectory itself")
-    func settleAgainstOwnTrajectory() throws {
+    @Test("with a declared fixed timestep, rest frames D are the exact trajectory's R or R + 1, and never before the format's own")
+    func settleAgainstExactAndOwnTrajectory() throws {
         for hz in [30.0, 60, 144] {
             let bank = FixedSpringBank()
-            var cases: [(SpringHandle, Int)] = []
+            try bank.setFrameClock(.fixed(frameDuration: 1 / hz))
+            var cases: [(SpringHandle, own: Int, exact: ClosedRange<Int>)] = []
             for spring in Self.randomSprings(count: 300, seed: UInt64(hz) + 7) {
                 let tolerance = Q16(raw: 1 << 15)  // 0.5 units
                 let coefficients = Q16Lanes.coefficients(of: SpringMotion(spring.configuration).propagator(over: 1 / hz))
@@ -231,17 +232,23 @@ struct FixedPointTests {
                     frame += 1
                 }
                 guard frame < 20_000 else { continue }
+                // R of the exact motion from the same start, by brute force in Float64.
+                let d0 = Double(spring.from.raw &- spring.to.raw) / 65536, v0 = Double(spring.velocity.raw) / 65536
+                let margin = 1e-9 * (abs(d0) + abs(v0))
+                guard let early = ReferenceRest.restFrame(displacement: d0, velocity: v0, tolerance: 0.5 + margin, configuration: spring.configuration, dt: 1 / hz),
+                    let late = ReferenceRest.restFrame(displacement: d0, velocity: v0, tolerance: 0.5 - margin, configuration: spring.configuration, dt: 1 / hz)
+                else { continue }
                 let handle = try bank.add(value: spring.from, target: spring.to, velocity: spring.velocity, configuration: spring.configuration, tolerance: tolerance)
-                if try !bank.isAtRest(handle) { cases.append((handle, lastOutside + 1)) }
+                if try !bank.isAtRest(handle) { cases.append((handle, lastOutside + 1, max(early, 1)...(max(late, 1) + 1))) }
             }
             var reported: [SpringHandle: Int] = [:]
             while bank.awakeCount > 0 {
                 try bank.step(dt: 1 / hz)
                 for spring in bank.restedInLastStep { reported[spring] = bank.frame }
             }
-            for (handle, reference) in cases {
+            for (handle, own, exact) in cases {
                 let d = try #require(reported[handle])
-                #expect(d >= reference && d <= max(reference, 1) + 1, "R \(reference) D \(d)")
+                #expect(exact.contains(d) && d >= own, "exact R \(exact), own R \(own), D \(d)")
             }
         }
     }

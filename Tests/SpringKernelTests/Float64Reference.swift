@@ -207,33 +207,12 @@ final class Float64Reference: ReferenceArithmetic {
 
     func isAtBounds(_ state: State) -> Bool { false }
 
-    func restFrames(_ state: State, configuration: SpringConfiguration, tolerance: Double, dt: Double) -> (first: Int, last: Int?) {
-        let k = configuration.tension, m = configuration.mass
-        let p = step(configuration, dt).propagator
-        let (a11, a12, a21, a22) = (p.a11, p.a12, p.a21, p.a22)
-        let massPerTension = m / k
-        var d = state.d, v = state.v
-        let amplitude = (d * d + massPerTension * v * v).squareRoot()
-        let delta = state.error / k.squareRoot() + 1e-9 * amplitude
-        let outer = tolerance + delta, inner = tolerance - delta
-        // Squares throughout: |d| > b exactly when d² > b² (all non-negative), and no square roots
-        // or generic calls in the walk, which runs in debug builds.
-        let outer2 = outer * outer, inner2 = inner > 0 ? inner * inner : -1
-        // |d| never again exceeds √(2E/k) = √(d² + m v² / k): stop once that is inside the band.
-        let proof2 = inner2 * (1 - 2e-9)
-        var lastOuter = -1, lastInner = -1
-        var frame = 0
-        while frame <= restSearchFrames {
-            let d2 = d * d
-            if d2 > outer2 { lastOuter = frame }
-            if d2 > inner2 { lastInner = frame }
-            if d2 + massPerTension * v * v <= proof2 { return (lastOuter + 1, lastInner + 2) }
-            let next = a11 * d + a12 * v
-            v = a21 * d + a22 * v
-            d = next
-            frame += 1
-        }
-        return (lastOuter + 1, nil)
+    func doubleState(_ state: State) -> (d: Double, v: Double) { (state.d, state.v) }
+
+    /// The model's state is the exact motion; the kernel's lanes are within its error bound of it.
+    func deviation(_ state: State, configuration: SpringConfiguration, exact: (d: Double, v: Double)) -> Double {
+        let amplitude = (state.d * state.d + configuration.mass / configuration.tension * state.v * state.v).squareRoot()
+        return state.error / configuration.tension.squareRoot() + 1e-9 * amplitude
     }
 
     func mismatch(_ state: State, configuration: SpringConfiguration, bank: SpringBank<Float32Lanes>, spring: SpringHandle) throws -> String? {

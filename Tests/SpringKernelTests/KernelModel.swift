@@ -35,12 +35,28 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         var depth = 0
         /// The trajectory changed since the kernel last predicted it.
         var pending: Bool
-        /// The frames (``SpringBank/frame``) on which the rest event may come; `last` is
-        /// `Int.max` when unbounded.
-        var window: (first: Int, last: Int)?
+        /// The trajectory the kernel predicts the spring's rest from, since it last changed.
+        var change: RestTrack?
         /// The lanes (displacement, velocity, target bits) a paused spring must keep.
         var frozen: [UInt32]?
         var wasSaturated = false
+    }
+
+    /// A trajectory as the kernel scheduled it (at the first step after a change): the bank time
+    /// and the model's state then. The kernel predicts the rest later, from its own lanes, which
+    /// stay within `deviation` of the exact trajectory from this state; so its rest time lies
+    /// between the oracle's rest times for the band widened and narrowed by `deviation`.
+    struct RestTrack {
+        var time: Double
+        var displacement: Double
+        var velocity: Double
+        /// The exact motion from (displacement, velocity) now, advanced by the exact propagator.
+        var exact: (d: Double, v: Double)
+        /// The largest distance, in displacement, between the kernel's lanes and the exact
+        /// trajectory seen since (the format's rounding).
+        var deviation = 0.0
+        /// The latest the rest may come, computed for a deviation up to `bound`.
+        var latest: (bound: Double, time: Double)?
     }
 
     struct Mask {
@@ -80,7 +96,8 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
     var masks: [PauseMaskID: Mask] = [:]
     var removedMasks: [PauseMaskID] = []
     var frame = 0
-    var predictionDuration: Double?
+    /// Seconds stepped, summed in the kernel's order.
+    var time = 0.0
     var steadyDuration = 1.0 / 60
     var configurations: [SpringConfiguration]
     var log: [String] = []
@@ -291,7 +308,7 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         if model.depth > 0 { model.frozen = nil }
         if model.awake {
             model.pending = true
-            model.window = nil
+            model.change = nil
         } else if reference.isRestState(state, configuration: model.configuration)! {
             model.state = reference.atRest(state)
         } else {
@@ -367,7 +384,7 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
             // A moving spring stays awake through a reconfiguration, even one set exactly onto its
             // target: it is predicted again and rests, with its rest event, at the next step.
             model.pending = model.awake
-            model.window = nil
+            model.change = nil
         }
         springs[spring] = model
         try check([spring])
@@ -386,7 +403,7 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         springs[spring]!.tolerance = band
         if springs[spring]!.awake {
             springs[spring]!.pending = true
-            springs[spring]!.window = nil
+            springs[spring]!.change = nil
         }
         try check([spring])
     }
@@ -423,7 +440,7 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
     func hold(_ spring: SpringHandle) {
         springs[spring]!.depth += 1
         if springs[spring]!.depth == 1 {
-            springs[spring]!.window = nil
+            springs[spring]!.change = nil
             springs[spring]!.frozen = nil
         }
     }
@@ -605,26 +622,26 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
 
     func step(dt: Double, path: StepPath, checkingAll: Bool = true) throws {
         note("step(dt: \(dt), path: \(path))")
-        // Predictions: every moving spring when the duration changed, else those that changed.
-        let everyMovingSpring = predictionDuration?.bitPattern != dt.bitPattern
-        for (handle, model) in springs {
+        // The kernel schedules every spring that changed, from its state now.
+        for (handle, model) in springs where model.pending {
             var model = model
-            if model.awake, model.depth == 0, model.pending || everyMovingSpring {
-                let frames = reference.restFrames(model.state, configuration: model.configuration, tolerance: model.tolerance, dt: dt)
-                model.window = (frame + max(frames.first, 1), frames.last.map { frame + max($0, 1) } ?? .max)
+            if model.awake, model.depth == 0 {
+                let (d, v) = reference.doubleState(model.state)
+                model.change = RestTrack(time: time, displacement: d, velocity: v, exact: (d, v))
             }
             model.pending = false
             springs[handle] = model
         }
-        predictionDuration = dt
         do {
             try bank.step(dt: dt, path: path)
         } catch {
             throw fail("step(dt: \(dt)) threw \(error)")
         }
         frame += 1
+        time += dt
         tally.steps += 1
         guard bank.frame == frame else { throw fail("bank.frame \(bank.frame), model \(frame)") }
+        guard bank.time == time else { throw fail("bank.time \(bank.time), model \(time)") }
 
         // Advance the model.
         var anySaturated = false
@@ -632,6 +649,12 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
             let next = reference.stepped(model.state, configuration: model.configuration, dt: dt)
             springs[handle]!.state = next.state
             anySaturated = anySaturated || next.saturated
+            if var change = model.change {
+                let exact = SpringMotion(model.configuration).propagator(over: dt).apply(displacement: change.exact.d, velocity: change.exact.v)
+                change.exact = (exact.displacement, exact.velocity)
+                change.deviation = max(change.deviation, reference.deviation(next.state, configuration: model.configuration, exact: change.exact))
+                springs[handle]!.change = change
+            }
         }
         // Saturation: when a lane saturated, the kernel marks the moving springs left at the bounds.
         let saturated = anySaturated
@@ -639,29 +662,51 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         guard Set(bank.saturatedInLastStep) == saturated, bank.saturatedInLastStep.count == saturated.count else {
             throw fail("saturated \(bank.saturatedInLastStep), model \(saturated.sorted { $0.index < $1.index })")
         }
-        for spring in saturated { springs[spring]!.wasSaturated = true }
+        for spring in saturated {
+            springs[spring]!.wasSaturated = true
+            // The clamp left the exact motion: the kernel predicts the spring again.
+            springs[spring]!.pending = true
+        }
         tally.saturations += saturated.count
 
-        // Rest events: exactly the springs whose window this frame is in (and must be, at its end).
+        // Rest events: never before the exact motion (of the band widened by the lanes' deviation)
+        // has left the band for the last time, and never after it has (of the narrowed band): the
+        // oracle is ReferenceRest.restTime, which shares nothing with the kernel's predictor.
         let rested = bank.restedInLastStep
         guard Set(rested).count == rested.count else { throw fail("a rest event is listed twice: \(rested)") }
         guard zip(rested, rested.dropFirst()).allSatisfy({ $0.index < $1.index }) else { throw fail("rest events out of handle order: \(rested)") }
+        let slack = 1e-9 * max(1, time)
         for spring in rested {
             guard let model = springs[spring] else { throw fail("rest event for \(spring), which the model does not hold") }
-            guard model.awake, model.depth == 0, let window = model.window else {
-                throw fail("rest event for \(spring), which is \(model.awake ? "" : "not ")awake, held \(model.depth) times, window \(String(describing: model.window))")
+            guard model.awake, model.depth == 0, let change = model.change else {
+                throw fail("rest event for \(spring), which is \(model.awake ? "" : "not ")awake, held \(model.depth) times, tracked \(model.change != nil)")
             }
-            guard window.first <= frame, frame <= window.last else {
-                throw fail("\(spring) rested on frame \(frame); the model's window is \(window.first)...\(window.last) (state before: \(model.state))")
+            let earliest = change.time + ReferenceRest.restTime(
+                displacement: change.displacement, velocity: change.velocity, tolerance: model.tolerance + change.deviation,
+                configuration: model.configuration)
+            guard time >= earliest - slack else {
+                throw fail("\(spring) rested at \(time) s; its exact motion leaves the band until \(earliest) s (from d \(change.displacement), v \(change.velocity) at \(change.time) s, deviation \(change.deviation))")
             }
             springs[spring]!.awake = false
-            springs[spring]!.window = nil
+            springs[spring]!.change = nil
             springs[spring]!.state = reference.atRest(model.state)
         }
         tally.restEvents += rested.count
-        for model in springs.values where model.awake && model.depth == 0 {
-            if let window = model.window, window.last <= frame {
-                throw fail("\(model.handle) did not rest by frame \(window.last) (window \(window.first)...\(window.last), \(model.state))")
+        for (handle, model) in springs where model.awake && model.depth == 0 {
+            guard var change = model.change else { continue }
+            if change.latest == nil || change.deviation > change.latest!.bound {
+                let bound = 2 * change.deviation + 1e-12 * model.tolerance
+                let narrowed = model.tolerance - bound
+                let latest = narrowed > 0
+                    ? change.time + ReferenceRest.restTime(
+                        displacement: change.displacement, velocity: change.velocity, tolerance: narrowed,
+                        configuration: model.configuration)
+                    : .infinity
+                change.latest = (bound, latest)
+                springs[handle]!.change = change
+            }
+            if time > change.latest!.time + slack {
+                throw fail("\(handle) did not rest by \(change.latest!.time) s (now \(time) s; from d \(change.displacement), v \(change.velocity) at \(change.time) s; \(model.state))")
             }
         }
         if checkingAll { try checkAll() }
@@ -689,7 +734,7 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
             for (what, call) in [
                 ("value(of:)", { () throws(SpringKernelError) in _ = try self.bank.value(of: spring) }),
                 ("isAtRest", { () throws(SpringKernelError) in _ = try self.bank.isAtRest(spring) }),
-                ("scheduledRestFrame", { () throws(SpringKernelError) in _ = try self.bank.scheduledRestFrame(of: spring) }),
+                ("restTime", { () throws(SpringKernelError) in _ = try self.bank.restTime(of: spring) }),
                 ("pauseDepth", { () throws(SpringKernelError) in _ = try self.bank.pauseDepth(of: spring) }),
                 ("setConfiguration", { () throws(SpringKernelError) in try self.bank.setConfiguration(of: spring, to: .default) }),
             ] as [(String, () throws(SpringKernelError) -> Void)] {
@@ -731,6 +776,23 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         let frames = reference.restFrames(model.state, configuration: model.configuration, tolerance: model.tolerance, dt: dt)
         guard let prediction, prediction.frames >= frames.first, prediction.frames <= frames.last ?? .max else {
             throw fail("predictRest(of: \(spring)) is \(String(describing: prediction)); the model allows \(frames.first)...\(String(describing: frames.last))")
+        }
+        // The rest time in seconds, against the oracle for the band widened and narrowed by the
+        // lanes' deviation from the model.
+        let restTime = try bank.restTime(of: spring)
+        guard model.awake else {
+            guard restTime == 0 else { throw fail("restTime(of: \(spring)) is \(restTime) at rest") }
+            return
+        }
+        let (d, v) = reference.doubleState(model.state)
+        let deviation = reference.deviation(model.state, configuration: model.configuration, exact: (d, v))
+        let earliest = ReferenceRest.restTime(
+            displacement: d, velocity: v, tolerance: model.tolerance + deviation, configuration: model.configuration)
+        let narrowed = model.tolerance - 2 * deviation - 1e-12 * model.tolerance
+        let latest = narrowed > 0
+            ? ReferenceRest.restTime(displacement: d, velocity: v, tolerance: narrowed, configuration: model.configuration) : .infinity
+        guard restTime >= earliest - 1e-9, restTime <= latest + 1e-9 else {
+            throw fail("restTime(of: \(spring)) is \(restTime); the model allows \(earliest)...\(latest)")
         }
     }
 
@@ -783,14 +845,6 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
             guard lanes == [0, 0], double(value) == double(target) else {
                 throw fail("\(spring) rests but its lanes are \(lanes), its value \(value), its target \(target)")
             }
-        }
-        let scheduled = try bank.scheduledRestFrame(of: spring)
-        if model.awake, model.depth == 0, !model.pending, let window = model.window {
-            guard let scheduled, window.first <= scheduled, scheduled <= window.last else {
-                throw fail("\(spring) is scheduled to rest on \(String(describing: scheduled)); the model's window is \(window.first)...\(window.last)")
-            }
-        } else if scheduled != nil, !(model.awake && model.depth == 0 && !model.pending) {
-            throw fail("\(spring) has a scheduled rest frame \(scheduled!) while \(model.awake ? "paused or changed" : "at rest")")
         }
         if model.depth > 0 {
             let lanes = [try bank.displacement(of: spring), try bank.velocity(of: spring), try bank.target(of: spring)].map(reference.bits)

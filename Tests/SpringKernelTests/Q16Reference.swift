@@ -160,22 +160,17 @@ final class Q16Reference: ReferenceArithmetic {
         state.d == .max || state.d == .min || state.v == .max || state.v == .min
     }
 
-    func restFrames(_ state: State, configuration: SpringConfiguration, tolerance: Double, dt: Double) -> (first: Int, last: Int?) {
-        let row = Row(coefficients(configuration, dt))
-        let band = Int64((tolerance * 65536).rounded(.down))
-        var d = state.d, v = state.v
-        var lastOutside = -1
-        var frame = 0
-        while frame < min(restSearchFrames, Q16Lanes.searchLimit) {
-            let magnitude = Int64(d)
-            if magnitude > band || -magnitude > band { lastOutside = frame }
-            if d == 0 && v == 0 { return (lastOutside + 1, lastOutside + 1) }
-            (d, v, _) = Self.step(d, v, row)
-            frame += 1
-        }
-        // Not at rest within the walk: R is at least what it has seen (the kernel looks up to
-        // searchLimit frames, then again later).
-        return (lastOutside + 1, nil)
+    func doubleState(_ state: State) -> (d: Double, v: Double) { (Double(state.d) / 65536, Double(state.v) / 65536) }
+
+    /// The lanes are the model's exactly; they drift from the exact motion by the format's
+    /// rounding (toward zero, with coefficients of 30 bits), which the model measures: the distance
+    /// in the energy norm, as a displacement, plus an LSB and Double rounding.
+    func deviation(_ state: State, configuration: SpringConfiguration, exact: (d: Double, v: Double)) -> Double {
+        let (d, v) = doubleState(state)
+        let ratio = configuration.mass / configuration.tension
+        let amplitude = (d * d + ratio * v * v).squareRoot()
+        let dd = d - exact.d, dv = v - exact.v
+        return (dd * dd + ratio * dv * dv).squareRoot() + 1e-9 * amplitude + 1.0 / 65536
     }
 
     func mismatch(_ state: State, configuration: SpringConfiguration, bank: SpringBank<Q16Lanes>, spring: SpringHandle) throws -> String? {

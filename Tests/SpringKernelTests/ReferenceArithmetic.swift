@@ -50,14 +50,34 @@ protocol ReferenceArithmetic {
     func stepped(_ state: State, configuration: SpringConfiguration, dt: Double) -> (state: State, saturated: Bool)
     /// Whether the state's lanes sit at the format's bounds (what the kernel's saturation scan sees).
     func isAtBounds(_ state: State) -> Bool
-    /// The frames after which the kernel's prediction may say the spring rests, for steps of
-    /// `dt` from this state: `first...last`, `last` nil when the model cannot bound it (it walks
-    /// at most ``restSearchFrames`` frames; `first` is then a lower bound).
-    func restFrames(_ state: State, configuration: SpringConfiguration, tolerance: Double, dt: Double) -> (first: Int, last: Int?)
+    /// The state's displacement and velocity as real numbers.
+    func doubleState(_ state: State) -> (d: Double, v: Double)
+    /// How far, in displacement, the exact motion from the kernel's lanes may be from `exact`, the
+    /// exact motion (in Double) of the trajectory the kernel scheduled (the lanes' rounding since).
+    func deviation(_ state: State, configuration: SpringConfiguration, exact: (d: Double, v: Double)) -> Double
 
     /// Compares the kernel's spring with the model's state; returns a description of the first
     /// difference beyond what the format allows, or nil.
     func mismatch(_ state: State, configuration: SpringConfiguration, bank: SpringBank<Lanes>, spring: SpringHandle) throws -> String?
+}
+
+extension ReferenceArithmetic {
+    /// The frames after which ``SpringBank/predictRest(of:dt:)`` may say the spring rests, for
+    /// steps of `dt` from this state: `first...last`, from the brute-force rest frame of the band
+    /// widened and narrowed by the lanes' deviation (`last` nil when not found within
+    /// ``restSearchFrames``; `first` is then a lower bound).
+    func restFrames(_ state: State, configuration: SpringConfiguration, tolerance: Double, dt: Double) -> (first: Int, last: Int?) {
+        let (d, v) = doubleState(state)
+        let amplitude = (d * d + configuration.mass / configuration.tension * v * v).squareRoot()
+        let delta = deviation(state, configuration: configuration, exact: (d, v)) + 1e-9 * amplitude
+        let first = ReferenceRest.restFrame(
+            displacement: d, velocity: v, tolerance: tolerance + delta, configuration: configuration, dt: dt, limit: restSearchFrames)
+        guard let first else { return (restSearchFrames, nil) }
+        guard tolerance > delta else { return (first, nil) }
+        let last = ReferenceRest.restFrame(
+            displacement: d, velocity: v, tolerance: tolerance - delta, configuration: configuration, dt: dt, limit: restSearchFrames)
+        return (first, last.map { $0 + 1 })
+    }
 }
 
 /// How far the references walk a trajectory to find its rest frame. A longer walk would only

@@ -19,7 +19,7 @@ struct SettleTests {
         #expect(bank.awakeCount == 0)
     }
 
-    @Test("kernel rest frames D satisfy R <= D <= R + 1 against the Float64 reference, never early")
+    @Test("with a declared fixed timestep, rest frames D satisfy R <= D <= R + 1 against the Float64 reference")
     func corpus() throws {
         var generator = SeededGenerator(seed: 0xC0FFEE)
         // One bank per frame rate, many springs each, stepped together as an engine would.
@@ -32,6 +32,7 @@ struct SettleTests {
         var checked = 0
         for (hz, group) in cases {
             let bank = SpringBank<Float32Lanes>()
+            try bank.setFrameClock(.fixed(frameDuration: 1 / hz))
             var handles: [SpringHandle] = []
             for (c, _) in group {
                 handles.append(try bank.add(value: c.from, target: c.to, velocity: c.velocity, configuration: c.configuration, tolerance: c.tolerance))
@@ -72,26 +73,33 @@ struct SettleTests {
         #expect(again == [springs[3]])
     }
 
-    @Test("the kernel answers when a moving spring will rest, and keeps its word")
-    func scheduledRestFrame() throws {
+    @Test("the kernel answers when a moving spring will rest, in seconds, and keeps its word")
+    func restTimeKept() throws {
         let bank = SpringBank<Float32Lanes>()
         let spring = try bank.add(value: 0, target: 300, velocity: -2000, tolerance: 0.5)
-        #expect(try bank.predictRest(of: spring, dt: 1.0 / 60).frames > 0)
-        try bank.step(dt: 1.0 / 60)
-        let due = try #require(try bank.scheduledRestFrame(of: spring))
-        while try !bank.isAtRest(spring) { try bank.step(dt: 1.0 / 60) }
-        #expect(bank.frame == due)
+        let restTime = try bank.restTime(of: spring)
+        let oracle = ReferenceRest.restTime(displacement: -300, velocity: -2000, tolerance: 0.5, configuration: .default)
+        #expect(abs(restTime - oracle) < 1e-6)
+        var clock = 0.0
+        while try !bank.isAtRest(spring) {
+            try bank.step(dt: 1.0 / 60)
+            clock += 1.0 / 60
+        }
+        // The first frame that reaches the rest time.
+        #expect(clock >= restTime && clock - 1.0 / 60 < restTime)
+        #expect(try bank.restTime(of: spring) == 0)
     }
 
-    @Test("a change of frame duration predicts again, and never rests early")
+    @Test("a change of frame duration is stepped exactly, and never rests early")
     func changingFrameDuration() throws {
         let bank = SpringBank<Float32Lanes>()
         let spring = try bank.add(value: 0, target: 100, tolerance: 0.5)
         for _ in 0..<10 { try bank.step(dt: 1.0 / 60) }
         let d = Double(try bank.value(of: spring)) - 100, v = Double(try bank.velocity(of: spring))
         let reference = ReferenceRest.restFrame(displacement: d, velocity: v, tolerance: 0.5, configuration: .default, dt: 1.0 / 120)!
+        let continuous = ReferenceRest.restTime(displacement: d, velocity: v, tolerance: 0.5, configuration: .default)
         var steps = 0
         while try !bank.isAtRest(spring) { try bank.step(dt: 1.0 / 120); steps += 1 }
-        #expect(steps >= reference && steps <= max(reference, 1) + 1)
+        #expect(steps >= reference && steps <= max(Int((continuous * 120).rounded(.up)), reference + 1))
     }
 }

@@ -1,0 +1,200 @@
+import Foundation
+import SpringKernel
+
+/// `spring-bench events`: what an event costs, the step's share included, when an engine sends
+/// many every frame (an attachment following a dragged target retargets every spring of it).
+struct EventsCommand {
+    /// The command's `--help`.
+    static let help = """
+        spring-bench events [--springs 16K,256K,1M] [--kernel float,fixed] [--fractions 0.01,0.1,1]
+                            [--events \(EventKind.allCases.map(\.rawValue).joined(separator: ","))]
+                            [--repeats R] [--format table|json|csv] [--output DIR] [--quick]
+
+          N lightly damped springs (tension 120, friction 2), all moving, stepped at 60 Hz. Each frame a
+          fraction of them gets one event of a kind, one call per spring ("single") or one call for all
+          ("batch": retarget from a buffer of targets, an impulse to a mask, a mask's pause and resume):
+            retarget   a new target every frame          impulse    a velocity added
+            set-state  a new value and velocity          start      a spring removed and a new one added
+            resume     a mask paused and resumed with new values and velocities
+            configure  another configuration (two alternate)
+          ns per event = (frame with the events − frame without them) / events, medians of interleaved
+          repeats. The issue's bound: 25 ns (float32) and 50 ns (Q16.16) at 100 % of 100K springs.
+          --quick: 16K springs, fractions 0.01 and 1.
+        """
+
+    enum EventKind: String, CaseIterable, Codable {
+        case retarget, impulse, setState = "set-state", start, resume, configure
+
+        /// The forms this kind has.
+        var forms: [String] {
+            switch self {
+            case .retarget, .impulse: ["single", "batch"]
+            case .resume: ["batch"]
+            case .setState, .start, .configure: ["single"]
+            }
+        }
+    }
+
+    /// One measured cell.
+    struct Row: Codable {
+        var kernel: String
+        var springs: Int
+        var fraction: Double
+        var event: String
+        var form: String
+        var eventsPerFrame: Int
+        var baseFrameNanoseconds: Double
+        var eventFrameNanoseconds: Double
+        var nanosecondsPerEvent: Double
+    }
+
+    var sizes: [Int]
+    var kernels: [String]
+    var fractions: [Double]
+    var kinds: [EventKind]
+    var repeats: Int
+    var format: OutputFormat
+    var output: String?
+
+    /// Reads the options.
+    init(_ arguments: inout CommandLineArguments) throws(BenchError) {
+        let quick = arguments.flag("quick")
+        sizes = try arguments.sizes("springs") ?? (quick ? [16 << 10] : [16 << 10, 256 << 10, 1 << 20])
+        kernels = arguments.list("kernel") ?? ["float", "fixed"]
+        for kernel in kernels where kernel != "float" && kernel != "fixed" { throw .usage("--kernel takes float and fixed, got \(kernel)") }
+        fractions = try arguments.doubles("fractions") ?? (quick ? [0.01, 1] : [0.01, 0.1, 1])
+        guard fractions.allSatisfy({ $0 > 0 && $0 <= 1 }) else { throw .usage("--fractions must lie in (0, 1]") }
+        var kinds: [EventKind] = []
+        for name in arguments.list("events") ?? EventKind.allCases.map(\.rawValue) {
+            guard let kind = EventKind(rawValue: name) else { throw .usage("unknown event \(name)") }
+            kinds.append(kind)
+        }
+        self.kinds = kinds
+        repeats = try arguments.int("repeats") ?? (quick ? 3 : 5)
+        guard repeats >= 1, sizes.allSatisfy({ $0 >= 16 && $0 <= 1 << 24 }) else { throw .usage("--repeats ≥ 1, --springs within 16...16M") }
+        format = try outputFormat(&arguments)
+        output = arguments.string("output")
+        try arguments.rejectUnread()
+    }
+
+    func run() throws {
+        let rows = try measure(progress: Progress())
+        switch format {
+        case .table: print(Self.table(rows).render())
+        case .csv: print(Self.table(rows).csv(), terminator: "")
+        case .json: print(try jsonText(rows))
+        }
+        if let output { try Self.write(rows, to: output) }
+    }
+
+    func measure(progress: Progress) throws -> [Row] {
+        var rows: [Row] = []
+        for kernel in kernels {
+            for springs in sizes {
+                for fraction in fractions {
+                    for kind in kinds {
+                        for form in kind.forms {
+                            progress.update("events: \(kernel) \(springCountLabel(springs)) \(Int(fraction * 100)) % \(kind.rawValue) \(form)")
+                            rows.append(kernel == "float"
+                                ? try Self.measure(Float32Lanes.self, springs: springs, fraction: fraction, kind: kind, form: form, repeats: repeats, value: { Float($0) })
+                                : try Self.measure(Q16Lanes.self, springs: springs, fraction: fraction, kind: kind, form: form, repeats: repeats, value: { Q16($0)! }))
+                        }
+                    }
+                }
+            }
+        }
+        progress.finish()
+        return rows
+    }
+
+    /// One cell: the same bank stepped with and without the events, interleaved.
+    static func measure<Lanes: SpringLaneArithmetic>(
+        _ lanes: Lanes.Type, springs count: Int, fraction: Double, kind: EventKind, form: String, repeats: Int,
+        value: @escaping (Double) -> Lanes.Value
+    ) throws -> Row {
+        let configurations = [try SpringConfiguration(tension: 120, friction: 2), try SpringConfiguration(tension: 150, friction: 2.5)]
+        let dt = 1.0 / 60
+        let eventCount = max(1, Int((Double(count) * fraction).rounded()))
+        func makeBank() throws -> (SpringBank<Lanes>, [SpringHandle]) {
+            let bank = SpringBank<Lanes>(threading: .single, capacity: count)
+            var handles: [SpringHandle] = []
+            handles.reserveCapacity(count)
+            for i in 0..<count {
+                handles.append(try bank.add(
+                    value: value(Double(i % 200) - 100), target: value(0), velocity: value(Double(i % 7) * 10),
+                    configuration: configurations[0], tolerance: value(0.5)))
+            }
+            return (bank, handles)
+        }
+        // Without events: the springs swing for seconds, far longer than a measurement.
+        let (base, _) = try makeBank()
+        let (bank, initialHandles) = try makeBank()
+        var handles = initialHandles
+        let targets = [[Lanes.Value](repeating: value(1), count: eventCount), [Lanes.Value](repeating: value(-1), count: eventCount)]
+        let mask = try bank.makePauseMask(handles[0..<eventCount])
+        var frame = 0
+        let eventFrame: () throws -> Void = {
+            frame += 1
+            let parity = frame & 1
+            switch (kind, form) {
+            case (.retarget, "single"):
+                for i in 0..<eventCount { try bank.retarget(handles[i], to: targets[parity][i]) }
+            case (.retarget, _):
+                try handles.withUnsafeBufferPointer { springs in
+                    try targets[parity].withUnsafeBufferPointer { values in
+                        try bank.retarget(UnsafeBufferPointer(rebasing: springs[0..<eventCount]), to: values)
+                    }
+                }
+            case (.impulse, "single"):
+                for i in 0..<eventCount { try bank.addVelocity(targets[parity][i], to: handles[i]) }
+            case (.impulse, _):
+                try bank.addVelocity(targets[parity][0], toEveryMemberOf: mask)
+            case (.setState, _):
+                for i in 0..<eventCount { try bank.setState(of: handles[i], value: targets[parity][i], velocity: targets[1 - parity][i]) }
+            case (.start, _):
+                for i in 0..<eventCount {
+                    try bank.remove(handles[i])
+                    handles[i] = try bank.add(
+                        value: targets[parity][i], target: value(50), velocity: targets[1 - parity][i],
+                        configuration: configurations[0], tolerance: value(0.5))
+                }
+            case (.resume, _):
+                try bank.pause(mask)
+                try bank.resume(mask) { _ in (value: targets[parity][0], velocity: targets[1 - parity][0]) }
+            case (.configure, _):
+                for i in 0..<eventCount { try bank.setConfiguration(of: handles[i], to: configurations[parity]) }
+            }
+            try bank.step(dt: dt)
+        }
+        let timer = FrameTimer(repeats: repeats, secondsPerRepeat: 0.15)
+        let results = try timer.secondsPerFrame([
+            Contender(frame: { try base.step(dt: dt) }),
+            Contender(frame: eventFrame),
+        ])
+        let baseSeconds = Percentiles(results[0].samples).p50
+        let eventSeconds = Percentiles(results[1].samples).p50
+        return Row(
+            kernel: Lanes.formatName, springs: count, fraction: fraction, event: kind.rawValue, form: form,
+            eventsPerFrame: eventCount, baseFrameNanoseconds: baseSeconds * 1e9, eventFrameNanoseconds: eventSeconds * 1e9,
+            nanosecondsPerEvent: (eventSeconds - baseSeconds) * 1e9 / Double(eventCount))
+    }
+
+    static func table(_ rows: [Row]) -> TextTable {
+        var table = TextTable(header: ["kernel", "springs", "share", "event", "form", "events/frame", "frame (µs)", "base (µs)", "ns/event"])
+        for row in rows {
+            table.rows.append([
+                row.kernel, springCountLabel(row.springs), String(format: "%g %%", row.fraction * 100), row.event, row.form,
+                "\(row.eventsPerFrame)", String(format: "%.1f", row.eventFrameNanoseconds / 1000),
+                String(format: "%.1f", row.baseFrameNanoseconds / 1000), String(format: "%.1f", row.nanosecondsPerEvent),
+            ])
+        }
+        return table
+    }
+
+    /// `events.json` and `events.csv`.
+    static func write(_ rows: [Row], to folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try writeFile(try jsonText(rows), to: "\(folder)/events.json")
+        try writeFile(table(rows).csv(), to: "\(folder)/events.csv")
+    }
+}

@@ -1,0 +1,55 @@
+/// Events for many springs in one call: what an engine does once per frame (an attachment that
+/// follows a dragged target retargets every spring of it, every frame).
+///
+/// Each call checks every input before it changes anything, so a refused call leaves the bank as
+/// it was, like every other call. The changed springs are predicted at the next step, in one pass.
+extension SpringBank {
+    /// Pulls `springs[i]` toward `targets[i]`, for every i, as ``retarget(_:to:)`` does one spring.
+    ///
+    /// - Throws: ``SpringKernelError/countMismatch(expected:given:)`` when the buffers differ in
+    ///   length; any error ``retarget(_:to:)`` throws, for the first spring that would throw it.
+    ///   Nothing is changed then.
+    public func retarget(_ springs: UnsafeBufferPointer<SpringHandle>, to targets: UnsafeBufferPointer<Lanes.Value>) throws(SpringKernelError) {
+        try core.checkMutable()
+        guard springs.count == targets.count else { throw .countMismatch(expected: springs.count, given: targets.count) }
+        // Check everything first. A spring listed twice keeps its value (value = target +
+        // displacement) through a retarget, so checking each against the current state suffices.
+        for i in springs.indices {
+            let index = try core.recordIndex(springs[i])
+            let lanes = core.lanePatterns(ofRecord: index)
+            let goal = try Lanes.lanePattern(of: targets[i], as: .target)
+            _ = try Lanes.displacementPattern(value: Lanes.valuePattern(displacement: lanes.displacement, target: lanes.target), target: goal)
+        }
+        for i in springs.indices {
+            let index = Int(springs[i].index)
+            let lanes = core.lanePatterns(ofRecord: index)
+            let goal = try Lanes.lanePattern(of: targets[i], as: .target)
+            let value = Lanes.valuePattern(displacement: lanes.displacement, target: lanes.target)
+            core.setState(record: index, displacement: try Lanes.displacementPattern(value: value, target: goal), target: goal)
+        }
+    }
+
+    /// Pulls `springs[i]` toward `targets[i]`, for every i (see the buffer form).
+    public func retarget(_ springs: [SpringHandle], to targets: [Lanes.Value]) throws(SpringKernelError) {
+        try springs.withUnsafeBufferPointer { springs throws(SpringKernelError) in
+            try targets.withUnsafeBufferPointer { targets throws(SpringKernelError) in try retarget(springs, to: targets) }
+        }
+    }
+
+    /// Adds `velocity` to the velocity of every spring the mask lists (an impulse to a group);
+    /// springs at rest start moving, paused ones keep the new velocity until they are resumed.
+    ///
+    /// - Throws: what ``addVelocity(_:to:)`` throws for the first member that would throw it,
+    ///   or ``SpringKernelError/stalePauseMask(_:)``; nothing is changed then.
+    public func addVelocity(_ velocity: Lanes.Value, toEveryMemberOf mask: PauseMaskID) throws(SpringKernelError) {
+        try core.checkMutable()
+        let members = core.memberRecords(ofMask: try core.maskIndex(mask))
+        for index in members {
+            _ = try Lanes.lanePattern(adding: velocity, to: core.lanePatterns(ofRecord: index).velocity, as: .velocity)
+        }
+        for index in members {
+            let current = core.lanePatterns(ofRecord: index).velocity
+            core.setState(record: index, velocity: try Lanes.lanePattern(adding: velocity, to: current, as: .velocity))
+        }
+    }
+}
