@@ -105,8 +105,13 @@ enum DeterministicMath {
     /// ln m ≥ (m − 1) ln 2 because ln is concave (its chord over [1, 2] lies below it). Too small by
     /// at most 0.06. For 0 < x < 1 it is still below ln x; 0 and NaN give −∞.
     static func logLowerBound(_ x: Double) -> Double {
-        guard x > 0, x.isFinite else { return x == .infinity ? .infinity : -.infinity }
-        return (Double(x.exponent) + (x.significand - 1)) * 0.6931471805599453 * (1 - 0x1p-40)
+        guard x >= .leastNormalMagnitude, x.isFinite else { return x == .infinity ? .infinity : x > 0 ? -745.2 : -.infinity }
+        // The exponent and significand straight from the bits (the standard library's accessors
+        // are calls, and this runs once per event).
+        let bits = x.bitPattern
+        let exponent = Double(Int((bits >> 52) & 0x7FF) - 1023)
+        let significand = Double(bitPattern: (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000)
+        return (exponent + (significand - 1)) * 0.6931471805599453 * (1 - 0x1p-40)
     }
 
     private static let quarterPi = 7.85398163397448278999e-01

@@ -56,27 +56,29 @@ public enum SettlePredictor {
     static func restTimeLowerBound(displacement d: Double, velocity v: Double, tolerance: Double, motion: SpringMotion) -> Double {
         let sigma = motion.decayRate, stiffness = motion.stiffnessPerMass
         let excess = abs(d) - tolerance
-        var bound = excess > 0 ? excess / (v * v + stiffness * d * d).squareRoot() : 0
+        let inverseBandSquared = 1 / (tolerance * tolerance)
+        var bound = 0.0
         switch motion.regime {
         case .underdamped:
-            let omega = motion.splitting
-            let b = (v + sigma * d) / omega
+            let b = (v + sigma * d) * motion.inverseSplitting
             let amplitudeSquared = d * d + b * b
-            guard sigma > 0 else { return amplitudeSquared > tolerance * tolerance ? .infinity : 0 }
-            let peakRatio = amplitudeSquared * (omega * omega / stiffness) / (tolerance * tolerance)
+            guard sigma > 0 else { return amplitudeSquared * inverseBandSquared > 1 ? .infinity : 0 }
+            let peakRatio = amplitudeSquared * motion.peakScaleSquared * inverseBandSquared
             if peakRatio > 1 {
-                bound = Swift.max(bound, 0.5 * DeterministicMath.logLowerBound(peakRatio) / sigma - .pi / omega)
+                bound = 0.5 * DeterministicMath.logLowerBound(peakRatio) * motion.inverseDecayRate - motion.halfPeriod
             }
         case .critical, .overdamped:
-            let w = v + sigma * d
-            if excess > 0, d * w >= 0 {
-                let ratio = d * d / (tolerance * tolerance)
-                bound = Swift.max(bound, 0.5 * DeterministicMath.logLowerBound(ratio) / sigma)
+            guard excess > 0 else { return 0 }
+            let ratio = d * d * inverseBandSquared
+            if d * (v + sigma * d) >= 0 {
+                bound = 0.5 * DeterministicMath.logLowerBound(ratio) * motion.inverseDecayRate
                 if motion.regime == .overdamped {
-                    let slowRate = stiffness / (sigma + motion.splitting)
-                    bound = Swift.max(bound, 0.5 * DeterministicMath.logLowerBound(ratio / 4) / slowRate)
+                    bound = Swift.max(bound, 0.5 * DeterministicMath.logLowerBound(ratio * 0.25) / motion.slowDecayRate)
                 }
             }
+        }
+        if excess > 0, bound <= 0 {
+            bound = excess / (v * v + stiffness * d * d).squareRoot()
         }
         // The bounds are computed in rounded arithmetic: keep them on the safe side.
         return bound.isFinite ? Swift.max(0, bound * (1 - 0x1p-30)) : bound

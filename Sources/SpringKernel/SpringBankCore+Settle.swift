@@ -14,9 +14,21 @@
 ///
 /// With a fixed clock every changed spring is predicted exactly at the next step, as a frame count.
 extension SpringBankCore {
-    /// The spring's trajectory changed: it is given a new due time at the next step.
+    /// The spring's trajectory changed: it is given a new due time, at once under a variable clock
+    /// (a lower bound from the lanes just written, while they are in cache), at the next step
+    /// under a fixed one or when it is paused.
     func trajectoryChanged(record index: Int) {
         records[index].dueIsRest = false
+        if case .variable = frameClock, !records[index].awaitingPrediction {
+            let (batch, slot) = batch(ofRecord: index)
+            if slot < batch.awakeCount, !batch.isPaused(slot: slot) {
+                scheduleLowerBound(record: index, batch: batch, slot: slot, now: time)
+                if records[index].queuedDue < frameState.pointee.nextDueTime {
+                    frameState.pointee.nextDueTime = records[index].queuedDue
+                }
+                return
+            }
+        }
         frameState.pointee.needsPreparation = true
         guard !records[index].awaitingPrediction else { return }
         records[index].awaitingPrediction = true
@@ -65,25 +77,41 @@ extension SpringBankCore {
     }
 
     /// Sets when the spring is next looked at, queuing an entry only if it has none as early.
-    private func setDue(record index: Int, _ due: Double, isRest: Bool) {
+    private func setDue(record index: Int, _ due: Double, isRest: Bool, now: Double, early: Bool = false) {
         records[index].due = due
         records[index].dueIsRest = isRest
-        queueIfEarlier(record: index)
+        queueIfEarlier(record: index, now: now, early: early)
     }
 
-    private func queueIfEarlier(record index: Int) {
+    /// Queues the spring at its due time unless its entry comes as early. A check (not a rest) made
+    /// after a change is queued `early`, a tenth of the way early, so that a spring whose check moves a little earlier at each
+    /// change (an attachment chasing a target) does not queue a new entry every frame; popping
+    /// early is safe, it is queued again at `due`.
+    private func queueIfEarlier(record index: Int, now: Double, early: Bool = false) {
         let due = records[index].due
         guard due < records[index].queuedDue else { return }
         if !records[index].queuedDue.isFinite { queuedSprings += 1 }
+        let queued = !early || records[index].dueIsRest || !(due > now) ? due : now + (due - now) * 0.9
         records[index].stamp &+= 1
-        records[index].queuedDue = due
-        schedule.insert(due: due, spring: UInt32(index), stamp: records[index].stamp)
+        records[index].queuedDue = queued
+        schedule.insert(due: queued, spring: UInt32(index), stamp: records[index].stamp)
+        // Entries replaced by earlier ones stay until they pop: keep them fewer than the live ones.
+        if schedule.count > 2 * queuedSprings + 64 { compactSchedule() }
+    }
+
+    /// A variable clock's first due time for a changed spring: a cheap lower bound on its rest.
+    private func scheduleLowerBound(record index: Int, batch: ConfigurationBatch, slot: Int, now: Double) {
+        let bound = SettlePredictor.restTimeLowerBound(
+            displacement: lanes.double(ofLanePattern: batch.displacements[slot]),
+            velocity: lanes.double(ofLanePattern: batch.velocities[slot]), tolerance: records[index].tolerance,
+            motion: batch.motion)
+        setDue(record: index, now + bound, isRest: false, now: now, early: true)
     }
 
     /// A fixed clock's exact prediction from now: rest is reported by a step, so at least one frame on.
     private func scheduleFixed(record index: Int, frameDuration: Double) {
         let prediction = predictRest(record: index, duration: frameDuration)
-        setDue(record: index, Double(frame + max(prediction.frames, 1)), isRest: prediction.isFinal)
+        setDue(record: index, Double(frame + max(prediction.frames, 1)), isRest: prediction.isFinal, now: Double(frame))
     }
 
     /// Before a step: gives every spring whose trajectory changed its due time.
@@ -94,19 +122,16 @@ extension SpringBankCore {
             guard records[index].isLive, records[index].awaitingPrediction else { continue }
             records[index].awaitingPrediction = false
             // A paused spring is scheduled when it resumes (which changes its trajectory again).
-            guard isAwake(record: index), !isPaused(record: index) else { continue }
+            let (batch, slot) = batch(ofRecord: index)
+            guard slot < batch.awakeCount, !batch.isPaused(slot: slot) else { continue }
             switch frameClock {
             case .variable:
-                let inputs = restInputs(record: index)
-                let bound = SettlePredictor.restTimeLowerBound(
-                    displacement: inputs.displacement, velocity: inputs.velocity, tolerance: inputs.tolerance, motion: inputs.motion)
-                setDue(record: index, now + bound, isRest: false)
+                scheduleLowerBound(record: index, batch: batch, slot: slot, now: now)
             case .fixed(let frameDuration):
                 scheduleFixed(record: index, frameDuration: frameDuration)
             }
         }
         pending.removeAll(keepingCapacity: true)
-        if schedule.count > 2 * queuedSprings + 64 { compactSchedule() }
         publishNextDue()
     }
 
@@ -120,8 +145,8 @@ extension SpringBankCore {
             queuedSprings -= 1
             guard isAwake(record: index), !isPaused(record: index), !records[index].awaitingPrediction else { continue }
             if records[index].due > now {
-                // Changed since it was queued, and its check moved on.
-                queueIfEarlier(record: index)
+                // Changed since it was queued, and its check moved on (or queued early on purpose).
+                queueIfEarlier(record: index, now: now)
                 continue
             }
             if !records[index].dueIsRest {
@@ -129,7 +154,7 @@ extension SpringBankCore {
                 case .variable:
                     let remaining = restTime(record: index)
                     if remaining > 0 {
-                        setDue(record: index, now + remaining, isRest: true)
+                        setDue(record: index, now + remaining, isRest: true, now: now)
                         continue
                     }
                 case .fixed(let frameDuration):
@@ -152,7 +177,7 @@ extension SpringBankCore {
         queuedSprings = 0
         for index in records.indices where records[index].isLive && records[index].queuedDue.isFinite {
             records[index].queuedDue = .infinity
-            queueIfEarlier(record: index)
+            queueIfEarlier(record: index, now: clockReading)
         }
     }
 

@@ -35,6 +35,13 @@ public struct SpringMotion: Hashable, Sendable {
     public let stiffnessPerMass: Double
     /// ω (under-damped), β (over-damped) or 0 (critical).
     public let splitting: Double
+    /// 1/σ, 1/ω (or 0), π/ω (or 0), ω²/ω₀² (or 0) and the slow decay rate ω₀²/(σ + β) (or σ),
+    /// kept for the rest predictor's per-event bound, which then multiplies instead of dividing.
+    let inverseDecayRate: Double
+    let inverseSplitting: Double
+    let halfPeriod: Double
+    let peakScaleSquared: Double
+    let slowDecayRate: Double
 
     /// The motion of springs with this configuration.
     public init(_ configuration: SpringConfiguration) {
@@ -56,6 +63,12 @@ public struct SpringMotion: Hashable, Sendable {
             regime = .critical
             splitting = 0
         }
+        inverseDecayRate = sigma > 0 ? 1 / sigma : .infinity
+        let oscillates = regime == .underdamped
+        inverseSplitting = oscillates ? 1 / splitting : 0
+        halfPeriod = oscillates ? .pi / splitting : 0
+        peakScaleSquared = oscillates ? splitting * splitting / omega0Squared : 0
+        slowDecayRate = regime == .overdamped ? omega0Squared / (sigma + splitting) : sigma
     }
 
     /// The exact map from (d, v) now to (d, v) after a duration `t` ≥ 0.

@@ -225,13 +225,17 @@ struct FixedPointTests {
                 let coefficients = Q16Lanes.coefficients(of: SpringMotion(spring.configuration).propagator(over: 1 / hz))
                 // R by brute force on the format's own trajectory: the frame after the last outside the band.
                 var (d, v) = (spring.from.raw &- spring.to.raw, spring.velocity.raw)
-                var lastOutside = -1, frame = 0
+                var lastOutside = -1, frame = 0, saturated = false
                 while !(d == 0 && v == 0) {
                     if abs(Int64(d)) > Int64(tolerance.raw) { lastOutside = frame }
-                    (d, v, _) = Q16Lanes.step(displacement: d, velocity: v, coefficients: coefficients)
+                    let next = Q16Lanes.step(displacement: d, velocity: v, coefficients: coefficients)
+                    (d, v) = (next.displacement, next.velocity)
+                    saturated = saturated || next.saturated
                     frame += 1
                 }
-                guard frame < 20_000 else { continue }
+                // A clamped spring leaves the exact motion (and is predicted again from the clamp):
+                // the saturation tests cover it.
+                guard frame < 20_000, !saturated else { continue }
                 // R of the exact motion from the same start, by brute force in Float64.
                 let d0 = Double(spring.from.raw &- spring.to.raw) / 65536, v0 = Double(spring.velocity.raw) / 65536
                 let margin = 1e-9 * (abs(d0) + abs(v0))
