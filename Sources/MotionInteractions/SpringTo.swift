@@ -3,7 +3,10 @@
 ///
 /// Every SpringTo for one property drives the same spring (see ``PropertySpring``): adding
 /// another one changes the destination and keeps the velocity, and if the spring is paused (by
-/// ``PausesSpring``), it moves on toward the latest destination when it is released.
+/// ``PausesSpring``), it moves on toward the latest destination when it is released. A spring at
+/// rest starts from the property's current value, as the plan's contract says (pull the
+/// property's current value to the destination): a value written to the property since the
+/// spring came to rest is where it starts, and the same destination again starts it too.
 ///
 /// ```swift
 /// runtime.addPlan(SpringTo(.position, destination: CGPoint(x: 0, y: 200)), to: element)
