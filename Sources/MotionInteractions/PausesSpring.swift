@@ -46,9 +46,10 @@ public struct PausesSpring<T: SpringAnimatable>: MotionPlan {
     }
 
     /// Adds the recognizer's pause mask to the property's spring, making the spring if needed
-    /// (at rest on the property's value).
+    /// (at rest on the property's value, with the property's
+    /// ``ElementProperty/defaultThreshold``).
     public func perform(on element: MotionElement, in runtime: MotionRuntime) {
-        guard let propertySpring = runtime.makePropertySpring(for: property.of(element), threshold: nil) else { return }
+        guard let propertySpring = runtime.makePropertySpring(for: property.of(element), threshold: property.defaultThreshold) else { return }
         runtime.addPause(of: propertySpring, whileActive: gestureRecognizer, releaseVelocity: releaseVelocity)
     }
 }

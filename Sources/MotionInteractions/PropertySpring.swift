@@ -58,12 +58,11 @@ extension MotionRuntime {
         propertySprings[ObjectIdentifier(property)] as? PropertySpring<T>
     }
 
-    /// The spring for `property`, made (at rest on the property's value) if there is none.
-    func makePropertySpring<T: SpringAnimatable>(for property: ReactiveProperty<T>, threshold: Float?) -> PropertySpring<T>? {
+    /// The spring for `property`, made (at rest on the property's value, resting within
+    /// `threshold`) if there is none.
+    func makePropertySpring<T: SpringAnimatable>(for property: ReactiveProperty<T>, threshold: Float) -> PropertySpring<T>? {
         if let existing = propertySpring(for: property) { return existing }
-        let spring = Spring(
-            to: ReactiveProperty(property.value), initialValue: property,
-            threshold: threshold ?? Spring<T>.defaultThreshold)
+        let spring = Spring(to: ReactiveProperty(property.value), initialValue: property, threshold: threshold)
         let state = ReactiveProperty(MotionState.atRest)
         let observer = MotionObserver<T>(runtime: self, next: { property.value = $0 }, state: { state.value = $0 })
         guard let connection = makeConnection(spring, observer: observer) else { return nil }

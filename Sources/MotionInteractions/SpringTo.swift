@@ -18,8 +18,9 @@ public struct SpringTo<T: SpringAnimatable>: MotionPlan {
     public let destination: T
     /// A configuration to apply, or nil to keep the spring's.
     public let configuration: SpringConfiguration?
-    /// The threshold if this plan makes the property's spring (ignored otherwise); nil for
-    /// ``Spring/defaultThreshold``.
+    /// The threshold if this plan makes the property's spring (ignored otherwise), in the
+    /// property's units; nil (or a non-finite or non-positive one) for the property's
+    /// ``ElementProperty/defaultThreshold``.
     public let threshold: Float?
 
     /// Pulls `property` toward `destination`.
@@ -35,7 +36,7 @@ public struct SpringTo<T: SpringAnimatable>: MotionPlan {
     /// Sets the destination (and configuration) of the property's spring, making it if needed.
     /// A non-finite destination component is ignored by the spring (see ``Spring``).
     public func perform(on element: MotionElement, in runtime: MotionRuntime) {
-        guard let propertySpring = runtime.makePropertySpring(for: property.of(element), threshold: threshold) else { return }
+        guard let propertySpring = runtime.makePropertySpring(for: property.of(element), threshold: property.threshold(threshold)) else { return }
         if let configuration { propertySpring.spring.configuration.value = configuration }
         propertySpring.spring.destination.value = destination
     }

@@ -64,4 +64,61 @@ struct PeerSuiteDefectTests {
         try runtime.advanceUntilAllAtRest()
         #expect(element.position.value == CGPoint(x: 20, y: 20))
     }
+
+    /// Was: SpringTo and PausesSpring used 0.5 for every property, so an opacity came to rest
+    /// (and snapped onto its destination) on the fourth frame, while its motion was still 0.5
+    /// away from it.
+    @Test("an opacity spring rests within 1/256 of its destination: no pop")
+    func opacityDoesNotPop() throws {
+        let runtime = MotionRuntime()
+        let element = MotionElement(opacity: 1)
+        var values: [Float] = []
+        let observation = element.opacity.observe { values.append($0) }
+        runtime.addPlan(SpringTo(.opacity, destination: 0.2), to: element)
+        try runtime.advanceUntilAllAtRest()
+        observation.cancel()
+        #expect(values.last == 0.2)
+        // The same motion with no snap (a tolerance of 10⁻⁶): the snap onto 0.2 at rest is the
+        // only difference, and it moves the opacity by at most 1/256.
+        let reference = SpringBank<Float32Lanes>()
+        let unsnapped = try reference.add(value: 1, target: 0.2, tolerance: 1e-6)
+        var motion: [Float] = []
+        for _ in values.indices {
+            try reference.step(dt: frame60)
+            motion.append(try reference.value(of: unsnapped))
+        }
+        #expect(values.count > 10)
+        #expect(Array(values.dropLast()) == Array(motion.dropLast()))
+        #expect(try abs(#require(motion.last) - 0.2) <= 1.0 / 256)
+        let spring = try #require(runtime.propertySpring(for: element.opacity)?.springs.first)
+        #expect(try runtime.bank.tolerance(of: spring) == Double(Float(1.0 / 256)))
+
+        // PausesSpring makes the spring with the same default.
+        let paused = MotionElement(opacity: 0.5)
+        runtime.addPlan(PausesSpring(.opacity, whileActive: GestureRecognizer()), to: paused)
+        let pausedSpring = try #require(runtime.propertySpring(for: paused.opacity)?.springs.first)
+        #expect(try runtime.bank.tolerance(of: pausedSpring) == Double(Float(1.0 / 256)))
+    }
+
+    @Test("each property's springs default to a threshold in its own units; a plan's own threshold wins")
+    func thresholdsPerProperty() throws {
+        let runtime = MotionRuntime()
+        let element = MotionElement(scale: 2, rotation: 1, size: CGSize(width: 10, height: 20))
+        func tolerances<T: SpringAnimatable>(_ property: ElementProperty<T>) throws -> [Double] {
+            try #require(runtime.propertySpring(for: property.of(element))).springs.map { try runtime.bank.tolerance(of: $0) }
+        }
+        runtime.addPlan(SpringTo(.position, destination: CGPoint(x: 1, y: 1)), to: element)
+        runtime.addPlan(SpringTo(.scale, destination: 1), to: element)
+        runtime.addPlan(SpringTo(.rotation, destination: 0), to: element)
+        runtime.addPlan(SpringTo(.size, destination: CGSize(width: 30, height: 40), threshold: 2), to: element)
+        runtime.addPlan(SpringTo(.opacity, destination: 0, threshold: -1), to: element)
+        #expect(try tolerances(.position) == [0.5, 0.5])
+        #expect(try tolerances(.scale) == [Double(Float(0.001))])
+        #expect(try tolerances(.rotation) == [Double(Float(0.001))])
+        #expect(try tolerances(.size) == [2, 2])
+        #expect(try tolerances(.opacity) == [Double(Float(1.0 / 256))])
+        #expect(ElementProperty(\.opacity, defaultThreshold: .nan).defaultThreshold == 0.5)
+        try runtime.advanceUntilAllAtRest()
+        #expect(element.scale.value == 1 && element.rotation.value == 0 && element.size.value == CGSize(width: 30, height: 40))
+    }
 }
