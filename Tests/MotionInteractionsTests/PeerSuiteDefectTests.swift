@@ -121,4 +121,40 @@ struct PeerSuiteDefectTests {
         try runtime.advanceUntilAllAtRest()
         #expect(element.scale.value == 1 && element.rotation.value == 0 && element.size.value == CGSize(width: 30, height: 40))
     }
+
+    /// Tossable's own streams, subscribed in the reverse of the order its set-up uses: the
+    /// position first, the velocity second, so the velocity's subscriber runs last at release.
+    final class ReversedTossable: Interaction {
+        let tossable: Tossable
+        init(_ tossable: Tossable) { self.tossable = tossable }
+        override func setUp(in runtime: MotionRuntime) {
+            let position = tossable.position
+            tossable.positionStream.subscribe(in: runtime, next: { position.value = $0 })
+            runtime.write(tossable.initialVelocityStream, to: tossable.initialVelocity)
+        }
+    }
+
+    /// Was: the toss restarted the spring from `initialVelocity`, written by another subscriber of
+    /// the recognizer, so it tossed with the release velocity only if that subscriber ran first.
+    @Test("a toss starts with the release velocity whatever order the recognizer's subscribers run in")
+    func tossVelocityWhateverTheSubscriberOrder() throws {
+        let runtime = MotionRuntime()
+        let view = MotionElement()
+        let tossable = Tossable(position: view.position, to: ReactiveProperty(CGPoint(x: 0, y: 300)),
+                                containerView: MotionElement(), springSource: springSource)
+        try runtime.add(ReversedTossable(tossable))
+        let springs = runtime.springHandles
+        try #require(springs.count == 2)
+
+        var script = ScriptedDrag(tossable.panGestureRecognizer)
+        script.begin()
+        for step in 1...4 { script.move(to: CGPoint(x: 5 * Double(step), y: 20 * Double(step))) }
+        script.end(at: CGPoint(x: 25, y: 100))
+        let release = tossable.panGestureRecognizer.velocity
+        #expect(release.y > 1000)
+        #expect(try runtime.bank.value(of: springs[1]) == 100)
+        #expect(try runtime.bank.velocity(of: springs[0]) == Float(release.x))
+        #expect(try runtime.bank.velocity(of: springs[1]) == Float(release.y))
+        #expect(tossable.initialVelocity.value == release)
+    }
 }
