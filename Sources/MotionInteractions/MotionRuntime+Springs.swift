@@ -21,7 +21,7 @@ extension MotionRuntime {
         let destination = spring.destination.value.springComponents
         let start = spring.initialValue.value.springComponents
         let velocity = spring.initialVelocity.value.springComponents
-        let configuration = spring.configuration.value.kernelConfiguration ?? .default
+        let configuration = spring.configuration.value
         var handles: [SpringHandle] = []
         handles.reserveCapacity(T.springComponentCount)
         var targets = SIMD4<Float>.zero
@@ -185,10 +185,11 @@ extension MotionRuntime {
         connection.handles.allSatisfy { (try? bank.isAtRest($0)) == true && (try? bank.isPaused($0)) == false }
     }
 
-    /// Gives every component the new configuration, keeping state; a refused one is ignored.
+    /// Gives every component the new configuration, keeping state; if the kernel refuses it
+    /// (65,536 configurations in use already), a component keeps the one it had.
     func reconfigure(_ connection: SpringConnection, _ configuration: SpringConfiguration) {
-        guard connection.isConnected, let kernel = configuration.kernelConfiguration else { return }
-        for handle in connection.handles { try? bank.setConfiguration(of: handle, to: kernel) }
+        guard connection.isConnected else { return }
+        for handle in connection.handles { try? bank.setConfiguration(of: handle, to: configuration) }
         refresh(connection)
     }
 

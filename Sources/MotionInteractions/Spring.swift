@@ -1,3 +1,5 @@
+import SpringKernel
+
 /// A spring from a starting value toward a destination, described by properties: the
 /// springSource specification's `Spring`.
 ///
@@ -14,8 +16,8 @@
 ///   property while the spring rests is where the next motion starts). ``initialVelocity`` is
 ///   read when the spring starts and when it restarts after a pause. Writing either while the
 ///   spring moves does not change the motion.
-/// - ``configuration`` is observed: writing it changes the moving spring's tension and friction,
-///   keeping its state.
+/// - ``configuration`` (the kernel's `SpringConfiguration`, valid by construction) is observed:
+///   writing it changes the moving spring's tension, friction and mass, keeping its state.
 /// - ``threshold`` is the kernel's settle tolerance, in the value's own units: the spring comes to
 ///   rest on the frame its trajectory stays within it of the destination for good.
 ///
@@ -33,7 +35,7 @@ public final class Spring<T: SpringAnimatable> {
     public let initialValue: ReactiveProperty<T>
     /// The velocity the spring starts (and restarts) with, in value units per second.
     public let initialVelocity: ReactiveProperty<T>
-    /// The spring's tension and friction.
+    /// The spring's physical parameters (the Material Motion default: tension 342, friction 30).
     public let configuration: ReactiveProperty<SpringConfiguration>
     /// The settle tolerance, in value units, for every component.
     public let threshold: Float

@@ -1,3 +1,5 @@
+import SpringKernel
+
 /// Pulls a property of an element toward a destination with a spring (the Material Motion
 /// SpringTo plan).
 ///
