@@ -63,7 +63,8 @@ public final class Tossable: AttachWithSpring {
 
     /// Writes ``initialVelocityStream`` to the spring's initial velocity (so it holds the last
     /// release velocity), then connects the position. The toss itself does not depend on that
-    /// write: it reads the release velocity from the recognizer (see ``init(position:to:containerView:springSource:panGestureRecognizer:)``).
+    /// write: it reads the release velocity from the recognizer (see
+    /// ``init(position:to:containerView:springSource:panGestureRecognizer:)``).
     public override func setUp(in runtime: MotionRuntime) {
         runtime.write(initialVelocityStream, to: initialVelocity)
         super.setUp(in: runtime)
