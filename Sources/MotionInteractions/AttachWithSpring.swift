@@ -1,4 +1,5 @@
 import Foundation
+import SpringKernel
 
 /// Pulls a position toward a destination with a spring (the Material Motion AttachWithSpring
 /// interaction). The destination is a property, so the position follows it when it moves.

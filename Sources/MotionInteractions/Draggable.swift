@@ -23,10 +23,8 @@ public struct Draggable: MotionPlan {
 
     /// Connects the recognizer's translation to the element's position.
     public func perform(on element: MotionElement, in runtime: MotionRuntime) {
-        let position = element.position
-        let band = rubberBand
-        gestureSource(gestureRecognizer).translated(from: position, in: space).subscribe(in: runtime, next: { point in
-            position.value = band?.apply(to: point) ?? point
-        })
+        let translation = gestureSource(gestureRecognizer).translated(from: element.position, in: space)
+        let dragged = rubberBand.map { translation.rubberBanded(outsideOf: $0.bounds, maxLength: $0.maximumOverflow) } ?? translation
+        runtime.write(dragged, to: element.position)
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A platform-neutral continuous gesture (a drag, or any gesture whose progress is a 2-D
-/// translation), fed by timestamped events from an engine's input layer.
+/// translation), fed by timestamped events from an engine's input layer. Rotations and pinches
+/// have their own recognizers (``RotationGestureRecognizer``, ``PinchGestureRecognizer``), which
+/// track their progress with one of these.
 ///
 /// ```swift
 /// let drag = GestureRecognizer()

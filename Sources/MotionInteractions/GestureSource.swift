@@ -5,7 +5,7 @@
 /// When a gesture begins, `.active` is sent before the value; when it ends or is cancelled, the
 /// value is sent before `.atRest`, so a subscriber sees the final translation while the gesture
 /// still counts as active.
-public func gestureSource(_ recognizer: GestureRecognizer) -> MotionObservable<GestureRecognizer> {
+public func gestureSource<Recognizer: ContinuousGestureRecognizer>(_ recognizer: Recognizer) -> MotionObservable<Recognizer> {
     MotionObservable { observer in
         var wasActive = recognizer.isActive
         observer.state(wasActive ? .active : .atRest)

@@ -17,21 +17,34 @@ public final class MotionElement {
     public let position: ReactiveProperty<CGPoint>
     /// The element's opacity, 0 to 1.
     public let opacity: ReactiveProperty<Float>
+    /// The element's scale about its center (1: its natural size). Made on first use, so an
+    /// element that is never scaled, rotated or resized carries no property for it.
+    public private(set) lazy var scale = ReactiveProperty<CGFloat>(1)
+    /// The element's rotation about its center, in radians (positive: clockwise on a y-down screen).
+    public private(set) lazy var rotation = ReactiveProperty<CGFloat>(0)
+    /// The element's size (a view's bounds size), in its container's coordinates.
+    public private(set) lazy var size = ReactiveProperty(CGSize.zero)
     /// Input points per unit of this element's coordinate space (2 for a space zoomed out by
     /// half): gesture translations and velocities measured "in" the element are divided by it.
     public let coordinateScale: CGFloat
     /// The recognizers attached to the element, in the order they were added.
     public private(set) var gestureRecognizers: [GestureRecognizer] = []
 
-    /// An element at `position`.
+    /// An element at `position`, with the given opacity, scale, rotation and size.
     ///
     /// - Parameter coordinateScale: input points per unit of the element's coordinate space;
     ///   must be finite and positive (a zero or infinite scale has no inverse).
-    public init(position: CGPoint = .zero, opacity: Float = 1, coordinateScale: CGFloat = 1) {
+    public init(
+        position: CGPoint = .zero, opacity: Float = 1, scale: CGFloat = 1, rotation: CGFloat = 0, size: CGSize = .zero,
+        coordinateScale: CGFloat = 1
+    ) {
         precondition(coordinateScale.isFinite && coordinateScale > 0, "coordinateScale must be finite and positive")
         self.position = ReactiveProperty(position)
         self.opacity = ReactiveProperty(opacity)
         self.coordinateScale = coordinateScale
+        if scale != 1 { self.scale = ReactiveProperty(scale) }
+        if rotation != 0 { self.rotation = ReactiveProperty(rotation) }
+        if size != .zero { self.size = ReactiveProperty(size) }
     }
 
     /// Attaches `recognizer`: its ``GestureRecognizer/view`` becomes this element. A recognizer
@@ -57,31 +70,4 @@ public final class MotionElement {
     func convertFromInput(_ vector: CGPoint) -> CGPoint {
         CGPoint(x: vector.x / coordinateScale, y: vector.y / coordinateScale)
     }
-}
-
-/// Names a ``ReactiveProperty`` of every ``MotionElement``, so a plan can say which property of
-/// its target it drives: `SpringTo(.position, destination: open)`.
-public struct ElementProperty<Value> {
-    /// Where the property lives on an element.
-    public let keyPath: KeyPath<MotionElement, ReactiveProperty<Value>>
-
-    /// Names the property at `keyPath`.
-    public init(_ keyPath: KeyPath<MotionElement, ReactiveProperty<Value>>) {
-        self.keyPath = keyPath
-    }
-
-    /// The property of `element`.
-    public func of(_ element: MotionElement) -> ReactiveProperty<Value> {
-        element[keyPath: keyPath]
-    }
-}
-
-extension ElementProperty where Value == CGPoint {
-    /// ``MotionElement/position``.
-    public static var position: ElementProperty<CGPoint> { ElementProperty(\.position) }
-}
-
-extension ElementProperty where Value == Float {
-    /// ``MotionElement/opacity``.
-    public static var opacity: ElementProperty<Float> { ElementProperty(\.opacity) }
 }

@@ -1,20 +1,49 @@
 import Foundation
 
-extension MotionObservable where T == GestureRecognizer {
+extension MotionObservable where T: ContinuousGestureRecognizer {
     /// The recognizer's events in any of `states` (the state channel is passed through).
     ///
     /// ```swift
     /// let releases = gestureSource(drag).onRecognitionState(.ended)
     /// ```
-    public func onRecognitionState(_ states: GestureRecognitionState...) -> MotionObservable<GestureRecognizer> {
+    public func onRecognitionState(_ states: GestureRecognitionState...) -> MotionObservable<T> {
         // A bit per state, captured by value: no array to reach on every event.
         let wanted = states.reduce(0 as UInt8) { $0 | $1.bit }
-        return MotionObservable<GestureRecognizer> { observer in
+        return MotionObservable<T> { observer in
             self.connect(MotionObserver(runtime: observer.runtime, next: { recognizer in
                 if wanted & recognizer.state.bit != 0 { observer.next(recognizer) }
             }, state: observer.state))
         }
     }
+
+    /// For each `began`, `changed` and `ended` event (not a cancellation), `combine` of the value
+    /// `property` had when the gesture began and the recognizer; the state channel is passed
+    /// through. The start is read once per gesture, when it begins (or at the first event seen,
+    /// if the gesture was already in progress when subscribed), so writes to `property` during
+    /// the gesture do not move its anchor.
+    fileprivate func anchored<Value, Result>(
+        at property: ReactiveProperty<Value>, _ combine: @escaping (Value, T) -> Result
+    ) -> MotionObservable<Result> {
+        MotionObservable<Result> { observer in
+            var start: Value?
+            return self.connect(MotionObserver(runtime: observer.runtime, next: { recognizer in
+                switch recognizer.state {
+                case .began:
+                    start = property.value
+                case .changed, .ended:
+                    if start == nil { start = property.value }
+                case .possible, .cancelled:
+                    start = nil
+                    return
+                }
+                observer.next(combine(start ?? property.value, recognizer))
+                if recognizer.state == .ended { start = nil }
+            }, state: observer.state))
+        }
+    }
+}
+
+extension MotionObservable where T == GestureRecognizer {
 
     /// The position `position` had when the gesture began, plus the gesture's translation in
     /// `space`: the point that follows the finger. Sent for `began`, `changed` and `ended` events
@@ -24,23 +53,9 @@ extension MotionObservable where T == GestureRecognizer {
     /// gesture was already in progress when subscribed), so writes to `position` during the
     /// drag do not move the finger's anchor.
     public func translated(from position: ReactiveProperty<CGPoint>, in space: MotionElement?) -> MotionObservable<CGPoint> {
-        MotionObservable<CGPoint> { observer in
-            var start: CGPoint?
-            return self.connect(MotionObserver(runtime: observer.runtime, next: { recognizer in
-                switch recognizer.state {
-                case .began:
-                    start = position.value
-                case .changed, .ended:
-                    if start == nil { start = position.value }
-                case .possible, .cancelled:
-                    start = nil
-                    return
-                }
-                let anchor = start ?? position.value
-                let moved = recognizer.translation(in: space)
-                observer.next(CGPoint(x: anchor.x + moved.x, y: anchor.y + moved.y))
-                if recognizer.state == .ended { start = nil }
-            }, state: observer.state))
+        anchored(at: position) { anchor, recognizer in
+            let moved = recognizer.translation(in: space)
+            return CGPoint(x: anchor.x + moved.x, y: anchor.y + moved.y)
         }
     }
 
@@ -52,6 +67,24 @@ extension MotionObservable where T == GestureRecognizer {
                 observer.next(recognizer.velocity(in: space))
             }, state: observer.state))
         }
+    }
+}
+
+extension MotionObservable where T == RotationGestureRecognizer {
+    /// The rotation `rotation` had when the gesture began, plus the gesture's rotation: the angle
+    /// that follows the fingers. Sent for `began`, `changed` and `ended` events; the start is read
+    /// once per gesture, as ``translated(from:in:)`` reads its position.
+    public func rotated(from rotation: ReactiveProperty<CGFloat>) -> MotionObservable<CGFloat> {
+        anchored(at: rotation) { anchor, recognizer in anchor + recognizer.rotation }
+    }
+}
+
+extension MotionObservable where T == PinchGestureRecognizer {
+    /// The scale `scale` had when the gesture began, times the gesture's scale: the scale that
+    /// follows the fingers. Sent for `began`, `changed` and `ended` events; the start is read once
+    /// per gesture, as ``translated(from:in:)`` reads its position.
+    public func scaled(from scale: ReactiveProperty<CGFloat>) -> MotionObservable<CGFloat> {
+        anchored(at: scale) { anchor, recognizer in anchor * recognizer.scale }
     }
 }
 

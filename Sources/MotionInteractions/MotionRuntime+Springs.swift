@@ -21,7 +21,7 @@ extension MotionRuntime {
         let destination = spring.destination.value.springComponents
         let start = spring.initialValue.value.springComponents
         let velocity = spring.initialVelocity.value.springComponents
-        let configuration = spring.configuration.value.kernelConfiguration ?? .default
+        let configuration = spring.configuration.value
         var handles: [SpringHandle] = []
         handles.reserveCapacity(T.springComponentCount)
         var targets = SIMD4<Float>.zero
@@ -152,24 +152,44 @@ extension MotionRuntime {
     }
 
     /// Pulls toward a new destination, keeping velocity; unusable components are ignored.
+    ///
+    /// A spring at rest (and not held by a pause) *starts* instead: from its spring's
+    /// `initialValue` as it is now, with no velocity, as the springSource specification reads the
+    /// initial value when a spring starts. The initial value is usually the property the spring
+    /// drives, so a write to it while the spring rests is where the next motion begins, and even
+    /// an unchanged destination starts a motion back to it.
     func retarget<T>(_ connection: TypedSpringConnection<T>, to destination: SIMD4<Float>) {
         guard connection.isConnected else { return }
+        let start = isResting(connection) ? connection.spring.initialValue.value.springComponents : nil
         var changed = false
         for (component, handle) in connection.handles.enumerated() {
             let target = destination[component]
-            guard SpringInput.isUsable(target), target.bitPattern != connection.targets[component].bitPattern else { continue }
-            if (try? bank.retarget(handle, to: target)) != nil {
+            if SpringInput.isUsable(target), target.bitPattern != connection.targets[component].bitPattern,
+                (try? bank.retarget(handle, to: target)) != nil
+            {
                 connection.targets[component] = target
                 changed = true
             }
+            // An unusable start component stays where the kernel has it.
+            guard let start, SpringInput.isUsable(start[component]),
+                (try? bank.value(of: handle))?.bitPattern != start[component].bitPattern,
+                (try? bank.setState(of: handle, value: start[component], velocity: 0)) != nil
+            else { continue }
+            changed = true
         }
         if changed { refresh(connection) }
     }
 
-    /// Gives every component the new configuration, keeping state; a refused one is ignored.
+    /// Whether every one of the stream's springs is at rest in the kernel and none is held.
+    private func isResting(_ connection: SpringConnection) -> Bool {
+        connection.handles.allSatisfy { (try? bank.isAtRest($0)) == true && (try? bank.isPaused($0)) == false }
+    }
+
+    /// Gives every component the new configuration, keeping state; if the kernel refuses it
+    /// (65,536 configurations in use already), a component keeps the one it had.
     func reconfigure(_ connection: SpringConnection, _ configuration: SpringConfiguration) {
-        guard connection.isConnected, let kernel = configuration.kernelConfiguration else { return }
-        for handle in connection.handles { try? bank.setConfiguration(of: handle, to: kernel) }
+        guard connection.isConnected else { return }
+        for handle in connection.handles { try? bank.setConfiguration(of: handle, to: configuration) }
         refresh(connection)
     }
 

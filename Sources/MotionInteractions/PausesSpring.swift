@@ -12,6 +12,7 @@ import Foundation
 /// ```swift
 /// runtime.addPlan(PausesSpring(.position, whileActive: drag), to: element)
 /// runtime.addPlan(PausesSpring(.position, whileActive: rotation), to: element)
+/// runtime.addPlan(PausesSpring(.position, whileActive: pinch), to: element)
 /// ```
 ///
 /// If the property's value is not usable (NaN) at the release, the spring continues from where
@@ -19,14 +20,14 @@ import Foundation
 public struct PausesSpring<T: SpringAnimatable>: MotionPlan {
     /// The property whose spring is paused.
     public let property: ElementProperty<T>
-    /// The recognizer that pauses it while active.
-    public let gestureRecognizer: GestureRecognizer
-    /// The velocity the spring restarts with, from the recognizer at its release.
-    public let releaseVelocity: (GestureRecognizer) -> T
+    /// The recognizer that pauses it while active: a drag, a rotation or a pinch.
+    public let gestureRecognizer: any ContinuousGestureRecognizer
+    /// The velocity the spring restarts with, read from the recognizer at its release.
+    let releaseVelocity: () -> T
 
-    /// Pauses `property`'s spring while `recognizer` is active; on release the spring restarts
-    /// with the gesture's velocity in the element's coordinate space, laid onto the value's first
-    /// two components (x and y for a point; x alone for a single number).
+    /// Pauses `property`'s spring while the drag `recognizer` is active; on release the spring
+    /// restarts with the drag's velocity in the element's coordinate space, laid onto the value's
+    /// first two components (x and y for a point; x alone for a single number).
     public init(_ property: ElementProperty<T>, whileActive recognizer: GestureRecognizer) {
         self.init(property, whileActive: recognizer) { recognizer in
             let velocity = recognizer.velocity(in: recognizer.view)
@@ -34,21 +35,42 @@ public struct PausesSpring<T: SpringAnimatable>: MotionPlan {
         }
     }
 
+    /// Pauses `property`'s spring while `recognizer` is active. On release, a one-component
+    /// property (a rotation) restarts with the rotation's velocity in radians per second; a
+    /// property of more components (a position) restarts with none, since an angular speed is not
+    /// a speed of theirs.
+    public init(_ property: ElementProperty<T>, whileActive recognizer: RotationGestureRecognizer) {
+        self.init(property, whileActive: recognizer) { Self.velocity($0.velocity) }
+    }
+
+    /// Pauses `property`'s spring while `recognizer` is active. On release, a one-component
+    /// property (a scale) restarts with the pinch's velocity in scale per second; a property of
+    /// more components (a position) restarts with none.
+    public init(_ property: ElementProperty<T>, whileActive recognizer: PinchGestureRecognizer) {
+        self.init(property, whileActive: recognizer) { Self.velocity($0.velocity) }
+    }
+
     /// Pauses `property`'s spring while `recognizer` is active; on release the spring restarts
     /// with the velocity `releaseVelocity` computes from the recognizer.
-    public init(
-        _ property: ElementProperty<T>, whileActive recognizer: GestureRecognizer,
-        releaseVelocity: @escaping (GestureRecognizer) -> T
+    public init<Recognizer: ContinuousGestureRecognizer>(
+        _ property: ElementProperty<T>, whileActive recognizer: Recognizer,
+        releaseVelocity: @escaping (Recognizer) -> T
     ) {
         self.property = property
         self.gestureRecognizer = recognizer
-        self.releaseVelocity = releaseVelocity
+        self.releaseVelocity = { releaseVelocity(recognizer) }
     }
 
     /// Adds the recognizer's pause mask to the property's spring, making the spring if needed
-    /// (at rest on the property's value).
+    /// (at rest on the property's value, with the property's
+    /// ``ElementProperty/defaultThreshold``).
     public func perform(on element: MotionElement, in runtime: MotionRuntime) {
-        guard let propertySpring = runtime.makePropertySpring(for: property.of(element), threshold: nil) else { return }
+        guard let propertySpring = runtime.makePropertySpring(for: property.of(element), threshold: property.defaultThreshold) else { return }
         runtime.addPause(of: propertySpring, whileActive: gestureRecognizer, releaseVelocity: releaseVelocity)
+    }
+
+    /// A one-dimensional gesture's velocity as a value of `T`: itself for one component, none for more.
+    private static func velocity(_ speed: CGFloat) -> T {
+        T.springComponentCount == 1 ? T(springComponents: SIMD4(Float(speed), 0, 0, 0)) : T.springZero
     }
 }

@@ -16,7 +16,7 @@ public final class PropertySpring<T: SpringAnimatable> {
 
     let connection: TypedSpringConnection<T>
     var subscription = Subscription()
-    /// The pause of each recognizer paused the spring through ``PausesSpring``, by recognizer.
+    /// The pause of each recognizer that pauses the spring through ``PausesSpring``, by recognizer.
     var gesturePauses: [ObjectIdentifier: GesturePause] = [:]
 
     init(property: ReactiveProperty<T>, spring: Spring<T>, state: ReactiveProperty<MotionState>, connection: TypedSpringConnection<T>) {
@@ -41,12 +41,12 @@ extension PropertySpring: PropertySpringTeardown {
 
 /// One recognizer's hold on one property's spring: a kernel pause mask.
 final class GesturePause {
-    let recognizer: GestureRecognizer
+    let recognizer: any ContinuousGestureRecognizer
     let mask: PauseMaskID
     var isPausing = false
     var subscription = Subscription()
 
-    init(recognizer: GestureRecognizer, mask: PauseMaskID) {
+    init(recognizer: any ContinuousGestureRecognizer, mask: PauseMaskID) {
         self.recognizer = recognizer
         self.mask = mask
     }
@@ -58,12 +58,11 @@ extension MotionRuntime {
         propertySprings[ObjectIdentifier(property)] as? PropertySpring<T>
     }
 
-    /// The spring for `property`, made (at rest on the property's value) if there is none.
-    func makePropertySpring<T: SpringAnimatable>(for property: ReactiveProperty<T>, threshold: Float?) -> PropertySpring<T>? {
+    /// The spring for `property`, made (at rest on the property's value, resting within
+    /// `threshold`) if there is none.
+    func makePropertySpring<T: SpringAnimatable>(for property: ReactiveProperty<T>, threshold: Float) -> PropertySpring<T>? {
         if let existing = propertySpring(for: property) { return existing }
-        let spring = Spring(
-            to: ReactiveProperty(property.value), initialValue: property,
-            threshold: threshold ?? Spring<T>.defaultThreshold)
+        let spring = Spring(to: ReactiveProperty(property.value), initialValue: property, threshold: threshold)
         let state = ReactiveProperty(MotionState.atRest)
         let observer = MotionObserver<T>(runtime: self, next: { property.value = $0 }, state: { state.value = $0 })
         guard let connection = makeConnection(spring, observer: observer) else { return nil }
@@ -81,8 +80,8 @@ extension MotionRuntime {
 
     /// Makes `recognizer` pause the property's spring while it is active, through its own mask.
     func addPause<T: SpringAnimatable>(
-        of propertySpring: PropertySpring<T>, whileActive recognizer: GestureRecognizer,
-        releaseVelocity: @escaping (GestureRecognizer) -> T
+        of propertySpring: PropertySpring<T>, whileActive recognizer: any ContinuousGestureRecognizer,
+        releaseVelocity: @escaping () -> T
     ) {
         let key = ObjectIdentifier(recognizer)
         let connection = propertySpring.connection
@@ -91,8 +90,8 @@ extension MotionRuntime {
         else { return }
         let pause = GesturePause(recognizer: recognizer, mask: mask)
         propertySpring.gesturePauses[key] = pause
-        let observation = recognizer.observe { [weak self, unowned propertySpring] recognizer in
-            self?.updatePause(pause, of: propertySpring, recognizer: recognizer, releaseVelocity: releaseVelocity)
+        let observation = recognizer.observe { [weak self, unowned propertySpring] _ in
+            self?.updatePause(pause, of: propertySpring, releaseVelocity: releaseVelocity)
         }
         pause.subscription = Subscription(onCancel: { [weak self, unowned propertySpring] in
             observation.cancel()
@@ -102,26 +101,26 @@ extension MotionRuntime {
             self.refresh(connection)
         })
         adopt(pause.subscription)
-        updatePause(pause, of: propertySpring, recognizer: recognizer, releaseVelocity: releaseVelocity)
+        updatePause(pause, of: propertySpring, releaseVelocity: releaseVelocity)
     }
 
     /// Pauses when the recognizer becomes active; when it stops, lets go, and if no other
     /// recognizer holds the spring, the kernel restarts it from the property's current value with
     /// the gesture's velocity.
     private func updatePause<T: SpringAnimatable>(
-        _ pause: GesturePause, of propertySpring: PropertySpring<T>, recognizer: GestureRecognizer,
-        releaseVelocity: (GestureRecognizer) -> T
+        _ pause: GesturePause, of propertySpring: PropertySpring<T>, releaseVelocity: () -> T
     ) {
         let connection = propertySpring.connection
         guard connection.isConnected else { return }
-        if recognizer.isActive, !pause.isPausing {
+        let isActive = pause.recognizer.isActive
+        if isActive, !pause.isPausing {
             pause.isPausing = true
             try? bank.pause(pause.mask)
             refresh(connection)
-        } else if !recognizer.isActive, pause.isPausing {
+        } else if !isActive, pause.isPausing {
             pause.isPausing = false
             let value = propertySpring.property.value.springComponents
-            let velocity = releaseVelocity(recognizer).springComponents
+            let velocity = releaseVelocity().springComponents
             do {
                 try bank.resume(pause.mask) { handle in
                     guard let component = connection.component(of: handle), SpringInput.isUsable(value[component]) else {

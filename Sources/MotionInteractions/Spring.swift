@@ -1,3 +1,5 @@
+import SpringKernel
+
 /// A spring from a starting value toward a destination, described by properties: the
 /// springSource specification's `Spring`.
 ///
@@ -5,12 +7,17 @@
 /// kernel spring per component of `T`.
 ///
 /// - ``destination`` is read when the spring starts and observed: writing it pulls the moving
-///   spring toward the new destination, keeping its velocity.
-/// - ``initialValue`` and ``initialVelocity`` are read when the spring starts and each time it
-///   restarts after a pause (``Subscription/resume()``): they are where the motion begins.
-///   Writing them while the spring moves does not change the motion.
-/// - ``configuration`` is observed: writing it changes the moving spring's tension and friction,
-///   keeping its state.
+///   spring toward the new destination, keeping its velocity. Writing it while the spring is at
+///   rest (and not paused) starts the spring again from ``initialValue`` as it is then, with no
+///   velocity, even if the destination is unchanged.
+/// - ``initialValue`` is read when the spring starts, each time it restarts after a pause
+///   (``Subscription/resume()``) and each time a destination written at rest starts it again:
+///   it is where the motion begins (usually the property the spring drives, so a write to that
+///   property while the spring rests is where the next motion starts). ``initialVelocity`` is
+///   read when the spring starts and when it restarts after a pause. Writing either while the
+///   spring moves does not change the motion.
+/// - ``configuration`` (the kernel's `SpringConfiguration`, valid by construction) is observed:
+///   writing it changes the moving spring's tension, friction and mass, keeping its state.
 /// - ``threshold`` is the kernel's settle tolerance, in the value's own units: the spring comes to
 ///   rest on the frame its trajectory stays within it of the destination for good.
 ///
@@ -28,7 +35,7 @@ public final class Spring<T: SpringAnimatable> {
     public let initialValue: ReactiveProperty<T>
     /// The velocity the spring starts (and restarts) with, in value units per second.
     public let initialVelocity: ReactiveProperty<T>
-    /// The spring's tension and friction.
+    /// The spring's physical parameters (the Material Motion default: tension 342, friction 30).
     public let configuration: ReactiveProperty<SpringConfiguration>
     /// The settle tolerance, in value units, for every component.
     public let threshold: Float

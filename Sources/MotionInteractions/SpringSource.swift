@@ -14,7 +14,9 @@ public typealias SpringSource<T: SpringAnimatable> = (Spring<T>) -> MotionObserv
 ///   last one is exactly the destination).
 ///
 /// Cancelling removes the springs from the kernel. Pausing the subscription holds them still (a
-/// kernel pause mask); resuming restarts them from `initialValue` and `initialVelocity`.
+/// kernel pause mask); resuming restarts them from `initialValue` and `initialVelocity`. A
+/// destination written while the springs are at rest starts them again from `initialValue`, with
+/// no velocity.
 ///
 /// ```swift
 /// let spring = Spring(to: destination, initialValue: position, threshold: 1)

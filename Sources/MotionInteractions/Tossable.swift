@@ -30,6 +30,11 @@ public final class Tossable: AttachWithSpring {
 
     /// Makes `position` tossable toward `destination` by a pan gesture in `containerView`.
     ///
+    /// On release, the spring restarts with the recognizer's velocity in `containerView` (zero
+    /// for a cancelled gesture), read from the recognizer as the drag comes to rest, before the
+    /// spring restarts: whatever order the recognizer's subscribers run in, the toss starts with
+    /// the gesture's own release velocity.
+    ///
     /// - Parameter panGestureRecognizer: the recognizer to use; when nil, one is made. A
     ///   recognizer attached to no element is attached to `containerView` (and detached again
     ///   when the Tossable is removed from its runtime).
@@ -52,12 +57,14 @@ public final class Tossable: AttachWithSpring {
 
         super.init(position: position, to: destination, springSource: springSource)
 
-        self.positionStream = self.positionStream.toggled(with: translationStream)
+        self.positionStream = self.positionStream.toggled(
+            with: Self.releasing(translationStream, velocityOf: panGestureRecognizer, in: containerView, to: initialVelocity))
     }
 
-    /// Writes ``initialVelocityStream`` to the spring's initial velocity, then connects the
-    /// position. The order matters: on release the velocity is written before the spring
-    /// restarts, so the toss starts with it.
+    /// Writes ``initialVelocityStream`` to the spring's initial velocity (so it holds the last
+    /// release velocity), then connects the position. The toss itself does not depend on that
+    /// write: it reads the release velocity from the recognizer (see
+    /// ``init(position:to:containerView:springSource:panGestureRecognizer:)``).
     public override func setUp(in runtime: MotionRuntime) {
         runtime.write(initialVelocityStream, to: initialVelocity)
         super.setUp(in: runtime)
@@ -67,5 +74,23 @@ public final class Tossable: AttachWithSpring {
         let recognizer = panGestureRecognizer, container = containerView
         if recognizer.view == nil { container.addGestureRecognizer(recognizer) }
         runtime.adopt(Subscription(onCancel: { container.removeGestureRecognizer(recognizer) }))
+    }
+
+    /// `translation`, writing the recognizer's velocity in `space` to `velocity` just before it
+    /// says the drag is at rest (so before ``MotionObservable/toggled(with:)`` restarts the spring
+    /// from `velocity`). Only a drag that was active and stops writes: the `.atRest` a stream
+    /// sends when it connects to an idle recognizer leaves the velocity alone.
+    private static func releasing(
+        _ translation: MotionObservable<CGPoint>, velocityOf recognizer: GestureRecognizer, in space: MotionElement,
+        to velocity: ReactiveProperty<CGPoint>
+    ) -> MotionObservable<CGPoint> {
+        MotionObservable { observer in
+            var isDragging = false
+            return translation.connect(MotionObserver(runtime: observer.runtime, next: observer.next, state: { state in
+                if state == .atRest, isDragging { velocity.value = recognizer.velocity(in: space) }
+                isDragging = state == .active
+                observer.state(state)
+            }))
+        }
     }
 }

@@ -8,8 +8,13 @@
 /// A friction of zero is valid; such a spring oscillates forever and comes to rest only if its
 /// whole motion already lies within its tolerance.
 ///
+/// The parameters designers use today (SwiftUI's duration and bounce or response and damping
+/// ratio, Flutter's, Motion's visual duration, Compose's damping ratio and stiffness) make a
+/// configuration too, by each peer's own formula: see `SpringConfiguration+Parameters.swift`.
+///
 /// ```swift
 /// let snappy = try SpringConfiguration(tension: 1323, friction: 91)
+/// let smooth = try SpringConfiguration(duration: 0.5, bounce: 0.2)   // SwiftUI's Spring(duration:bounce:)
 /// ```
 public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
     /// Stiffness k, in force per unit of displacement.
@@ -35,6 +40,13 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
         case friction
         /// Mass must be finite and in [10⁻⁶, 10⁶].
         case mass
+        /// A duration (SwiftUI's `duration` or `response`, Motion's `visualDuration`) must be finite
+        /// and positive, and give a stiffness in (0, 10⁶].
+        case duration
+        /// A bounce must be finite; SwiftUI's and Flutter's must be in (−1, 1].
+        case bounce
+        /// A damping ratio must be finite and non-negative.
+        case dampingRatio
     }
 
     /// Makes a configuration, or throws ``SpringKernelError/invalidConfiguration(_:)``.

@@ -14,7 +14,7 @@ struct AttachWithSpringTests {
         let attach = AttachWithSpring(position: view.position,
                                       to: targetView.position,
                                       springSource: springSource)
-        #expect(attach.springConfiguration.value == SpringConfiguration(tension: 342, friction: 30))
+        #expect(attach.springConfiguration.value == (try SpringConfiguration(tension: 342, friction: 30)))
         #expect(attach.initialVelocity.value == .zero)
         try runtime.add(attach)
         #expect(attach.state.value == .active)
@@ -52,7 +52,7 @@ struct AttachWithSpringTests {
         let view = MotionElement()
         let attach = AttachWithSpring(position: view.position, to: ReactiveProperty(CGPoint(x: 0, y: 100)), springSource: springSource)
         attach.initialVelocity.value = CGPoint(x: 0, y: -4000)
-        attach.springConfiguration.value = SpringConfiguration(tension: 1323, friction: 91)
+        attach.springConfiguration.value = try SpringConfiguration(tension: 1323, friction: 91)
         try runtime.add(attach)
         let y = runtime.springHandles[1]
         #expect(try runtime.bank.velocity(of: y) == -4000)

@@ -43,11 +43,11 @@ struct InteractionBadInputTableTests {
     func kernelFull() throws {
         let runtime = MotionRuntime()
         for i in 0..<SpringBank<Float32Lanes>.maximumConfigurationCount {
-            try runtime.bank.add(value: 0, target: 0, configuration: try SpringKernel.SpringConfiguration(tension: Double(i + 1)), tolerance: 1)
+            try runtime.bank.add(value: 0, target: 0, configuration: try SpringConfiguration(tension: Double(i + 1)), tolerance: 1)
         }
         let count = runtime.bank.count
         let spring = Spring(to: ReactiveProperty(CGPoint(x: 50, y: 50)), initialValue: ReactiveProperty(CGPoint.zero))
-        spring.configuration.value = MotionInteractions.SpringConfiguration(tension: 0.5, friction: 3)
+        spring.configuration.value = try SpringConfiguration(tension: 0.5, friction: 3)
         let recorder = StreamRecorder<CGPoint>()
         let subscription = recorder.record(springSource(spring), in: runtime)
         #expect(recorder.states == [.atRest])

@@ -101,14 +101,15 @@ struct BadInputTests {
         #expect(element.position.value == CGPoint(x: 0, y: 100))
     }
 
-    @Test("an invalid configuration is not applied; an invalid threshold is the default")
+    @Test("an invalid configuration cannot be made (the kernel's type refuses it); an invalid threshold is the default")
     func invalidConfiguration() throws {
         let runtime = MotionRuntime()
         let spring = Spring(to: ReactiveProperty(Float(10)), initialValue: ReactiveProperty(Float(0)), threshold: -1)
         #expect(spring.threshold == Spring<Float>.defaultThreshold)
         springSource(spring).subscribe(in: runtime, next: { _ in })
-        spring.configuration.value = SpringConfiguration(tension: .nan, friction: 30)
-        spring.configuration.value = SpringConfiguration(tension: -5, friction: 30)
+        #expect(throws: SpringKernelError.invalidConfiguration(.tension)) { try SpringConfiguration(tension: .nan, friction: 30) }
+        #expect(throws: SpringKernelError.invalidConfiguration(.tension)) { try SpringConfiguration(tension: -5, friction: 30) }
+        #expect(throws: SpringKernelError.invalidConfiguration(.duration)) { try SpringConfiguration(duration: 0, bounce: 0.2) }
         let handle = runtime.springHandles[0]
         #expect(try runtime.bank.configuration(of: handle).tension == 342)
         #expect(try runtime.bank.tolerance(of: handle) == 0.5)

@@ -39,7 +39,7 @@ final class InteractionModelRun {
         var subscription: Subscription?
         var setDestination: (SIMD4<Float>) -> Void = { _ in }
         var setInitial: (SIMD4<Float>, SIMD4<Float>) -> Void = { _, _ in }
-        var setConfiguration: (MotionInteractions.SpringConfiguration) -> Void = { _ in }
+        var setConfiguration: (SpringConfiguration) -> Void = { _ in }
         var isCancelled = false
         var isPaused = false
         var states: [MotionState] = []
@@ -520,11 +520,12 @@ final class InteractionModelRun {
 
     func reconfigureStream() {
         guard let probe = liveStreams.randomElement(using: &generator) else { return }
+        // Valid by construction: the kernel's configuration refuses bad parameters when it is made.
         let configuration = [
-            MotionInteractions.SpringConfiguration(tension: 1323, friction: 91), .default,
-            MotionInteractions.SpringConfiguration(tension: 200, friction: 8), MotionInteractions.SpringConfiguration(tension: .nan, friction: 3),
-            MotionInteractions.SpringConfiguration(tension: -4, friction: 30),
-        ].randomElement(using: &generator)!
+            try? SpringConfiguration(tension: 1323, friction: 91), .default,
+            try? SpringConfiguration(tension: 200, friction: 8), try? SpringConfiguration(duration: 0.3, bounce: 0.4),
+            try? SpringConfiguration(dampingRatio: 0.2, stiffness: 400),
+        ].compactMap { $0 }.randomElement(using: &generator)!
         note("configure \(probe.name): \(configuration)")
         probe.setConfiguration(configuration)
     }

@@ -96,7 +96,7 @@ struct SpringSourceTests {
     func thresholdAndConfiguration() throws {
         let runtime = MotionRuntime()
         let spring = Spring(to: ReactiveProperty(SIMD3<Float>(1, 2, 3)), initialValue: ReactiveProperty(SIMD3<Float>(0, 0, 0)), threshold: 0.01)
-        #expect(spring.configuration.value == SpringConfiguration(tension: 342, friction: 30))
+        #expect(spring.configuration.value == (try SpringConfiguration(tension: 342, friction: 30)))
         let recorder = StreamRecorder<SIMD3<Float>>()
         recorder.record(springSource(spring), in: runtime)
         let handles = allSprings(in: runtime)
@@ -106,7 +106,7 @@ struct SpringSourceTests {
             #expect(try runtime.bank.configuration(of: handle).tension == 342)
             #expect(try runtime.bank.configuration(of: handle).friction == 30)
         }
-        spring.configuration.value = SpringConfiguration(tension: 1323, friction: 91)
+        spring.configuration.value = try SpringConfiguration(tension: 1323, friction: 91)
         for handle in handles {
             #expect(try runtime.bank.configuration(of: handle).tension == 1323)
             #expect(try runtime.bank.configuration(of: handle).friction == 91)
