@@ -2,10 +2,6 @@ import SpringKernel
 
 /// Advancing by a frame: one kernel step, then the delivery of what it changed.
 extension MotionRuntime {
-    /// The largest relative difference between a display-link frame duration and the previous
-    /// one for which the previous duration is used instead (see ``advance(toTimestamp:)``).
-    public static var timestampJitterTolerance: Double { 0.02 }
-
     /// The shortest time ``advance(toTimestamp:)`` steps, in seconds (0.1 ms: no display ticks at
     /// 10 kHz); less is rounding or a repeated timestamp, and is carried to the next frame.
     public static var minimumTimestampStep: Double { 1e-4 }
@@ -24,14 +20,11 @@ extension MotionRuntime {
 
     /// Advances to a display link's timestamp (seconds, any monotonic clock).
     ///
-    /// The first call only records the timestamp. After that, the springs advance by the time
-    /// since the timestamp they were last advanced to. A duration within
-    /// ``timestampJitterTolerance`` of the previous one is replaced by it: the kernel predicts rest
-    /// for a steady frame duration and predicts every moving spring again when it changes, so
-    /// display-link jitter would otherwise cost a prediction per spring per frame. The difference
-    /// is carried to the next frame, so the springs never drift from the clock by more than that
-    /// tolerance of one frame. A timestamp that is not later than the last one by at least
-    /// ``minimumTimestampStep`` steps nothing.
+    /// The first call only records the timestamp. After that, the springs advance by exactly the
+    /// time since the timestamp they were last advanced to, jitter, adaptive refresh rates and
+    /// hitches included: the kernel's rest prediction holds for any frame durations and costs
+    /// nothing more when they change. A timestamp that is not later than the last one by at least
+    /// ``minimumTimestampStep`` steps nothing (the time is carried to the next frame).
     ///
     /// - Throws: ``MotionRuntimeError/invalidTimestamp(_:)`` for a non-finite timestamp (nothing
     ///   changes), ``MotionRuntimeError/reentrantAdvance`` from inside a delivery's callback.
@@ -91,11 +84,6 @@ extension MotionRuntime {
         guard elapsed > 0 else { return nil }
         // A sliver of time (a repeated timestamp plus rounding) is carried to the next frame.
         guard elapsed >= Self.minimumTimestampStep else { return nil }
-        if let steady = steadyFrameDuration, abs(elapsed - steady) <= steady * Self.timestampJitterTolerance {
-            springTimestamp = last + steady
-            return steady
-        }
-        steadyFrameDuration = elapsed
         springTimestamp = timestamp
         return elapsed
     }

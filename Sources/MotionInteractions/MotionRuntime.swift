@@ -92,8 +92,6 @@ public final class MotionRuntime {
 
     /// The timestamp the springs have been advanced to (see ``advance(toTimestamp:)``).
     @usableFromInline var springTimestamp: Double?
-    /// The frame duration of the last timestamp step, to which jittered durations are snapped.
-    @usableFromInline var steadyFrameDuration: Double?
 
     /// A runtime with an empty kernel.
     ///

@@ -44,28 +44,42 @@ struct MotionRuntimeTests {
         #expect(short.stateFrames.last! < long.stateFrames.last!)
     }
 
-    @Test("advancing by display-link timestamps snaps jitter to a steady frame duration without drift")
+    @Test("display-link timestamps that jitter advance the springs by exactly the elapsed time, and they rest on time, never early")
     func timestamps() throws {
-        let steady = MotionRuntime(), jittered = MotionRuntime()
+        let reference = MotionRuntime(), jittered = MotionRuntime()
         let a = StreamRecorder<Float>(), b = StreamRecorder<Float>()
-        a.record(springSource(Spring(to: ReactiveProperty(Float(100)), initialValue: ReactiveProperty(Float(0)))), in: steady)
+        a.record(springSource(Spring(to: ReactiveProperty(Float(100)), initialValue: ReactiveProperty(Float(0)))), in: reference)
         b.record(springSource(Spring(to: ReactiveProperty(Float(100)), initialValue: ReactiveProperty(Float(0)))), in: jittered)
         try jittered.advance(toTimestamp: 0)
         #expect(jittered.bank.frame == 0)
-        // The first duration is learned as the steady one; later ones jitter around it.
-        let jitter = [0.0, -0.0002, 0.00015, -0.0001, 0.0002, 0.0, -0.00005, 0.0001]
-        for frame in 1...8 {
-            try steady.advance(by: frame60)
-            try jittered.advance(toTimestamp: Double(frame) * frame60 + jitter[frame - 1])
+        // A display link at 60 Hz with ±15 % jitter, against the same durations passed directly.
+        var generator = SplitMix64(seed: 3)
+        var timestamp = 0.0, previous = 0.0
+        var restTimestamp: Double?
+        for _ in 0..<120 {
+            timestamp += frame60 * (1 + Double.random(in: -0.15...0.15, using: &generator))
+            try reference.advance(by: timestamp - previous)
+            try jittered.advance(toTimestamp: timestamp)
+            previous = timestamp
+            if restTimestamp == nil, b.states.last == .atRest { restTimestamp = timestamp }
         }
         #expect(a.values == b.values)
+        #expect(jittered.bank.time == reference.bank.time)
+        // The default spring 0 → 100 leaves its 0.5 band for the last time at T*: found here by
+        // sampling the exact Float64 motion every 10 µs (after 2 s it is far inside for good).
+        let rest = try #require(restTimestamp)
+        let step = SpringMotion(.default).propagator(over: 1e-5)
+        var (d, v) = (-100.0, 0.0), oracle = 0.0
+        for i in 1...200_000 {
+            (d, v) = step.apply(displacement: d, velocity: v)
+            if abs(d) > 0.5 { oracle = Double(i) * 1e-5 }
+        }
+        #expect(rest >= oracle && rest < oracle + 1e-5 + frame60 * 1.15)
         // A repeated or older timestamp steps nothing.
-        try jittered.advance(toTimestamp: 8 * frame60)
+        let frames = jittered.bank.frame
+        try jittered.advance(toTimestamp: timestamp)
         try jittered.advance(toTimestamp: -50)
-        #expect(jittered.bank.frame == 8)
-        // A real change of rate (a 120 Hz display) is taken as the new duration.
-        try jittered.advance(toTimestamp: 8 * frame60 + 1.0 / 120)
-        #expect(jittered.bank.frame == 9)
+        #expect(jittered.bank.frame == frames)
         #expect(throws: MotionRuntimeError.invalidTimestamp(.infinity)) { try jittered.advance(toTimestamp: .infinity) }
     }
 
