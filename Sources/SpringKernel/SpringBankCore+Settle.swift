@@ -18,9 +18,14 @@ extension SpringBankCore {
     /// (a lower bound from the lanes just written, while they are in cache), at the next step
     /// under a fixed one or when it is paused.
     func trajectoryChanged(record index: Int) {
+        let (batch, slot) = batch(ofRecord: index)
+        trajectoryChanged(record: index, batch: batch, slot: slot)
+    }
+
+    /// ``trajectoryChanged(record:)`` for a caller that holds the spring's batch and slot.
+    func trajectoryChanged(record index: Int, batch: ConfigurationBatch, slot: Int) {
         records[index].dueIsRest = false
         if case .variable = frameClock, !records[index].awaitingPrediction {
-            let (batch, slot) = batch(ofRecord: index)
             if slot < batch.awakeCount, !batch.isPaused(slot: slot) {
                 scheduleLowerBound(record: index, batch: batch, slot: slot, now: time)
                 if records[index].queuedDue < frameState.pointee.nextDueTime {

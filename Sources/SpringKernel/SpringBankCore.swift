@@ -358,8 +358,10 @@ final class SpringBankCore {
                 return
             }
             wake(record: index)
+            trajectoryChanged(record: index)
+            return
         }
-        trajectoryChanged(record: index)
+        trajectoryChanged(record: index, batch: batch, slot: slot)
     }
 
     func setConfiguration(record index: Int, _ configuration: SpringConfiguration) throws(SpringKernelError) {
