@@ -18,6 +18,9 @@ struct RunResults: Codable {
     var fixedSettle: [DetectorSummary]?
     /// The determinism scene's rest frame and hash for each kernel, 1 and 2 threads.
     var determinism: [DeterminismCommand.Report]?
+    /// The cost of each event kind, and of a new frame duration every frame (nil in runs written
+    /// before they were measured).
+    var events: [EventsCommand.Row]?
 }
 
 /// `spring-bench` with no command: the README's main job. Measures the throughput sweep with the
@@ -32,7 +35,7 @@ struct DefaultRun {
           The main job (a few minutes): `throughput` (1K to 16M springs: the bank's step, C, the peers'
           algorithms, the roofline probes, threads, pause masks, settling, configurations), `settle`
           (20,000 cases, 4 detectors, the ANCHORS reference cases), `seed-scenario`, and `interactions`
-          (13,000 Tossables, about 10,000 moving). Prints a Markdown summary (--format json: results.json; csv: the figures
+          (13,000 Tossables, about 10,000 moving), `events` (each event kind and a new dt every frame, 16K to 1M springs). Prints a Markdown summary (--format json: results.json; csv: the figures
           against the issue's targets) and writes DIR/<machine>-<isa>/ (default DIR: results):
           results.json (everything, for `compare`), JSON and CSV per command, throughput.svg,
           settle-latency.svg and README.md, and DIR/README.md.
@@ -70,6 +73,10 @@ struct DefaultRun {
                 determinism.append(try DeterminismCommand.report(kernel: kernel, threads: threads, path: .simd, isa: machine.isa))
             }
         }
+        let events = try EventsCommand(
+            sizes: quick ? [4 << 10] : [16 << 10, 256 << 10, 1 << 20], kernels: ["float", "fixed"],
+            fractions: quick ? [1] : [0.01, 0.1, 1], kinds: EventsCommand.EventKind.allCases, repeats: quick ? 2 : 5
+        ).measure(progress: progress)
         progress.note("seed scenario")
         let seed = try SeedScenario.run()
         let interactions = try InteractionsBench(
@@ -77,7 +84,7 @@ struct DefaultRun {
         let results = RunResults(
             quick: quick, machine: machine, durationSeconds: now() - started, throughput: throughput, settle: settle.summaries,
             settleReference: reference, seedScenario: seed, interactions: interactions,
-            fixedSettle: fixedSettle.summaries, determinism: determinism)
+            fixedSettle: fixedSettle.summaries, determinism: determinism, events: events)
         return (results, settle)
     }
 
@@ -110,6 +117,7 @@ struct DefaultRun {
         try writeFile(SeedScenarioCommand.csv(results.seedScenario), to: "\(folder)/seed-scenario.csv")
         try writeFile(try jsonText(results.interactions), to: "\(folder)/interactions.json")
         try writeFile(results.interactions.csv(), to: "\(folder)/interactions.csv")
+        if let events = results.events { try EventsCommand.write(events, to: folder) }
         if let plot = ResultsPlots.throughput(results.throughput, machine: results.machine) {
             try writeFile(plot, to: "\(folder)/throughput.svg")
         }

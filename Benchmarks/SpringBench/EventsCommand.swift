@@ -64,6 +64,17 @@ struct EventsCommand {
     var format: OutputFormat
     var output: String?
 
+    /// A measurement of these cells (the main job's).
+    init(sizes: [Int], kernels: [String], fractions: [Double], kinds: [EventKind], repeats: Int) {
+        self.sizes = sizes
+        self.kernels = kernels
+        self.fractions = fractions
+        self.kinds = kinds
+        self.repeats = repeats
+        format = .table
+        output = nil
+    }
+
     /// Reads the options.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         let quick = arguments.flag("quick")
@@ -100,7 +111,8 @@ struct EventsCommand {
         for kernel in kernels {
             for springs in sizes {
                 for fraction in fractions {
-                    for kind in kinds {
+                    // A new frame duration involves no share of the springs: measured once a size.
+                    for kind in kinds where kind != .newDuration || fraction == fractions.last {
                         for form in kind.forms {
                             progress.update("events: \(kernel) \(springCountLabel(springs)) \(Int(fraction * 100)) % \(kind.rawValue) \(form)")
                             rows.append(kernel == "float"

@@ -45,6 +45,7 @@ enum ResultsSummary {
         lines += fixedPoint(results)
         lines += seedScenario(results.seedScenario)
         lines += interactions(results.interactions)
+        lines += events(results.events)
         lines += [
             "## Files", "",
             "In `\(plotFolder == "." ? "this folder" : plotFolder + "/")`: `results.json` (everything; what `spring-bench compare` reads), `machine.json`, "
@@ -301,6 +302,44 @@ enum ResultsSummary {
     }
 
     /// A Markdown table (pipes in cells escaped).
+    /// Events per kind, one call per spring or batched, and a new frame duration every frame.
+    static func events(_ rows: [EventsCommand.Row]?) -> [String] {
+        guard let rows, !rows.isEmpty else { return [] }
+        var lines = [
+            "## Events and frame clocks", "",
+            "`spring-bench events`: N lightly damped springs all moving at 60 Hz; each frame a share of them gets one event, "
+                + "one call per spring (single) or one call for all (batch). ns per event = (frame with the events − the same frame without) / events, "
+                + "the following step's share included. Issue 10's bound: 25 ns (float32), 50 ns (Q16.16) at 100 % of 100K springs. "
+                + "`new-dt`: every frame lasts 1/60 s ± 15 % (a measured frame time), as a frame cost over a steady frame's (bound: 1.1x).", "",
+        ]
+        let shares = Array(Set(rows.filter { $0.event != "new-dt" }.map(\.fraction))).sorted()
+        var table: [[String]] = []
+        for kernel in ["float32", "q16.16"] {
+            for springs in Array(Set(rows.map(\.springs))).sorted() {
+                for kind in EventsCommand.EventKind.allCases where kind != .newDuration {
+                    for form in kind.forms {
+                        let cells = shares.map { share in
+                            rows.first { $0.kernel == kernel && $0.springs == springs && $0.event == kind.rawValue && $0.form == form && $0.fraction == share }
+                                .map { String(format: "%.0f", $0.nanosecondsPerEvent) } ?? "-"
+                        }
+                        guard cells.contains(where: { $0 != "-" }) else { continue }
+                        table.append([kernel, springCountLabel(springs), kind.rawValue, form] + cells)
+                    }
+                }
+            }
+        }
+        lines += markdownTable(["kernel", "springs", "event", "form"] + shares.map { String(format: "ns/event at %g %%", $0 * 100) }, table)
+        let clock = rows.filter { $0.event == "new-dt" }
+        if !clock.isEmpty {
+            lines += ["", "A new frame duration every frame:", ""]
+            lines += markdownTable(["kernel", "springs", "steady frame (µs)", "new dt every frame (µs)", "ratio"], clock.map {
+                [$0.kernel, springCountLabel($0.springs), String(format: "%.1f", $0.baseFrameNanoseconds / 1000),
+                 String(format: "%.1f", $0.eventFrameNanoseconds / 1000), String(format: "%.2fx", $0.frameRatio)]
+            })
+        }
+        return lines + [""]
+    }
+
     static func markdownTable(_ header: [String], _ rows: [[String]]) -> [String] {
         ["| " + header.joined(separator: " | ") + " |", "|" + header.map { _ in "---" }.joined(separator: "|") + "|"]
             + rows.map { "| " + $0.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
