@@ -1,16 +1,30 @@
 import Foundation
+import SpringKernel
 
 /// `spring-bench settle`: when each detector reports rest, against the exact rest frame.
 struct SettleCommand {
     /// The command's `--help`.
     static let help = """
-        spring-bench settle --cases FILE.csv [--kernel float|fixed] [--detectors D[,D...]]
+        spring-bench settle --cases FILE.csv [--frame-times FILE.txt] [--kernel float|fixed] [--detectors D[,D...]]
         spring-bench settle [--kernel float|fixed] [--count N] [--seed S] [--detectors D[,D...]]
                             [--write-cases FILE.csv] [--quick] [--format table|json|csv] [--output DIR]
+        spring-bench settle --clocks steady,jitter,vrr,hitch [--kernel float|fixed] [--count N] [--quick] ...
 
-          --kernel fixed runs the cases through the fixed-point (Q16.16) bank and judges `ours`
-          against the fixed-point trajectory itself (its own integer arithmetic, run to exact rest);
-          the peers' detectors apply to the float kernel only.
+          --kernel fixed runs the cases through the fixed-point (Q16.16) bank, judged like the float
+          one against the exact trajectory of the case as the format holds it (cases the format
+          clamps are not judged); the peers' detectors apply to the float kernel only.
+
+          --clocks: the corpus (default 5,000 cases, --quick 300) stepped under each frame clock:
+            steady  1/hz every frame (the bank declares it: FrameClock.fixed; bound R <= D <= R + 1)
+            jitter  1/hz x (1 ± 15 %) every frame          vrr    stretches at 120/80/60/48 Hz
+            hitch   1/hz, one frame in 50 a hitch of 0.05-0.6 s
+          (the variable clocks: bound R <= D <= max(R_c, R + 1)), with R (the rest frame of the frames
+          actually taken) and R_c (the first frame reaching T*, the last time the exact continuous
+          motion is outside the band) computed in Float64 apart from the kernel; reports early rests
+          (D < R_c: the motion would still leave its band), D < R, the share within the bound, latency.
+
+          --frame-times FILE.txt (with --cases): every case stepped with these durations (seconds, one a
+          line, cycled) instead of 1/hz, by a bank with a variable frame clock; detector ours only.
 
           Detectors (all by default):
             ours                        the kernel's own: rest predicted in closed form, reported by the step
@@ -37,6 +51,8 @@ struct SettleCommand {
     static let allDetectors = ["ours"] + PeerDetector.allCases.map(\.rawValue)
 
     var casesPath: String?
+    var frameTimesPath: String?
+    var clocks: [SettleClock]?
     var kernel: SettleKernel
     var count: Int
     var seed: UInt64
@@ -48,15 +64,27 @@ struct SettleCommand {
     /// Reads the options.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         casesPath = arguments.string("cases")
+        frameTimesPath = arguments.string("frame-times")
+        if frameTimesPath != nil, casesPath == nil { throw .usage("--frame-times goes with --cases") }
+        if let names = arguments.list("clocks") {
+            var clocks: [SettleClock] = []
+            for name in names {
+                guard let clock = SettleClock(rawValue: name) else { throw .usage("unknown clock \(name) (steady, jitter, vrr, hitch)") }
+                clocks.append(clock)
+            }
+            guard casesPath == nil else { throw .usage("--clocks runs the built-in corpus; with --cases use --frame-times") }
+            self.clocks = clocks
+        }
         guard let kernel = SettleKernel(rawValue: arguments.string("kernel") ?? "float") else {
             throw .usage("--kernel must be float or fixed")
         }
         self.kernel = kernel
         let quick = arguments.flag("quick")
-        count = try arguments.int("count") ?? (quick ? 500 : 20_000)
+        count = try arguments.int("count") ?? (clocks != nil ? (quick ? 300 : 5_000) : (quick ? 500 : 20_000))
         guard count > 0 else { throw .usage("--count must be positive") }
         seed = UInt64(try arguments.int("seed") ?? 2026)
-        detectors = arguments.list("detectors") ?? (kernel == .fixed ? ["ours"] : Self.allDetectors)
+        detectors = arguments.list("detectors") ?? (kernel == .fixed || frameTimesPath != nil ? ["ours"] : Self.allDetectors)
+        if frameTimesPath != nil, detectors != ["ours"] { throw .usage("--frame-times has one detector: ours") }
         for name in detectors where !Self.allDetectors.contains(name) {
             throw .usage("unknown detector \(name) (\(Self.allDetectors.joined(separator: ", ")))")
         }
@@ -69,9 +97,31 @@ struct SettleCommand {
 
     /// Runs the cases file or the corpus and prints (and writes) the results.
     func run() throws {
+        if let clocks {
+            let progress = Progress()
+            let summaries = try ClockedSettle.summaries(
+                SettleCorpus.generate(count: count, seed: seed), clocks: clocks, kernel: kernel, progress: progress)
+            progress.finish()
+            if let output { try writeFile(try jsonText(summaries), to: "\(output)/settle-clocks.json") }
+            switch format {
+            case .table: print(ClockedSettle.table(summaries).render())
+            case .csv: print(ClockedSettle.table(summaries).csv(), terminator: "")
+            case .json: print(try jsonText(summaries), terminator: "")
+            }
+            return
+        }
         if let casesPath {
             let cases = try SettleCorpus.read(path: casesPath)
-            let columns = try Self.detectorFrames(cases, detectors: detectors, kernel: kernel, progress: Progress())
+            let columns: [(name: String, frames: [Int?])]
+            if let frameTimesPath {
+                let durations = try FrameTimesFile.read(path: frameTimesPath)
+                let frames = kernel == .fixed
+                    ? try ClockedSettle.restFrames(cases, lanes: Q16Lanes.self, fixed: false, durations: { _ in durations }, limit: 10_000_000)
+                    : try ClockedSettle.restFrames(cases, lanes: Float32Lanes.self, fixed: false, durations: { _ in durations }, limit: 10_000_000)
+                columns = [("ours", frames)]
+            } else {
+                columns = try Self.detectorFrames(cases, detectors: detectors, kernel: kernel, progress: Progress())
+            }
             var rows: [CaseRestFrame] = []
             for (i, c) in cases.enumerated() {
                 for column in columns { rows.append(CaseRestFrame(id: c.id, detector: column.name, restFrame: column.frames[i])) }

@@ -110,35 +110,20 @@ enum ExactRest {
         }
         return nil
     }
-
-    /// R on the fixed-point format's own trajectory: the case as a Q16.16 bank stores it (nearest
-    /// values), stepped with the format's step function until exactly at rest (where it stays).
-    /// Independent of the kernel's scheduling, which is what it checks.
-    static func fixedRestFrame(_ c: SettleCase, limit: Int = 10_000_000) -> Int? {
-        guard let configuration = try? c.configuration() else { return nil }
-        let coefficients = Q16Lanes.coefficients(of: SpringMotion(configuration).propagator(over: c.frameDuration))
-        let band = Int64(Q16Lanes.nearestValue(to: Double(c.tolerance)).raw)
-        var d = Q16Lanes.nearestValue(to: Double(c.from)).raw &- Q16Lanes.nearestValue(to: Double(c.to)).raw
-        var v = Q16Lanes.nearestValue(to: Double(c.velocity)).raw
-        var lastOutside = -1
-        for frame in 0...limit {
-            if abs(Int64(d)) > band { lastOutside = frame }
-            if d == 0 && v == 0 { return lastOutside + 1 }
-            (d, v, _) = Q16Lanes.step(displacement: d, velocity: v, coefficients: coefficients)
-        }
-        return nil
-    }
 }
 
-/// Which lane format a settle run uses: the float32 kernel, judged against the exact Float64
-/// trajectory, or the fixed-point kernel, judged against its own integer trajectory.
+/// Which lane format a settle run uses. Both are judged against the exact Float64 trajectory of
+/// the case as the format holds it (the fixed-point bank's nearest values); a case the fixed-point
+/// format clamps (its speed or value reaches ±32768) leaves that trajectory and is not judged.
 enum SettleKernel: String {
     case float
     case fixed
 
-    /// The exact rest frame R of a case for this kernel.
+    /// The exact rest frame R of a case for this kernel, or nil when it is not judged.
     func exactRestFrame(_ c: SettleCase) -> Int? {
-        self == .fixed ? ExactRest.fixedRestFrame(c) : ExactRest.restFrame(c)
+        guard self == .fixed else { return ExactRest.restFrame(c) }
+        let (held, saturates) = ClockedSettle.fixedPointCase(c)
+        return saturates ? nil : ExactRest.restFrame(held)
     }
 }
 
@@ -160,6 +145,8 @@ enum KernelRestFrames {
         let groups = Dictionary(grouping: cases.indices, by: { cases[$0].hz })
         for hz in groups.keys.sorted() {
             let bank = SpringBank<Lanes>(threading: .single)
+            // A steady frame rate, declared: the bank then rests each case on its sampled rest frame R.
+            do { try bank.setFrameClock(.fixed(frameDuration: 1 / hz)) } catch { throw .input("\(hz) Hz: \(error)") }
             var caseOf: [SpringHandle: Int] = [:]
             for i in groups[hz]! {
                 let c = cases[i]
@@ -213,10 +200,11 @@ struct DetectorSummary: Codable {
     init(detector: String, cases: [SettleCase], exact reference: [Int?], reported: [Int?]) {
         self.detector = detector
         self.cases = cases.count
-        var exact = 0, lateByOne = 0, lateByMore = 0, early = 0, never = 0
+        var exact = 0, lateByOne = 0, lateByMore = 0, early = 0, never = 0, judged = 0
         var frames: [Double] = [], milliseconds: [Double] = []
         for i in cases.indices {
             guard let r = reference[i] else { continue }
+            judged += 1
             guard let d = reported[i] else { never += 1; continue }
             // A step reports rest, so a moving case whose whole motion is already inside its band
             // (R = 0) is reported on frame 1: one frame late, by construction.
@@ -234,7 +222,8 @@ struct DetectorSummary: Codable {
         self.lateByMore = lateByMore
         self.early = early
         self.neverRested = never
-        withinOneFrame = cases.isEmpty ? 0 : Double(exact + lateByOne) / Double(cases.count)
+        // Of the cases judged (a case without an exact rest frame, or one the format clamps, is not).
+        withinOneFrame = judged == 0 ? 0 : Double(exact + lateByOne) / Double(judged)
         func percentiles(_ values: [Double]) -> LatencyPercentiles {
             guard !values.isEmpty else { return LatencyPercentiles(p50: 0, p90: 0, p99: 0, max: 0) }
             let sorted = values.sorted()

@@ -7,8 +7,8 @@
 ///
 /// With a variable clock the due time is first a cheap lower bound on the spring's rest time
 /// (``SettlePredictor/restTimeLowerBound(displacement:velocity:tolerance:motion:)``); only a spring
-/// still undisturbed when that time comes is predicted exactly, and then rests on the first frame
-/// that reaches its exact rest time. A spring retargeted every frame is never predicted exactly,
+/// still undisturbed when that time comes is predicted exactly, from the state it changed at, and
+/// then rests on the first frame that reaches its exact rest time. A spring retargeted every frame is never predicted exactly,
 /// and keeps one schedule entry: a change that moves its check later leaves the entry in place,
 /// and the entry is queued again at the new time when it pops.
 ///
@@ -106,10 +106,13 @@ extension SpringBankCore {
 
     /// A variable clock's first due time for a changed spring: a cheap lower bound on its rest.
     private func scheduleLowerBound(record index: Int, batch: ConfigurationBatch, slot: Int, now: Double) {
+        let displacement = lanes.double(ofLanePattern: batch.displacements[slot])
+        let velocity = lanes.double(ofLanePattern: batch.velocities[slot])
+        records[index].changeDisplacement = displacement
+        records[index].changeVelocity = velocity
+        records[index].changeTime = now
         let bound = SettlePredictor.restTimeLowerBound(
-            displacement: lanes.double(ofLanePattern: batch.displacements[slot]),
-            velocity: lanes.double(ofLanePattern: batch.velocities[slot]), tolerance: records[index].tolerance,
-            motion: batch.motion)
+            displacement: displacement, velocity: velocity, tolerance: records[index].tolerance, motion: batch.motion)
         setDue(record: index, now + bound, isRest: false, now: now, early: true)
     }
 
@@ -157,9 +160,13 @@ extension SpringBankCore {
             if !records[index].dueIsRest {
                 switch frameClock {
                 case .variable:
-                    let remaining = restTime(record: index)
-                    if remaining > 0 {
-                        setDue(record: index, now + remaining, isRest: true, now: now)
+                    // From the state the trajectory changed at: the exact motion the lanes follow.
+                    let record = records[index]
+                    let rest = record.changeTime + SettlePredictor.restTime(
+                        displacement: record.changeDisplacement, velocity: record.changeVelocity,
+                        tolerance: record.tolerance, motion: batch(ofRecord: index).batch.motion)
+                    if rest > now {
+                        setDue(record: index, rest, isRest: true, now: now)
                         continue
                     }
                 case .fixed(let frameDuration):

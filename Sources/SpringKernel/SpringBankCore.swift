@@ -22,6 +22,12 @@ final class SpringBankCore {
         var due = Double.infinity
         /// `due` is the spring's rest, not the time to predict it.
         var dueIsRest = false
+        /// The state and bank time the spring's trajectory last changed at (variable clock): its
+        /// exact rest is predicted from these, not from its lanes when the check comes, so the
+        /// lanes' rounding since (a fixed-point spring's drift) cannot move its rest earlier.
+        var changeDisplacement = 0.0
+        var changeVelocity = 0.0
+        var changeTime = 0.0
         /// The due time of the spring's live schedule entry, or ∞. It may be earlier than `due`
         /// (the spring changed since, and its check moved on): the entry is then queued again at
         /// `due` when it pops, instead of a new entry per change.

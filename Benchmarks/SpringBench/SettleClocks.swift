@@ -1,0 +1,265 @@
+import Foundation
+import SpringKernel
+
+/// The frame clocks engines have, as seeded sequences of frame durations for a nominal rate.
+enum SettleClock: String, CaseIterable, Codable {
+    /// 1/hz every frame (the bank declares it: `FrameClock.fixed`).
+    case steady
+    /// 1/hz × (1 + U(−15 %, +15 %)) every frame: a game's measured frame time.
+    case jitter
+    /// Stretches of 10–120 frames at 120, 80, 60 or 48 Hz, whatever the nominal rate: an
+    /// adaptive-refresh display.
+    case vrr
+    /// 1/hz, with one frame in 50 a hitch of 0.05–0.6 s: loads and collector pauses.
+    case hitch
+
+    /// `count` frame durations for nominal rate `hz`, the same on every run.
+    func durations(hz: Double, count: Int) -> [Double] {
+        var generator = SplitMix64(seed: UInt64(hz * 1000) &+ UInt64(SettleClock.allCases.firstIndex(of: self)!) << 40)
+        var result: [Double] = []
+        result.reserveCapacity(count)
+        var stretchLeft = 0, stretchDuration = 1 / hz
+        for _ in 0..<count {
+            switch self {
+            case .steady: result.append(1 / hz)
+            case .jitter: result.append(1 / hz * (1 + (generator.unit() * 2 - 1) * 0.15))
+            case .vrr:
+                if stretchLeft == 0 {
+                    stretchLeft = 10 + Int(generator.next() % 111)
+                    stretchDuration = 1 / [120.0, 80, 60, 48][Int(generator.next() % 4)]
+                }
+                stretchLeft -= 1
+                result.append(stretchDuration)
+            case .hitch:
+                result.append(generator.next() % 50 == 0 ? 0.05 + generator.unit() * 0.55 : 1 / hz)
+            }
+        }
+        return result
+    }
+}
+
+/// A file of frame durations: one duration in seconds a line, cycled when exhausted.
+enum FrameTimesFile {
+    static func read(path: String) throws(BenchError) -> [Double] {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch { throw .input("cannot read \(path): \(error.localizedDescription)") }
+        var durations: [Double] = []
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let field = line.trimmingCharacters(in: .whitespaces)
+            if field.isEmpty { continue }
+            guard let value = Double(field), value.isFinite, value > 0 else {
+                throw .input("\(path):\(n + 1): a frame duration must be a finite positive number of seconds, got \(field)")
+            }
+            durations.append(value)
+        }
+        guard !durations.isEmpty else { throw .input("\(path) holds no frame durations") }
+        return durations
+    }
+}
+
+/// The Float64 oracles of one case stepped with given frame durations, independent of the
+/// kernel's predictor: R, the rest frame of the frames actually taken (the exact propagator of
+/// each frame's duration, until the energy proves the rest), and R_c, the first frame whose end
+/// reaches T*, the last time the exact continuous motion is outside the band (found on a grid fine
+/// enough that each cell holds at most one extremum of d, refined by bisection).
+struct ClockOracle {
+    var restFrame: Int?
+    var continuousRestFrame: Int?
+
+    /// T* of a case (seconds), or nil if it does not settle within `limit` seconds.
+    static func restTime(_ c: SettleCase, configuration: SpringConfiguration, limit: Double = 1e6) -> Double? {
+        let motion = SpringMotion(configuration)
+        let d0 = Double(c.from) - Double(c.to), v0 = Double(c.velocity), band = Double(c.tolerance)
+        let ratio = configuration.mass / configuration.tension
+        func state(_ t: Double) -> (d: Double, v: Double) {
+            let s = motion.propagator(over: t).apply(displacement: d0, velocity: v0)
+            return (s.displacement, s.velocity)
+        }
+        func proven(_ s: (d: Double, v: Double)) -> Bool { s.d * s.d + ratio * s.v * s.v <= band * band }
+        if proven((d0, v0)) { return 0 }
+        guard motion.decayRate > 0 else { return nil }
+        let oscillates = motion.regime == .underdamped
+        var times = [0.0]
+        var t = 0.0, step = oscillates ? .pi / motion.splitting / 8 : 0.01 / (motion.decayRate + motion.splitting)
+        while true {
+            t += step
+            if !oscillates { step *= 1.25 }
+            times.append(t)
+            if proven(state(t)) { break }
+            if t > limit { return nil }
+        }
+        func bisect(_ low: Double, _ high: Double, _ isLeft: (Double) -> Bool) -> Double {
+            var (low, high) = (low, high)
+            for _ in 0..<200 {
+                let middle = low + (high - low) / 2
+                guard middle > low && middle < high else { break }
+                if isLeft(middle) { low = middle } else { high = middle }
+            }
+            return high
+        }
+        var end = times.last!
+        var previousSign = v0 > 0
+        var cells: [(Double, Double)] = []
+        for i in 1..<times.count {
+            let sign = state(times[i]).v > 0
+            if sign != previousSign { cells.append((times[i - 1], times[i])) }
+            previousSign = sign
+        }
+        for cell in cells.reversed() {
+            let lowSign = state(cell.0).v > 0
+            let extremum = bisect(cell.0, cell.1) { (state($0).v > 0) == lowSign }
+            if abs(state(extremum).d) > band {
+                return bisect(extremum, end) { abs(state($0).d) > band }
+            }
+            end = extremum
+        }
+        return abs(d0) > band ? bisect(0, end) { abs(state($0).d) > band } : 0
+    }
+
+    init(_ c: SettleCase, configuration: SpringConfiguration, restTime: Double?, durations: [Double], limit: Int) {
+        let motion = SpringMotion(configuration)
+        let band = Double(c.tolerance), ratio = configuration.mass / configuration.tension
+        var d = Double(c.from) - Double(c.to), v = Double(c.velocity), lastOutside = -1
+        var propagators: [UInt64: SpringPropagator] = [:]
+        var clock = 0.0
+        for frame in 0...limit {
+            if continuousRestFrame == nil, let restTime, clock >= restTime { continuousRestFrame = frame }
+            if abs(d) > band { lastOutside = frame }
+            if restFrame == nil, d * d + ratio * v * v <= band * band * (1 - 1e-9) { restFrame = lastOutside + 1 }
+            if restFrame != nil && (continuousRestFrame != nil || restTime == nil) { break }
+            let dt = durations[frame % durations.count]
+            let p = propagators[dt.bitPattern] ?? motion.propagator(over: dt)
+            if propagators.count < 256 { propagators[dt.bitPattern] = p }
+            (d, v) = p.apply(displacement: d, velocity: v)
+            clock += dt
+        }
+    }
+}
+
+/// How the kernel's rest frames D compare, under one clock, with R and R_c.
+struct ClockSummary: Codable {
+    var clock: String
+    var kernel: String
+    /// The bank's frame clock: `fixed` (the steady clock, declared) or `variable`.
+    var frameClock: String
+    var cases: Int
+    /// D < R_c: snapped while the exact motion would still leave its band (a frame of some duration could see it).
+    var early: Int
+    /// D < R: snapped while a later frame actually taken is outside the band.
+    var earlySampled: Int
+    /// Fraction of cases with R ≤ D ≤ max(R_c, R + 1) (variable clock), or R ≤ D ≤ R + 1 (fixed).
+    var withinBound: Double
+    var neverRested: Int
+    /// Cases the fixed-point format clamps (it leaves the exact motion): not judged.
+    var saturated: Int
+    var latencyFrames: DetectorSummary.LatencyPercentiles
+}
+
+/// The kernel's rest frames under each clock, and their summaries.
+enum ClockedSettle {
+    /// The frame on which the bank reported each case at rest, stepping every case of one nominal
+    /// rate together with `durations(hz)` (cycled); `fixed`: the bank declares the first duration
+    /// as its fixed timestep.
+    static func restFrames<Lanes: SpringLaneArithmetic>(
+        _ cases: [SettleCase], lanes: Lanes.Type, fixed: Bool, durations: (Double) -> [Double], limit: Int
+    ) throws(BenchError) -> [Int?] {
+        var frames = [Int?](repeating: nil, count: cases.count)
+        let groups = Dictionary(grouping: cases.indices, by: { cases[$0].hz })
+        for hz in groups.keys.sorted() {
+            let steps = durations(hz)
+            let bank = SpringBank<Lanes>(threading: .single)
+            var caseOf: [SpringHandle: Int] = [:]
+            do {
+                if fixed { try bank.setFrameClock(.fixed(frameDuration: steps[0])) }
+                for i in groups[hz]! {
+                    let c = cases[i]
+                    let spring = try bank.add(
+                        value: Lanes.nearestValue(to: Double(c.from)), target: Lanes.nearestValue(to: Double(c.to)),
+                        velocity: Lanes.nearestValue(to: Double(c.velocity)), configuration: try c.configuration(),
+                        tolerance: Lanes.nearestValue(to: Double(c.tolerance)))
+                    caseOf[spring] = i
+                    if try bank.isAtRest(spring) { frames[i] = 0 }
+                }
+                while bank.awakeCount > 0 && bank.frame < limit {
+                    try bank.step(dt: steps[bank.frame % steps.count])
+                    for spring in bank.restedInLastStep { frames[caseOf[spring]!] = bank.frame }
+                }
+            } catch {
+                throw .failed("stepping the \(hz) Hz cases: \(error)")
+            }
+        }
+        return frames
+    }
+
+    /// The case as the fixed-point bank holds it (nearest values), and whether its own trajectory
+    /// at the nominal rate saturates.
+    static func fixedPointCase(_ c: SettleCase) -> (case: SettleCase, saturates: Bool) {
+        var q = c
+        q.from = Float(Double(Q16Lanes.nearestValue(to: Double(c.from)).raw) / 65536)
+        q.to = Float(Double(Q16Lanes.nearestValue(to: Double(c.to)).raw) / 65536)
+        q.velocity = Float(Double(Q16Lanes.nearestValue(to: Double(c.velocity)).raw) / 65536)
+        q.tolerance = Float(Double(Q16Lanes.nearestValue(to: Double(c.tolerance)).raw) / 65536)
+        // Far outside the format's ±32768 (a velocity of |d| ω₀ or more): it will clamp.
+        guard let configuration = try? c.configuration() else { return (q, true) }
+        let omega = (configuration.tension / configuration.mass).squareRoot()
+        let peakSpeed = abs(Double(q.velocity)) + abs(Double(q.from) - Double(q.to)) * omega
+        let peakValue = abs(Double(q.from) - Double(q.to)) + abs(Double(q.velocity)) / omega + abs(Double(q.to))
+        return (q, peakSpeed >= 32000 || peakValue >= 32000)
+    }
+
+    /// Every clock's summary for `kernel` on `cases`.
+    static func summaries(
+        _ cases: [SettleCase], clocks: [SettleClock], kernel: SettleKernel, progress: Progress, limit: Int = 200_000
+    ) throws -> [ClockSummary] {
+        let judged: [(case: SettleCase, saturates: Bool)] = cases.map { kernel == .fixed ? fixedPointCase($0) : ($0, false) }
+        progress.note("settle clocks: T* of \(cases.count) cases (\(kernel.rawValue))")
+        let restTimes = judged.map { item in (try? item.case.configuration()).flatMap { ClockOracle.restTime(item.case, configuration: $0) } }
+        var result: [ClockSummary] = []
+        for clock in clocks {
+            progress.note("settle clocks: \(clock.rawValue) (\(kernel.rawValue))")
+            let frameCount = 20_000
+            let fixed = clock == .steady
+            let reported: [Int?] = kernel == .fixed
+                ? try restFrames(judged.map(\.case), lanes: Q16Lanes.self, fixed: fixed, durations: { clock.durations(hz: $0, count: frameCount) }, limit: limit)
+                : try restFrames(cases, lanes: Float32Lanes.self, fixed: fixed, durations: { clock.durations(hz: $0, count: frameCount) }, limit: limit)
+            var early = 0, earlySampled = 0, within = 0, never = 0, saturated = 0, counted = 0
+            var latencies: [Double] = []
+            for (i, item) in judged.enumerated() {
+                if item.saturates { saturated += 1; continue }
+                guard let configuration = try? item.case.configuration() else { continue }
+                let oracle = ClockOracle(
+                    item.case, configuration: configuration, restTime: restTimes[i],
+                    durations: clock.durations(hz: item.case.hz, count: frameCount), limit: limit)
+                guard let r = oracle.restFrame else { continue }
+                counted += 1
+                guard let d = reported[i] else { never += 1; continue }
+                let rc = oracle.continuousRestFrame ?? Int.max
+                if d < r { earlySampled += 1 }
+                if !fixed && d < rc { early += 1 }
+                let bound = fixed ? max(r, 1) + 1 : max(rc, max(r, 1) + 1)
+                if d >= r && d <= bound { within += 1 }
+                latencies.append(Double(d - r))
+            }
+            let sorted = latencies.sorted()
+            func rank(_ q: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((q * Double(sorted.count - 1)).rounded()))] }
+            result.append(ClockSummary(
+                clock: clock.rawValue, kernel: kernel == .fixed ? "q16.16" : "float32", frameClock: fixed ? "fixed" : "variable",
+                cases: counted, early: early, earlySampled: earlySampled, withinBound: counted == 0 ? 0 : Double(within) / Double(counted),
+                neverRested: never, saturated: saturated,
+                latencyFrames: DetectorSummary.LatencyPercentiles(p50: rank(0.5), p90: rank(0.9), p99: rank(0.99), max: sorted.last ?? 0)))
+        }
+        return result
+    }
+
+    static func table(_ summaries: [ClockSummary]) -> TextTable {
+        var table = TextTable(header: ["kernel", "clock", "bank clock", "cases", "early (< R_c)", "early (< R)", "within bound", "never", "saturated", "latency p50/p99/max (frames vs R)"])
+        for s in summaries {
+            table.rows.append([
+                s.kernel, s.clock, s.frameClock, "\(s.cases)", "\(s.early)", "\(s.earlySampled)",
+                String(format: "%.2f %%", s.withinBound * 100), "\(s.neverRested)", "\(s.saturated)",
+                String(format: "%.0f / %.0f / %.0f", s.latencyFrames.p50, s.latencyFrames.p99, s.latencyFrames.max),
+            ])
+        }
+        return table
+    }
+}
