@@ -21,6 +21,8 @@ struct RunResults: Codable {
     /// The cost of each event kind, and of a new frame duration every frame (nil in runs written
     /// before they were measured).
     var events: [EventsCommand.Row]?
+    /// The kernel's rest under each frame clock, float32 and Q16.16 (nil in earlier runs).
+    var settleClocks: [ClockSummary]?
 }
 
 /// `spring-bench` with no command: the README's main job. Measures the throughput sweep with the
@@ -73,6 +75,9 @@ struct DefaultRun {
                 determinism.append(try DeterminismCommand.report(kernel: kernel, threads: threads, path: .simd, isa: machine.isa))
             }
         }
+        let clockCases = SettleCorpus.generate(count: quick ? 300 : 5_000, seed: 2026)
+        let settleClocks = try ClockedSettle.summaries(clockCases, clocks: SettleClock.allCases, kernel: .float, progress: progress)
+            + ClockedSettle.summaries(clockCases, clocks: SettleClock.allCases, kernel: .fixed, progress: progress)
         let events = try EventsCommand(
             sizes: quick ? [4 << 10] : [16 << 10, 256 << 10, 1 << 20], kernels: ["float", "fixed"],
             fractions: quick ? [1] : [0.01, 0.1, 1], kinds: EventsCommand.EventKind.allCases, repeats: quick ? 2 : 5
@@ -84,7 +89,7 @@ struct DefaultRun {
         let results = RunResults(
             quick: quick, machine: machine, durationSeconds: now() - started, throughput: throughput, settle: settle.summaries,
             settleReference: reference, seedScenario: seed, interactions: interactions,
-            fixedSettle: fixedSettle.summaries, determinism: determinism, events: events)
+            fixedSettle: fixedSettle.summaries, determinism: determinism, events: events, settleClocks: settleClocks)
         return (results, settle)
     }
 
@@ -118,6 +123,10 @@ struct DefaultRun {
         try writeFile(try jsonText(results.interactions), to: "\(folder)/interactions.json")
         try writeFile(results.interactions.csv(), to: "\(folder)/interactions.csv")
         if let events = results.events { try EventsCommand.write(events, to: folder) }
+        if let clocks = results.settleClocks {
+            try writeFile(try jsonText(clocks), to: "\(folder)/settle-clocks.json")
+            try writeFile(ClockedSettle.table(clocks).csv(), to: "\(folder)/settle-clocks.csv")
+        }
         if let plot = ResultsPlots.throughput(results.throughput, machine: results.machine) {
             try writeFile(plot, to: "\(folder)/throughput.svg")
         }

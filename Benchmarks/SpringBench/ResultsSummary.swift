@@ -45,6 +45,7 @@ enum ResultsSummary {
         lines += fixedPoint(results)
         lines += seedScenario(results.seedScenario)
         lines += interactions(results.interactions)
+        lines += settleClocks(results.settleClocks)
         lines += events(results.events)
         lines += [
             "## Files", "",
@@ -105,6 +106,24 @@ enum ResultsSummary {
         if let ours = results.settle.first(where: { $0.detector == "ours" }) {
             rows.append(["ours: early rests", "0", "\(ours.early) of \(ours.cases)", verdict(ours.early == 0)])
             rows.append(["ours: rest reported on R or R + 1", ">= 99.9 %", String(format: "%.3f %%", ours.withinOneFrame * 100), verdict(ours.withinOneFrame >= 0.999)])
+        }
+        if let clocks = results.settleClocks {
+            for s in clocks {
+                rows.append(["\(s.kernel), \(s.clock) clock: early rests (D < R_c)", "0", "\(s.early) of \(s.cases)", verdict(s.early == 0)])
+                rows.append(["\(s.kernel), \(s.clock) clock: rest within \(s.frameClock == "fixed" ? "[R, R + 1]" : "[R, max(R_c, R + 1)]")", ">= 99.9 %",
+                             String(format: "%.3f %%", s.withinBound * 100), verdict(s.withinBound >= 0.999)])
+            }
+        }
+        if let events = results.events {
+            for row in events where row.event == "new-dt" {
+                rows.append(["\(row.kernel): a new dt every frame over a steady one at \(springCountLabel(row.springs))", "<= 1.1x",
+                             String(format: "%.2fx", row.frameRatio), verdict(row.frameRatio <= 1.1)])
+            }
+            for row in events where row.event == "retarget" && row.fraction == 1 && row.springs >= 100_000 {
+                let bound = row.kernel == "float32" ? 25.0 : 50.0
+                rows.append(["\(row.kernel): a retarget (\(row.form)) at 100 % of \(springCountLabel(row.springs)), the step's share included", "<= \(Int(bound)) ns",
+                             String(format: "%.0f ns", row.nanosecondsPerEvent), verdict(row.nanosecondsPerEvent <= bound)])
+            }
         }
         everySize("fixed-point SIMD step vs the same C loop, every size", .fixed, .cFixed)
         if let fixed = find(t, .fixed, largest), let float = find(t, .simd, largest) {
@@ -302,6 +321,24 @@ enum ResultsSummary {
     }
 
     /// A Markdown table (pipes in cells escaped).
+    /// The kernel's rest under each frame clock.
+    static func settleClocks(_ summaries: [ClockSummary]?) -> [String] {
+        guard let summaries, !summaries.isEmpty else { return [] }
+        return [
+            "## Rest under real frame clocks", "",
+            "`spring-bench settle --clocks`: the corpus (\(summaries[0].cases + summaries[0].saturated) cases) stepped with each clock's frame durations. "
+                + "R: the rest frame of the frames actually taken; R_c: the first frame that reaches T*, the last time the exact continuous motion is outside the band "
+                + "(both from Float64 oracles that share nothing with the kernel's predictor). Early: D < R_c (the motion would still leave its band on a frame of some duration). "
+                + "Bound: R ≤ D ≤ max(R_c, R + 1) for the variable clocks; R ≤ D ≤ R + 1 for the steady clock, which the bank declares (`FrameClock.fixed`). "
+                + "Q16.16 cases the format clamps leave the exact motion and are not judged.", "",
+        ] + markdownTable(
+            ["kernel", "clock", "bank clock", "cases judged", "early (D < R_c)", "D < R", "within bound", "never", "latency vs R p50 / p99 / max"],
+            summaries.map {
+                [$0.kernel, $0.clock, $0.frameClock, "\($0.cases)", "\($0.early)", "\($0.earlySampled)", String(format: "%.2f %%", $0.withinBound * 100),
+                 "\($0.neverRested)", String(format: "%.0f / %.0f / %.0f", $0.latencyFrames.p50, $0.latencyFrames.p99, $0.latencyFrames.max)]
+            }) + [""]
+    }
+
     /// Events per kind, one call per spring or batched, and a new frame duration every frame.
     static func events(_ rows: [EventsCommand.Row]?) -> [String] {
         guard let rows, !rows.isEmpty else { return [] }
