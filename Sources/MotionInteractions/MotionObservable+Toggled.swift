@@ -16,9 +16,11 @@ extension MotionObservable {
         MotionObservable { observer in
             let toggle = ToggleState()
             let connectOriginal = {
-                toggle.original = self.connect(MotionObserver(runtime: observer.runtime, next: { value in
-                    if !toggle.preferredIsActive { observer.next(value) }
-                }, state: { state in
+                // Weak: the toggle holds the original's subscription, which holds these closures.
+                toggle.original = self.connect(MotionObserver(runtime: observer.runtime, next: { [weak toggle] value in
+                    if let toggle, !toggle.preferredIsActive { observer.next(value) }
+                }, state: { [weak toggle] state in
+                    guard let toggle else { return }
                     toggle.originalIsActive = state == .active
                     toggle.report(to: observer.state)
                 }))
