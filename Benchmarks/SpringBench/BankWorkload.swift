@@ -11,7 +11,8 @@ final class BankWorkload {
     /// Makes a frame: the bank's step by a path and, for ``SettleWorkload/churn``, the restarts of
     /// the springs that came to rest in it. (A frame closure per path, so timing a frame costs one
     /// indirect call, as for every other contender.)
-    let makeFrame: (StepPath) -> () throws -> Void
+    /// A frame on a path, stepping with the given durations in turn (cycled).
+    let makeFrame: (StepPath, [Double]) -> () throws -> Void
     /// Frames stepped and springs restarted since the bank was built (churn only): their ratio
     /// is the springs that settle in a frame, in steady state.
     let restartCounts: () -> (frames: Int, restarts: Int)
@@ -19,7 +20,7 @@ final class BankWorkload {
     private let release: () -> Void
 
     private init(
-        springs: Int, setThreading: @escaping (StepThreading) -> Void, makeFrame: @escaping (StepPath) -> () throws -> Void,
+        springs: Int, setThreading: @escaping (StepThreading) -> Void, makeFrame: @escaping (StepPath, [Double]) -> () throws -> Void,
         restartCounts: @escaping () -> (frames: Int, restarts: Int), release: @escaping () -> Void
     ) {
         self.springs = springs
@@ -106,10 +107,10 @@ final class BankWorkload {
         }
         // The first step predicts every spring and moves the resting ones out of the way; a churning
         // bank then runs until its restarts have spread over every frame of a trajectory.
-        try Lanes.benchStep(bank, path: .simd)
+        try Lanes.benchStep(bank, path: .simd, dt: KernelEntry.frameDuration)
         if churn {
             for _ in 0..<90 {
-                try Lanes.benchStep(bank, path: .simd)
+                try Lanes.benchStep(bank, path: .simd, dt: KernelEntry.frameDuration)
                 try restart(bank)
             }
             counts.update(repeating: 0, count: 2)
@@ -117,13 +118,22 @@ final class BankWorkload {
         return BankWorkload(
             springs: c.springs,
             setThreading: { bank.threading = $0 },
-            makeFrame: { path in
-                churn
-                    ? {
-                        try Lanes.benchStep(bank, path: path)
-                        try restart(bank)
-                    }
-                    : { try Lanes.benchStep(bank, path: path) }
+            makeFrame: { path, durations in
+                if durations == [KernelEntry.frameDuration] {
+                    return churn
+                        ? {
+                            try Lanes.benchStep(bank, path: path, dt: KernelEntry.frameDuration)
+                            try restart(bank)
+                        }
+                        : { try Lanes.benchStep(bank, path: path, dt: KernelEntry.frameDuration) }
+                }
+                // A changing frame duration: the next one each frame.
+                var next = 0
+                return {
+                    try Lanes.benchStep(bank, path: path, dt: durations[next])
+                    next = next + 1 == durations.count ? 0 : next + 1
+                    if churn { try restart(bank) }
+                }
             },
             restartCounts: { (counts[0], counts[1]) },
             release: {
@@ -137,19 +147,19 @@ final class BankWorkload {
 /// wherever the bench is specialised for the format.
 protocol BenchLaneFormat: SpringLaneArithmetic {
     /// One frame of `bank` through the format's ``KernelEntry`` entry point.
-    static func benchStep(_ bank: SpringBank<Self>, path: StepPath) throws(SpringKernelError)
+    static func benchStep(_ bank: SpringBank<Self>, path: StepPath, dt: Double) throws(SpringKernelError)
 }
 
 extension Float32Lanes: BenchLaneFormat {
     @inline(__always)
-    static func benchStep(_ bank: SpringBank<Float32Lanes>, path: StepPath) throws(SpringKernelError) {
-        try KernelEntry.step(bank, path: path)
+    static func benchStep(_ bank: SpringBank<Float32Lanes>, path: StepPath, dt: Double = KernelEntry.frameDuration) throws(SpringKernelError) {
+        try KernelEntry.step(bank, path: path, dt: dt)
     }
 }
 
 extension Q16Lanes: BenchLaneFormat {
     @inline(__always)
-    static func benchStep(_ bank: SpringBank<Q16Lanes>, path: StepPath) throws(SpringKernelError) {
-        try KernelEntry.step(bank, path: path)
+    static func benchStep(_ bank: SpringBank<Q16Lanes>, path: StepPath, dt: Double = KernelEntry.frameDuration) throws(SpringKernelError) {
+        try KernelEntry.step(bank, path: path, dt: dt)
     }
 }

@@ -4,21 +4,21 @@ import SpringKernel
 /// charges a kernel's samples to the kernel and not to the loop that calls it (`perf report`
 /// shows these names; the C loops are functions of their own anyway).
 enum KernelEntry {
-    /// Every throughput frame is 1/60 s.
+    /// Every throughput frame is 1/60 s, unless a case steps with another frame clock.
     static let frameDuration = 1.0 / 60
 
     /// One frame of a float32 bank: its whole step (plan check, the SIMD or scalar loop, the rest
     /// schedule), inlined here. One overload per lane format: written for a concrete format, the
     /// step inlines into it (a generic entry point, even specialised, calls it out of line).
     @inline(never)
-    static func step(_ bank: SpringBank<Float32Lanes>, path: StepPath) throws(SpringKernelError) {
-        try bank.step(dt: frameDuration, path: path)
+    static func step(_ bank: SpringBank<Float32Lanes>, path: StepPath, dt: Double = frameDuration) throws(SpringKernelError) {
+        try bank.step(dt: dt, path: path)
     }
 
     /// One frame of a fixed-point bank: its whole step, inlined here.
     @inline(never)
-    static func step(_ bank: SpringBank<Q16Lanes>, path: StepPath) throws(SpringKernelError) {
-        try bank.step(dt: frameDuration, path: path)
+    static func step(_ bank: SpringBank<Q16Lanes>, path: StepPath, dt: Double = frameDuration) throws(SpringKernelError) {
+        try bank.step(dt: dt, path: path)
     }
 
     /// One pass of the kernel's float32 SIMD loop over plain lanes, without the bank.

@@ -114,6 +114,17 @@ enum ResultsSummary {
                              String(format: "%.3f %%", s.withinBound * 100), verdict(s.withinBound >= 0.999)])
             }
         }
+        for springs in sizes {
+            for kernel in ["simd", "fixed"] {
+                let group = t.filter { $0.group == "frame-clock" && $0.springs == springs && $0.kernel == kernel }
+                guard let steady = group.first(where: { ($0.frameClock ?? "steady") == "steady" }),
+                    let jitter = group.first(where: { $0.frameClock == "jitter" })
+                else { continue }
+                let r = steady.springStepsPerSecond.p50 / jitter.springStepsPerSecond.p50
+                rows.append(["\(kernel): frame cost with a new dt every frame (60 Hz ± 15 %) over a steady one, \(springCountLabel(springs)) (throughput)", "<= 1.1x",
+                             String(format: "%.2fx", r), verdict(r <= 1.1)])
+            }
+        }
         if let events = results.events {
             for row in events where row.event == "new-dt" {
                 rows.append(["\(row.kernel): a new dt every frame over a steady one at \(springCountLabel(row.springs))", "<= 1.1x",

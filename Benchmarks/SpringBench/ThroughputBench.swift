@@ -68,7 +68,7 @@ struct ThroughputBench {
         let threads = c.kernel.isBank ? (c.threads.map { StepThreading.fixed($0) } ?? .automatic).threadCount(movingSprings: moving) : 1
         let stepsPerSecond = timing.samples.map { Double(steps) / $0 }
         return ThroughputResult(
-            kernel: c.kernel.rawValue, springs: c.springs, group: c.group, threads: threads,
+            kernel: c.kernel.rawValue, springs: c.springs, frameClock: c.kernel.isBank ? c.frameClock.rawValue : nil, group: c.group, threads: threads,
             threadsRequested: c.kernel.isBank ? (c.threads.map(String.init) ?? "auto") : "1",
             moving: c.moving, paused: c.paused, settle: c.settle.rawValue, configurations: c.configurations,
             isa: isa, bytesPerSpringStep: c.kernel.bytesPerSpringStep, springStepsPerFrame: steps,
@@ -91,7 +91,7 @@ struct ThroughputBench {
                 cache.banks[c.bankKey] = workload
             }
             let threading: StepThreading = c.threads.map { .fixed($0) } ?? .automatic
-            return (Contender(prepare: { workload.setThreading(threading) }, frame: workload.makeFrame(path)), c.springs)
+            return (Contender(prepare: { workload.setThreading(threading) }, frame: workload.makeFrame(path, c.frameClock.durations(hz: 1 / KernelEntry.frameDuration, count: 4096))), c.springs)
         case .lanes, .probe:
             return try laneContender(c.kernel, lanes(c.springs, cache))
         case .peer:

@@ -114,6 +114,8 @@ struct ThroughputCase {
     var settle: SettleWorkload = .off
     /// Distinct configurations the springs are spread over.
     var configurations: Int = 1
+    /// The frame durations the bank is stepped with: steady 1/60 s, or a clock of nominal 60 Hz.
+    var frameClock: SettleClock = .steady
     /// The comparison this case belongs to: cases of one group are measured together, their
     /// repeats interleaved.
     var group: String = "custom"
@@ -133,6 +135,8 @@ struct ThroughputCase {
 struct ThroughputResult: Codable {
     var kernel: String
     var springs: Int
+    /// The frame clock the bank was stepped with (nil in earlier runs: steady).
+    var frameClock: String?
     var group: String
     /// Threads the step used.
     var threads: Int

@@ -7,7 +7,8 @@ struct ThroughputCommand {
     static let help = """
         spring-bench throughput [--springs N[,N...]] [--kernel K[,K...]] [--threads T[,T...]]
                                 [--paused F[,F...]] [--settle off|churn[,...]] [--configurations C[,C...]]
-                                [--moving F] [--repeats R] [--quick] [--format table|json|csv] [--output DIR]
+                                [--moving F] [--frame-clock steady|jitter|vrr|hitch[,...]] [--repeats R] [--quick]
+                                [--format table|json|csv] [--output DIR]
 
           Spring-steps per second, GB/s and share of the machine's roofline, each as p0/p50/p90/p100
           over repeats after an untimed warm-up. Cases of one size are measured together with their
@@ -27,11 +28,14 @@ struct ThroughputCommand {
                            what predicting, scheduling, snapping and restarting really cost.
           --configurations distinct configurations the springs are spread over (default 1)
           --moving         fraction of springs moving, scattered at random; the rest are at rest (default 1)
+          --frame-clock    the bank kernels' frame durations, nominal 60 Hz (default steady): jitter (1/60 s
+                           ± 15 % every frame, a measured frame time), vrr (stretches at 120/80/60/48 Hz),
+                           hitch (one frame in 50 lasts 0.05-0.6 s); a new dt costs what a steady one does
           The probes are measured at every size in any case: every figure is reported against them.
 
           Standard groups per size: kernels (all of the above; scalar and object-per-spring to 256K),
           threads (1, 2), pause (0, 50, 100 %; to 4M), settle (off, churn; to 1M), configurations (1, 64),
-          and at 1M skip-at-rest (100 %, 1 % moving). Larger sizes of a group: ask for them with options.
+          frame-clock (float and fixed, steady and jitter, 16K to 1M), and at 1M skip-at-rest (100 %, 1 % moving). Larger sizes of a group: ask for them with options.
         """
 
     /// Bank sizes to measure, one group (or set of groups) each.
@@ -51,6 +55,7 @@ struct ThroughputCommand {
         var settle: [SettleWorkload]
         var configurations: [Int]
         var moving: Double
+        var clocks: [SettleClock] = [.steady]
 
         /// One group per size: the bank kernels in every variant, the others once, and the probes.
         func cases(springs: Int) -> [ThroughputCase] {
@@ -64,9 +69,11 @@ struct ThroughputCommand {
                     for p in paused {
                         for s in settle {
                             for c in configurations {
-                                cases.append(ThroughputCase(
-                                    kernel: kernel, springs: springs, threads: t, moving: moving, paused: p, settle: s,
-                                    configurations: c, group: "custom"))
+                                for clock in clocks {
+                                    cases.append(ThroughputCase(
+                                        kernel: kernel, springs: springs, threads: t, moving: moving, paused: p, settle: s,
+                                        configurations: c, frameClock: clock, group: "custom"))
+                                }
                             }
                         }
                     }
@@ -89,8 +96,17 @@ struct ThroughputCommand {
         let settleNames = arguments.list("settle")
         let configurations = try arguments.doubles("configurations")
         let moving = try arguments.double("moving")
-        if kernelNames != nil || threadNames != nil || paused != nil || settleNames != nil || configurations != nil || moving != nil {
+        let clockNames = arguments.list("frame-clock")
+        if kernelNames != nil || threadNames != nil || paused != nil || settleNames != nil || configurations != nil || moving != nil
+            || clockNames != nil {
             var sweep = CustomSweep(kernels: [], threads: [], paused: paused ?? [0], settle: [], configurations: [], moving: moving ?? 1)
+            if let clockNames {
+                sweep.clocks = []
+                for name in clockNames {
+                    guard let clock = SettleClock(rawValue: name) else { throw .usage("--frame-clock takes steady, jitter, vrr and hitch") }
+                    sweep.clocks.append(clock)
+                }
+            }
             for name in kernelNames ?? ["simd"] {
                 guard let kernel = ThroughputKernel(rawValue: name) else { throw .usage("unknown kernel \(name)") }
                 sweep.kernels.append(kernel)
@@ -228,6 +244,7 @@ extension ThroughputResult {
         if settle != SettleWorkload.off.rawValue { parts.append("settle \(settle)") }
         if configurations != 1 { parts.append("\(configurations) configs") }
         if moving < 1 { parts.append("\(String(format: "%g", moving * 100))% moving") }
+        if let frameClock, frameClock != SettleClock.steady.rawValue { parts.append("\(frameClock) clock") }
         return parts.isEmpty ? "-" : parts.joined(separator: ", ")
     }
 }

@@ -42,6 +42,11 @@ enum ThroughputSuite {
         }
         if springs <= churnLimit { groups.append([simd("settle"), with(simd("settle")) { $0.settle = .churn }]) }
         groups.append([simd("configurations"), with(simd("configurations")) { $0.configurations = 64 }])
+        if springs >= 1 << 14 && springs <= 1 << 20 {
+            // A measured frame time every frame against a steady one, float and fixed point.
+            let steady = [ThroughputCase(kernel: .simd, springs: springs, group: "frame-clock"), ThroughputCase(kernel: .fixed, springs: springs, group: "frame-clock")]
+            groups.append(steady + steady.map { with($0) { $0.frameClock = .jitter } })
+        }
         if springs == (quick ? 1 << 14 : 1 << 20) {
             groups.append([simd("skip-at-rest"), with(simd("skip-at-rest")) { $0.moving = 0.01 }])
         }
@@ -83,6 +88,7 @@ extension ThroughputCase {
             if settle != .off { parts.append("settle \(settle.rawValue)") }
             if configurations != 1 { parts.append("\(configurations) configs") }
             if moving < 1 { parts.append("\(String(format: "%g", moving * 100))% moving") }
+            if frameClock != .steady { parts.append("\(frameClock.rawValue) clock") }
         }
         return parts.joined(separator: " ")
     }
