@@ -53,10 +53,13 @@ public enum SettlePredictor {
     ///   decay (d₀ and v₀ + σd₀ of one sign): |d(t)| ≥ |d₀| e^(-σt) and ≥ |d₀| e^(-(σ−β)t) / 2.
     /// - Always: |d| changes no faster than √(v₀² + ω₀² d₀²) (the energy never grows), so it needs
     ///   at least (|d₀| − tolerance) over that to reach the band.
-    static func restTimeLowerBound(displacement d: Double, velocity v: Double, tolerance: Double, motion: SpringMotion) -> Double {
+    static func restTimeLowerBound(
+        displacement d: Double, velocity v: Double, tolerance: Double, motion: SpringMotion,
+        inverseBandSquared: Double? = nil
+    ) -> Double {
         let sigma = motion.decayRate, stiffness = motion.stiffnessPerMass
         let excess = abs(d) - tolerance
-        let inverseBandSquared = 1 / (tolerance * tolerance)
+        let inverseBandSquared = inverseBandSquared ?? 1 / (tolerance * tolerance)
         var bound = 0.0
         switch motion.regime {
         case .underdamped:

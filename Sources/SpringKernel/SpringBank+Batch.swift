@@ -9,6 +9,9 @@ extension SpringBank {
     /// - Throws: ``SpringKernelError/countMismatch(expected:given:)`` when the buffers differ in
     ///   length; any error ``retarget(_:to:)`` throws, for the first spring that would throw it.
     ///   Nothing is changed then.
+    // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
     public func retarget(_ springs: UnsafeBufferPointer<SpringHandle>, to targets: UnsafeBufferPointer<Lanes.Value>) throws(SpringKernelError) {
         try core.checkMutable()
         guard springs.count == targets.count else { throw .countMismatch(expected: springs.count, given: targets.count) }
@@ -41,6 +44,9 @@ extension SpringBank {
     ///
     /// - Throws: what ``addVelocity(_:to:)`` throws for the first member that would throw it,
     ///   or ``SpringKernelError/stalePauseMask(_:)``; nothing is changed then.
+    // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
     public func addVelocity(_ velocity: Lanes.Value, toEveryMemberOf mask: PauseMaskID) throws(SpringKernelError) {
         try core.checkMutable()
         let members = core.memberRecords(ofMask: try core.maskIndex(mask))

@@ -136,6 +136,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// Pulls the spring toward a new target, keeping its velocity exactly and its value to within
     /// one rounding of the new displacement (value − new target). A spring at rest starts moving
     /// unless the new target is where it is.
+    // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
     public func retarget(_ spring: SpringHandle, to target: Lanes.Value) throws(SpringKernelError) {
         try core.checkMutable()
         let index = try core.recordIndex(spring)
@@ -146,6 +149,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// Adds `velocity` to the spring's velocity (an impulse); a spring at rest starts moving.
+    // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
     public func addVelocity(_ velocity: Lanes.Value, to spring: SpringHandle) throws(SpringKernelError) {
         try core.checkMutable()
         let index = try core.recordIndex(spring)
@@ -155,6 +161,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// Sets the spring's value and velocity, keeping its target (a teleport, or a hand-off from a
     /// gesture). A paused spring keeps the new state frozen until it is resumed.
+    // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
     public func setState(of spring: SpringHandle, value: Lanes.Value, velocity: Lanes.Value) throws(SpringKernelError) {
         try core.checkMutable()
         let index = try core.recordIndex(spring)

@@ -112,7 +112,8 @@ extension SpringBankCore {
         records[index].changeVelocity = velocity
         records[index].changeTime = now
         let bound = SettlePredictor.restTimeLowerBound(
-            displacement: displacement, velocity: velocity, tolerance: records[index].tolerance, motion: batch.motion)
+            displacement: displacement, velocity: velocity, tolerance: records[index].tolerance, motion: batch.motion,
+            inverseBandSquared: records[index].inverseToleranceSquared)
         setDue(record: index, now + bound, isRest: false, now: now, early: true)
     }
 

@@ -12,7 +12,9 @@ final class SpringBankCore {
         /// The configuration batch, or −1 when the record is free.
         var batch: Int32 = -1
         var slot: Int32 = 0
-        var tolerance: Double = 0
+        var tolerance: Double = 0 { didSet { inverseToleranceSquared = 1 / (tolerance * tolerance) } }
+        /// 1 / tolerance², for the rest predictor's per-event bound (a multiply, not a divide).
+        var inverseToleranceSquared = Double.infinity
         /// Bumped whenever the spring's rest-schedule entry is replaced or dropped; entries with an
         /// older stamp are stale.
         var stamp: UInt32 = 0
