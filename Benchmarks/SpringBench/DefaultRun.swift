@@ -13,7 +13,7 @@ struct RunResults: Codable {
     var settleReference: [SettleReference.Row]
     var seedScenario: SeedScenario.Report
     var interactions: InteractionsReport
-    /// The fixed-point kernel on the same corpus, judged against its own trajectory (nil in runs
+    /// The fixed-point kernel on the same corpus, judged against the exact trajectory (nil in runs
     /// written before it was measured).
     var fixedSettle: [DetectorSummary]?
     /// The determinism scene's rest frame and hash for each kernel, 1 and 2 threads.

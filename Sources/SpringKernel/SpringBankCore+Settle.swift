@@ -180,8 +180,30 @@ extension SpringBankCore {
             restedInLastStep.append(handle(ofRecord: index))
         }
         // Listed in handle order, whatever order their times came in: the same on every run.
-        if restedInLastStep.count > 1 { restedInLastStep.sort { $0.index < $1.index } }
+        if restedInLastStep.count > 1 { Self.sortInPlace(&restedInLastStep) }
         publishNextDue()
+    }
+
+    /// Heapsort by handle index: in place, so a step allocates nothing (the standard library's
+    /// sort takes a scratch buffer).
+    static func sortInPlace(_ handles: inout [SpringHandle]) {
+        handles.withUnsafeMutableBufferPointer { h in
+            func siftDown(_ start: Int, _ end: Int) {
+                var root = start
+                while 2 * root + 1 < end {
+                    var child = 2 * root + 1
+                    if child + 1 < end, h[child].index < h[child + 1].index { child += 1 }
+                    guard h[root].index < h[child].index else { return }
+                    h.swapAt(root, child)
+                    root = child
+                }
+            }
+            for start in stride(from: h.count / 2 - 1, through: 0, by: -1) { siftDown(start, h.count) }
+            for end in stride(from: h.count - 1, to: 0, by: -1) {
+                h.swapAt(0, end)
+                siftDown(0, end)
+            }
+        }
     }
 
     /// Rebuilds the schedule from the springs' own due times, dropping stale entries.

@@ -129,3 +129,23 @@ extension SpringConfiguration {
         try self.init(tension: stiffness, friction: friction, mass: 1)
     }
 }
+
+extension SpringConfiguration {
+    /// The exact time a spring of this configuration takes to settle: released `distance` from its
+    /// target (value − target) moving at `initialVelocity`, the time after which its exact motion
+    /// never again leaves `tolerance` of the target (0 if it never does; `.infinity` for an
+    /// undamped spring that swings beyond it). The bank rests a spring on the first frame that
+    /// reaches this time, whatever the frame durations.
+    ///
+    /// SwiftUI's `settlingDuration` estimates this for one case (a unit move from rest, epsilon
+    /// 0.001); this is the kernel's own closed-form prediction, ``SettlePredictor``, for any case.
+    ///
+    /// ```swift
+    /// SpringConfiguration.default.settlingDuration(distance: 100, tolerance: 0.5)  // about 0.39 s
+    /// ```
+    public func settlingDuration(distance: Double, initialVelocity: Double = 0, tolerance: Double) -> Double {
+        guard distance.isFinite, initialVelocity.isFinite, tolerance.isFinite, tolerance > 0 else { return .nan }
+        return SettlePredictor.restTime(
+            displacement: distance, velocity: initialVelocity, tolerance: tolerance, motion: SpringMotion(self))
+    }
+}

@@ -230,3 +230,21 @@ struct FrameClockTests {
         try bank._checkInvariants()
     }
 }
+
+@Suite("Settling duration")
+struct SettlingDurationTests {
+    @Test("a configuration's settling duration is the oracle's T*, and NaN for unusable input")
+    func matchesOracle() throws {
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<40 {
+            let c = SettleCase.random(using: &generator, maximumFrames: 2_000)
+            let distance = Double(c.from) - Double(c.to)
+            let duration = c.configuration.settlingDuration(distance: distance, initialVelocity: Double(c.velocity), tolerance: Double(c.tolerance))
+            let oracle = ReferenceRest.restTime(displacement: distance, velocity: Double(c.velocity), tolerance: Double(c.tolerance), configuration: c.configuration)
+            #expect(duration >= oracle - 1e-9 && duration <= oracle + 1e-6, "\(c): \(duration) against \(oracle)")
+        }
+        #expect(SpringConfiguration.default.settlingDuration(distance: .nan, tolerance: 0.5).isNaN)
+        #expect(SpringConfiguration.default.settlingDuration(distance: 1, tolerance: 0).isNaN)
+        #expect(SpringConfiguration.default.settlingDuration(distance: 0.1, tolerance: 0.5) == 0)
+    }
+}
