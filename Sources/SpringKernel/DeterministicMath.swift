@@ -14,14 +14,27 @@ enum DeterministicMath {
     private static let inverseLn2 = 1.44269504088896338700e+00
 
 
-    /// 1/n! for n = 0...18, each one correctly rounded division of exact integers.
-    private static let inverseFactorials: [Double] = {
-        var factorial = 1.0
-        return (0...18).map { n in
-            if n > 1 { factorial *= Double(n) }
-            return 1 / factorial
-        }
-    }()
+    // 1/n! for n = 0...18, each the correctly rounded Double (as 1 / n! computed in Double is:
+    // n! is exact up to 18!), written out so the polynomials below are straight-line code.
+    private static let f0 = 0x1.0000000000000p+0
+    private static let f1 = 0x1.0000000000000p+0
+    private static let f2 = 0x1.0000000000000p-1
+    private static let f3 = 0x1.5555555555555p-3
+    private static let f4 = 0x1.5555555555555p-5
+    private static let f5 = 0x1.1111111111111p-7
+    private static let f6 = 0x1.6c16c16c16c17p-10
+    private static let f7 = 0x1.a01a01a01a01ap-13
+    private static let f8 = 0x1.a01a01a01a01ap-16
+    private static let f9 = 0x1.71de3a556c734p-19
+    private static let f10 = 0x1.27e4fb7789f5cp-22
+    private static let f11 = 0x1.ae64567f544e4p-26
+    private static let f12 = 0x1.1eed8eff8d898p-29
+    private static let f13 = 0x1.6124613a86d09p-33
+    private static let f14 = 0x1.93974a8c07c9dp-37
+    private static let f15 = 0x1.ae7f3e733b81fp-41
+    private static let f16 = 0x1.ae7f3e733b81fp-45
+    private static let f17 = 0x1.952c77030ad4ap-49
+    private static let f18 = 0x1.6827863b97d97p-53
 
     /// e^x. Underflows to 0 below −745 and overflows to +∞ above 709.78, like libm.
     static func exp(_ x: Double) -> Double {
@@ -32,8 +45,7 @@ enum DeterministicMath {
         let k = (x * inverseLn2).rounded(.toNearestOrEven)
         let r = (x - k * ln2Hi) - k * ln2Lo
         // e^r by its Taylor series to r^13/13! (remainder < 1e-17 for |r| <= 0.35), Horner form.
-        var p = inverseFactorials[13]
-        for n in stride(from: 12, through: 0, by: -1) { p = p * r + inverseFactorials[n] }
+        let p = (((((((((((((f13) * r + f12) * r + f11) * r + f10) * r + f9) * r + f8) * r + f7) * r + f6) * r + f5) * r + f4) * r + f3) * r + f2) * r + f1) * r + f0
         return scaled(p, byPowerOfTwo: Int(k))
     }
 
@@ -64,10 +76,9 @@ enum DeterministicMath {
         let r2 = r * r
         // Taylor series on |r| <= π/4, to r^17 for sin and r^18 for cos (remainder < 1e-18):
         // sin r = r (1 − r²/3! + r⁴/5! − …), cos r = 1 − r²/2! + r⁴/4! − …
-        var s = inverseFactorials[17]
-        for n in stride(from: 15, through: 1, by: -2) { s = s * -r2 + inverseFactorials[n] }
-        var c = inverseFactorials[18]
-        for n in stride(from: 16, through: 0, by: -2) { c = c * -r2 + inverseFactorials[n] }
+        let m = -r2
+        let s = ((((((((f17) * m + f15) * m + f13) * m + f11) * m + f9) * m + f7) * m + f5) * m + f3) * m + f1
+        let c = (((((((((f18) * m + f16) * m + f14) * m + f12) * m + f10) * m + f8) * m + f6) * m + f4) * m + f2) * m + f0
         let sine = r * s
         let cosine = c
         switch Int(k.truncatingRemainder(dividingBy: 4) + 4) % 4 {
@@ -172,8 +183,7 @@ enum DeterministicMath {
     static func sinh(_ x: Double) -> Double {
         if abs(x) < 0.5 {
             let x2 = x * x
-            var p = inverseFactorials[15]
-            for n in stride(from: 13, through: 1, by: -2) { p = p * x2 + inverseFactorials[n] }
+            let p = (((((((f15) * x2 + f13) * x2 + f11) * x2 + f9) * x2 + f7) * x2 + f5) * x2 + f3) * x2 + f1
             return x * p
         }
         let e = exp(x)
