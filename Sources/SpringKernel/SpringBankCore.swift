@@ -66,6 +66,9 @@ final class SpringBankCore {
     static let noMask = UInt32.max
     /// Each batch's lane buffers, by batch index, so reads need not touch the batch object.
     let batchLanes = UnsafeTable<BatchLanes>()
+    /// Each batch object again, unretained (`batches` owns them), for the per-event path: reading
+    /// a class reference out of an array retains and releases it, two atomic operations an event.
+    let batchObjects = UnsafeTable<Unmanaged<ConfigurationBatch>?>()
     @exclusivity(unchecked) var freeRecords: [UInt32] = []
     private(set) var springCount = 0
 
@@ -131,6 +134,7 @@ final class SpringBankCore {
     deinit {
         records.deallocate()
         batchLanes.deallocate()
+        batchObjects.deallocate()
         work.deallocate()
         frameState.deallocate()
         threadResults.deallocate()
@@ -176,8 +180,11 @@ final class SpringBankCore {
             let nowhere = UnsafeMutableRawPointer(work)  // replaced by the batch at once
             batchLanes.append(BatchLanes(displacements: nowhere, velocities: nowhere, targets: nowhere))
         }
-        batches[index] = ConfigurationBatch(
+        let batch = ConfigurationBatch(
             configuration: configuration, planValidity: planValidity, lanesEntry: (batchLanes, index))
+        batches[index] = batch
+        if index == batchObjects.count { batchObjects.append(nil) }
+        batchObjects[index] = Unmanaged.passUnretained(batch)
         batchOfConfiguration[configuration] = index
         return index
     }
@@ -186,6 +193,7 @@ final class SpringBankCore {
         guard let batch = batches[index], batch.count == 0 else { return }
         batchOfConfiguration[batch.configuration] = nil
         batches[index] = nil
+        batchObjects[index] = nil
         planValidity.invalidate()
         freeBatches.append(index)
     }
@@ -353,7 +361,15 @@ final class SpringBankCore {
     /// Changes displacement, velocity or target; a spring at rest moves unless the new state is
     /// still its rest.
     func setState(record index: Int, displacement: UInt32? = nil, velocity: UInt32? = nil, target: UInt32? = nil) {
-        let (batch, slot) = batch(ofRecord: index)
+        let record = records[index]
+        batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            setState(record: index, batch: batch, slot: Int(record.slot), displacement: displacement, velocity: velocity, target: target)
+        }
+    }
+
+    private func setState(
+        record index: Int, batch: ConfigurationBatch, slot: Int, displacement: UInt32?, velocity: UInt32?, target: UInt32?
+    ) {
         if let displacement { batch.displacements[slot] = displacement }
         if let velocity { batch.velocities[slot] = velocity }
         if let target { batch.targets[slot] = target }
