@@ -5,9 +5,10 @@
 /// springs cost. One step is the exact propagator of m x'' = −k (x − target) − c x' for the frame's
 /// duration: no substeps, no clamp, exact for any duration.
 ///
-/// Each spring comes to rest on the frame its trajectory enters its tolerance band for good (the
-/// perceptual rest frame), predicted in closed form when the trajectory changes; the step then
-/// snaps it exactly to its target with zero velocity and lists it in ``restedInLastStep``.
+/// Each spring comes to rest on the first frame that ends after its exact motion has left its
+/// tolerance band for the last time, whatever the frame durations (or, with a declared
+/// ``FrameClock/fixed(frameDuration:)``, on its sampled rest frame), predicted in closed form; the
+/// step then snaps it exactly to its target with zero velocity and lists it in ``restedInLastStep``.
 ///
 /// ```swift
 /// let bank = SpringBank<Float32Lanes>()
