@@ -11,7 +11,12 @@ import PackageDescription
 /// Swift 6 language mode (complete concurrency checking) with every warning an error.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6), .treatAllWarnings(as: .error)]
 
-let nativeCPU: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-march=native"], .when(platforms: [.linux]))]
+/// The CPU spring-bench is built for: the host's (`native`, the default), another `-march` name
+/// (`SPRING_BENCH_CPU=znver3` builds AVX2 code on an AVX-512 machine), or `baseline` (plain
+/// x86-64, SSE2), which CI builds beside the host's to compare determinism hashes.
+let benchCPU = Context.environment["SPRING_BENCH_CPU"] ?? "native"
+let nativeCPU: [SwiftSetting] =
+    benchCPU == "baseline" ? [] : [.unsafeFlags(["-Xcc", "-march=\(benchCPU)"], .when(platforms: [.linux]))]
 
 let package = Package(
     name: "SpringKernel",
@@ -35,7 +40,7 @@ let package = Package(
         .target(
             name: "CSpringReference",
             path: "Benchmarks/CSpringReference",
-            cSettings: [.unsafeFlags(["-O3", "-march=native"], .when(platforms: [.linux]))]
+            cSettings: [.unsafeFlags(["-O3"] + (benchCPU == "baseline" ? [] : ["-march=\(benchCPU)"]), .when(platforms: [.linux]))]
         ),
         // A malloc interposer that counts heap allocations, linked into spring-bench only.
         .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),

@@ -9,6 +9,8 @@
 /// `awakeCount` lanes, however many springs rest, and wherever they are in the bank.
 final class ConfigurationBatch {
     let configuration: SpringConfiguration
+    /// The scale its displacement and velocity lanes are stored at (see ``LaneScale``).
+    let scale: LaneScale
     let motion: SpringMotion
     /// Marked stale whenever this batch's step work changes.
     private let planValidity: PlanValidity
@@ -40,11 +42,12 @@ final class ConfigurationBatch {
     private static let coefficientCacheSize = 4
 
     init(
-        configuration: SpringConfiguration, planValidity: PlanValidity,
+        configuration: SpringConfiguration, scale: LaneScale, planValidity: PlanValidity,
         lanesEntry: (table: UnsafeTable<BatchLanes>, index: Int), capacity requested: Int = BundleIndexing.laneCount
     ) {
         let capacity = BundleIndexing.bundleCount(springs: max(requested, 1)) * BundleIndexing.laneCount
         self.configuration = configuration
+        self.scale = scale
         self.motion = SpringMotion(configuration)
         self.planValidity = planValidity
         self.lanesEntry = lanesEntry
@@ -64,7 +67,8 @@ final class ConfigurationBatch {
     /// Writes this batch's current lane bases into the bank's table.
     private func publishLanes() {
         lanesEntry.table[lanesEntry.index] = BatchLanes(
-            displacements: displacements.base, velocities: velocities.base, targets: targets.base)
+            displacements: displacements.base, velocities: velocities.base, targets: targets.base,
+            scale: scale, naturalFrequency: configuration.naturalFrequency)
     }
 
     deinit {
@@ -164,7 +168,7 @@ final class ConfigurationBatch {
             }
             return entry.coefficients
         }
-        let coefficients = lanes.coefficients(of: motion.propagator(over: duration))
+        let coefficients = lanes.coefficients(of: motion.propagator(over: duration), scale: scale)
         if coefficientCache.count == Self.coefficientCacheSize { coefficientCache.removeLast() }
         coefficientCache.insert((duration, coefficients), at: 0)
         return coefficients

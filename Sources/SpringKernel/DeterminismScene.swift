@@ -64,7 +64,7 @@ public enum DeterminismScene {
             let spring = try bank.add(
                 value: value(grid(-32_000...32_000)), target: value(target),
                 velocity: value(grid(-128_000...128_000)), configuration: configurations[i % configurations.count],
-                tolerance: value(i % 2 == 0 ? 0.5 : 1.0 / 256))
+                tolerance: value(i % 2 == 0 ? 0.5 : 1.0 / 16))
             springs.append(spring)
             targets[spring] = target
         }

@@ -1,37 +1,61 @@
-/// Q16.16 fixed-point lanes: the same bits on every machine, and springs that come exactly to rest.
+/// Q16.16 fixed-point lanes: the same bits on every machine, and motion that follows the exact
+/// trajectory to within a small fraction of each spring's tolerance.
 ///
-/// **Format.** Displacement, velocity and target are ``Q16`` (`Int32`, 16 fractional bits):
-/// about ±32768 units and units per second, in steps of 2⁻¹⁶. A spring's value and target must
-/// lie in that range and so must their distance (value − target); the API refuses anything else
-/// with ``SpringKernelError/outOfRange(_:)``.
+/// **At the API** values, targets, velocities and tolerances are ``Q16`` (`Int32`, 16 fractional
+/// bits): about ±32768 units in steps of 2⁻¹⁶. Targets are stored as such.
 ///
-/// **Step.** Each row of the propagator is stored as two `Int32` coefficients sharing a shift F:
-/// a = raw / 2^F, with F chosen per row (per configuration and frame duration) as large as keeps
-/// |raw| below 2³⁰. a21 is −4.4 for the default spring at 1/60 s, so that row is Q4.27 and the
-/// displacement row Q1.30. Products are widened to `Int64` and summed, a11·d + a12·v, which cannot
-/// overflow (|sum| < 2⁶²), then shifted right by F **rounding toward zero**.
+/// **In the lanes** a spring's displacement from its target and its velocity are `Int32` at a
+/// resolution that follows the spring (a ``LaneScale`` per batch, so per configuration and
+/// tolerance class): the displacement in steps of 2⁻¹⁴ of the tolerance's power of two (2⁻²² for
+/// a 1/256 opacity band, 2⁻²⁴ for a 0.001 band; Q16.16 itself for bands of 0.25 and more), the velocity
+/// in steps that make it the same size as the displacement once divided by the natural
+/// frequency ω (rounded to a power of two). In those coordinates the propagator is a
+/// contraction (a damped spring's energy k·d² + m·v² never grows), so a motion whose energy fits
+/// the lanes at its start fits them for good: the API refuses a state whose energy norm exceeds
+/// 2³⁰ lane steps, or whose target ± that norm leaves the Q16.16 range
+/// (``SpringKernelError/outOfRange(_:)``), instead of saturating later. Motions up to 2¹⁶
+/// tolerances are held (the whole ±32768 range for a 0.5 band, 256 units for 1/256, 65 for 0.001).
 ///
-/// **Rounding toward zero comes to rest.** Rounding to nearest leaves limit cycles of up to 21 LSB
-/// at 1/60 s (53 at 1/120 s) that never settle. Truncation makes every component of the new state
-/// no larger in magnitude than the exact product's, so the energy k·d² + m·v² falls strictly at
-/// every step of a damped spring (friction > 0) and, on the integer lattice, reaches exactly
-/// d = 0, v = 0: the spring comes exactly to rest, and stays there.
+/// **Step.** d' = (b11·d + b12·v + 2²⁸) >> 29 and v' likewise: `Int32` coefficients with 29
+/// fractional bits (all at most 2 in magnitude in these coordinates), 64-bit products of 32-bit
+/// lanes (`vpmuldq` on AVX2, the same on AVX-512 and NEON's `smull`), rounded to nearest. Rounding
+/// to nearest has no bias, so slow motions do not creep to their target ahead of the exact
+/// motion; its limit cycles do not matter because rest is decided from the exact motion and the
+/// spring is then snapped exactly onto its target (``SettlePredictor``).
 ///
-/// **Overflow.** A result outside `Int32` saturates to `Int32.min` or `Int32.max` and the step
-/// reports it; the bank marks the spring (``SpringBank/wasSaturated(_:)``) and counts the event
-/// (``SpringBank/saturationCount``). Nothing wraps. Coefficients larger than 2³⁰ (stiffness over
-/// mass times the frame duration beyond about 10⁹) are clamped, and such springs saturate.
+/// **Overflow** cannot come from the motion itself; rounding could, in principle, pump an
+/// undamped spring's energy past 2³⁰ lane steps after about 10⁹ steps. A lane found beyond that
+/// bound is clamped to it and reported (``SpringBank/wasSaturated(_:)``,
+/// ``SpringBank/saturationCount``). Nothing wraps.
 ///
-/// **Determinism.** The step is integer arithmetic and the coefficients come from
-/// ``DeterministicMath``, so a bank gives the same bits on every machine, for the SIMD and scalar
-/// loops and any number of threads.
+/// **Determinism.** The step is integer arithmetic, the coefficients and scales come from
+/// ``DeterministicMath`` and IEEE operations on `Double`, so a bank gives the same bits on every
+/// machine, for the SIMD and scalar loops and any number of threads.
 public enum Q16Lanes: SpringLaneArithmetic {
     public typealias Value = Q16
 
-    /// Coefficients stay below this many bits of magnitude, so that two products sum within `Int64`.
-    static let coefficientBits = 30
+    /// Fractional bits of the step's coefficients.
+    @usableFromInline static let coefficientShift: Int64 = 29
+    /// The displacement lanes resolve 2^-toleranceResolutionBits of the tolerance (rounded down to
+    /// a power of two). A Float64 model of this arithmetic over the settle corpus's range put the
+    /// deviation from the exact motion at 0.8 % of the tolerance with 16 bits, 7 % with 12; 14
+    /// keeps it within the 5 % promised and holds motions of 2¹⁶ tolerances.
+    static let toleranceResolutionBits = 14
+    /// The largest energy norm, in displacement lane steps, a motion may have.
+    static let laneBound = Double(1 << 30)
 
     public static var formatName: String { "q16.16" }
+
+    public static var hasScaledLanes: Bool { true }
+
+    /// displacement + (old target − new target) at the lanes' scale: exact, so a spring retargeted
+    /// every frame keeps its value to the bit.
+    public static func retargetedDisplacement(
+        _ displacement: UInt32, from oldTarget: UInt32, to newTarget: UInt32, scale: LaneScale
+    ) throws(SpringKernelError) -> UInt32 {
+        let shift = try rescaled(displacementPattern(value: oldTarget, target: newTarget), by: scale.displacementShift, as: .displacement)
+        return try lanePattern(adding: Q16(raw: Int32(bitPattern: shift)), to: displacement, as: .displacement)
+    }
 
     public static func lanePattern(of value: Q16, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32 {
         UInt32(bitPattern: value.raw)
@@ -49,7 +73,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
         return UInt32(bitPattern: difference)
     }
 
-    /// target + displacement, saturated to the format's range (a saturated spring may sit past it).
+    /// target + displacement, saturated to the format's range.
     public static func valuePattern(displacement: UInt32, target: UInt32) -> UInt32 {
         UInt32(bitPattern: saturated(Int64(Int32(bitPattern: target)) + Int64(Int32(bitPattern: displacement))))
     }
@@ -63,9 +87,15 @@ public enum Q16Lanes: SpringLaneArithmetic {
         return value.doubleValue
     }
 
+    /// A lane beyond the bound a motion is admitted with: only rounding drift over about 10⁹
+    /// steps of an undamped spring gets there.
     public static func isSaturated(lanePattern pattern: UInt32) -> Bool {
         let raw = Int32(bitPattern: pattern)
-        return raw == .max || raw == .min
+        return raw >= 1 << 30 || raw < -(1 << 30)
+    }
+
+    public static func saturating(lanePattern pattern: UInt32) -> UInt32 {
+        UInt32(bitPattern: Swift.min(Swift.max(Int32(bitPattern: pattern), -(1 << 30) + 1), (1 << 30) - 1))
     }
 
     public static func nearestValue(to double: Double) -> Q16 {
@@ -73,32 +103,78 @@ public enum Q16Lanes: SpringLaneArithmetic {
         return Q16(raw: Int32(saturated((Swift.min(Swift.max(double, -1e12), 1e12) * Q16.scale).rounded(.toNearestOrEven))))
     }
 
-    /// a11, a12, a21, a22 as `Int32` bit patterns, then the displacement row's shift and the
-    /// velocity row's shift.
-    public static func coefficients(of propagator: SpringPropagator) -> SIMD8<UInt32> {
-        let displacementRow = fixedRow(propagator.a11, propagator.a12)
-        let velocityRow = fixedRow(propagator.a21, propagator.a22)
-        return SIMD8(
-            UInt32(bitPattern: displacementRow.first), UInt32(bitPattern: displacementRow.second),
-            UInt32(bitPattern: velocityRow.first), UInt32(bitPattern: velocityRow.second),
-            UInt32(displacementRow.shift), UInt32(velocityRow.shift), 0, 0)
+    public static func laneScale(tolerance: Double, naturalFrequency: Double) -> LaneScale {
+        // A Q16 tolerance is a whole number of 2⁻¹⁶ steps: its binary exponent is 0...30.
+        let toleranceExponent = Int((tolerance * Q16.scale).exponent)
+        let displacementShift = Swift.max(0, toleranceResolutionBits - toleranceExponent)
+        return LaneScale(
+            displacementShift: displacementShift,
+            velocityShift: displacementShift - frequencyExponent(naturalFrequency))
     }
 
-    /// Two coefficients of one row as raw / 2^shift, the shift as large as keeps |raw| < 2³⁰.
-    static func fixedRow(_ a: Double, _ b: Double) -> (first: Int32, second: Int32, shift: Int) {
-        let magnitude = Swift.max(a.isFinite ? abs(a) : 0, b.isFinite ? abs(b) : 0)
-        var integerBits = 0
-        while integerBits < coefficientBits && magnitude >= Double(1 << integerBits) { integerBits += 1 }
-        let shift = coefficientBits - integerBits
-        let limit = Double(1 << coefficientBits)
-        func raw(_ x: Double) -> Int32 {
-            // The propagator is finite for every valid configuration and duration; were it not,
-            // a zero coefficient is the safe reading (the spring stops), never a trap.
-            guard x.isFinite else { return 0 }
-            let scaled = (x * Double(1 << shift)).rounded(.toNearestOrEven)
-            return Int32(Swift.min(Swift.max(scaled, -limit), limit))
+    /// ⌈log₂ ω⌉ (clamped to ±24; ω is at most 10⁶ for a valid configuration): velocity lanes are
+    /// stored 2^this coarser than displacement lanes, so v/ω and d are lanes of one size.
+    static func frequencyExponent(_ omega: Double) -> Int {
+        guard omega.isFinite, omega > 0 else { return 0 }
+        let floor = Int(omega.exponent)
+        let exponent = omega.significand == 1 ? floor : floor + 1
+        return Swift.min(Swift.max(exponent, -24), 24)
+    }
+
+    public static func rescaled(_ pattern: UInt32, by shift: Int, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32 {
+        let raw = Int64(Int32(bitPattern: pattern))
+        let result: Int64
+        if shift >= 0 {
+            guard raw != 0 else { return 0 }
+            guard shift < 32 else { throw .outOfRange(quantity) }
+            result = raw << shift
+        } else {
+            // Round to nearest, ties up: exact and the same on every machine.
+            let bits = Swift.min(-shift, 40)
+            result = (raw + (1 << (bits - 1))) >> bits
         }
-        return (raw(a), raw(b), shift)
+        guard let lane = Int32(exactly: result) else { throw .outOfRange(quantity) }
+        return UInt32(bitPattern: lane)
+    }
+
+    public static func holdsMotion(
+        displacement: UInt32, velocity: UInt32, target: UInt32, scale: LaneScale, naturalFrequency: Double
+    ) -> Bool {
+        let d = Double(Int32(bitPattern: displacement))
+        // The velocity over ω, in displacement lane steps: the energy norm's second coordinate.
+        let stepsPerVelocityStep = Double(sign: .plus, exponent: scale.displacementShift - scale.velocityShift, significand: 1)
+        let w = Double(Int32(bitPattern: velocity)) * stepsPerVelocityStep / naturalFrequency
+        let normSquared = d * d + w * w
+        // The energy never grows, so no later lane exceeds the norm (NaN, from ω = 0, is refused).
+        guard normSquared <= laneBound * laneBound else { return false }
+        // Nor does the value leave the format: |target| + norm, in Q16 steps.
+        let reach = normSquared.squareRoot() * scale.displacementFactor
+        return abs(Double(Int32(bitPattern: target))) + reach <= Double(Int32.max) - 1
+    }
+
+    /// The step's coefficients with `scale`'s identity: the velocity lanes at the displacement's
+    /// resolution (a reference for tests; banks use ``coefficients(of:scale:)``).
+    public static func coefficients(of propagator: SpringPropagator) -> SIMD8<UInt32> {
+        coefficients(of: propagator, scale: .identity)
+    }
+
+    /// b11 = a11, b12 = a12·2^c, b21 = a21·2⁻ᶜ, b22 = a22 (c = displacement shift − velocity shift),
+    /// as `Int32` with 29 fractional bits.
+    public static func coefficients(of propagator: SpringPropagator, scale: LaneScale) -> SIMD8<UInt32> {
+        let c = scale.displacementShift - scale.velocityShift
+        let up = Double(sign: .plus, exponent: c, significand: 1)
+        let down = Double(sign: .plus, exponent: -c, significand: 1)
+        return SIMD8(
+            fixedCoefficient(propagator.a11), fixedCoefficient(propagator.a12 * up),
+            fixedCoefficient(propagator.a21 * down), fixedCoefficient(propagator.a22), 0, 0, 0, 0)
+    }
+
+    /// x with 29 fractional bits, clamped to `Int32` (a non-finite coefficient, which no valid
+    /// configuration and duration gives, reads as 0: the spring stops, never a trap).
+    static func fixedCoefficient(_ x: Double) -> UInt32 {
+        guard x.isFinite else { return 0 }
+        let scaled = (x * Double(1 << coefficientShift)).rounded(.toNearestOrEven)
+        return UInt32(bitPattern: Int32(Swift.min(Swift.max(scaled, -Double(Int32.max)), Double(Int32.max))))
     }
 
     /// Clamps to the `Int32` range.
@@ -108,72 +184,55 @@ public enum Q16Lanes: SpringLaneArithmetic {
     @inlinable @inline(__always)
     static func saturated(_ x: Double) -> Int64 { Int64(Swift.min(Swift.max(x, Double(Int32.min)), Double(Int32.max))) }
 
-    /// One row's result: `sum / 2^shift` rounded toward zero (an arithmetic shift after biasing a
-    /// negative sum by 2^shift − 1), saturated to `Int32`. `outside` becomes non-zero when it saturated.
-    ///
-    /// Written branch-free on scalars so that LLVM's loop vectorizer, not Swift's per-lane SIMD
-    /// shift and widening (which come out as split 128/256-bit pieces), builds the vector code:
-    /// `vpmovsxdq`, `vpmullq`, a masked bias add, `vpsravq` and a saturating `vpmovsqd`, as clang
-    /// does for the same C.
-    @inlinable @inline(__always)
-    static func row(_ sum: Int64, shift: Int64, bias: Int64, outside: inout Int64) -> Int32 {
-        let quotient = (sum &+ ((sum &>> 63) & bias)) &>> shift
-        // quotient + 2³¹ has its high 32 bits clear exactly when the quotient fits in Int32, and
-        // OR keeps any high bit set: the accumulator is tested once, by `saturated(_:)`, after the
-        // loop (two vector operations a row instead of four).
-        outside |= quotient &+ 0x8000_0000
-        let low = quotient < -0x8000_0000 ? -0x8000_0000 : quotient
-        return Int32(truncatingIfNeeded: low > 0x7FFF_FFFF ? 0x7FFF_FFFF : low)
-    }
-
-    /// Whether a step's `outside` accumulator (see ``row(_:shift:bias:outside:)``) saw a result
-    /// that did not fit in `Int32`.
-    @inlinable @inline(__always)
-    static func saturated(_ outside: Int64) -> Bool { outside &>> 32 != 0 }
-
     /// The step's parameters unpacked for a lane loop.
     @usableFromInline
     struct Step {
-        @usableFromInline let a11, a12, a21, a22, shiftD, shiftV, biasD, biasV: Int64
+        // Kept 32-bit and widened at each use, so LLVM sees products of two sign-extended 32-bit
+        // values and emits `vpmuldq` (a 64-bit field would make it `vpmullq`, several µops on Zen).
+        @usableFromInline let b11, b12, b21, b22: Int32
 
         @inlinable @inline(__always)
         init(_ c: SIMD8<UInt32>) {
-            a11 = Int64(Int32(bitPattern: c[0]))
-            a12 = Int64(Int32(bitPattern: c[1]))
-            a21 = Int64(Int32(bitPattern: c[2]))
-            a22 = Int64(Int32(bitPattern: c[3]))
-            shiftD = Int64(c[4])
-            shiftV = Int64(c[5])
-            biasD = (1 &<< shiftD) &- 1
-            biasV = (1 &<< shiftV) &- 1
+            b11 = Int32(bitPattern: c[0])
+            b12 = Int32(bitPattern: c[1])
+            b21 = Int32(bitPattern: c[2])
+            b22 = Int32(bitPattern: c[3])
         }
 
-        /// One spring: the arithmetic every loop shares.
+        /// One spring: the arithmetic every loop shares. 32-bit lanes times 32-bit coefficients
+        /// make 64-bit products (`vpmuldq`); the sum, plus half a step, shifted right by 29 is the
+        /// rounded result, whose low 32 bits are all a lane keeps. `outside` gets bit 31 set when a
+        /// result lane is beyond ±2³⁰ (bits 31 and 30 differ), which cannot wrap in one step.
         @inlinable @inline(__always)
-        func callAsFunction(_ d: Int32, _ v: Int32, outside: inout Int64) -> (Int32, Int32) {
+        func callAsFunction(_ d: Int32, _ v: Int32, outside: inout UInt32) -> (Int32, Int32) {
             let d64 = Int64(d), v64 = Int64(v)
-            return (
-                row(a11 &* d64 &+ a12 &* v64, shift: shiftD, bias: biasD, outside: &outside),
-                row(a21 &* d64 &+ a22 &* v64, shift: shiftV, bias: biasV, outside: &outside))
+            let half: Int64 = 1 << (Q16Lanes.coefficientShift - 1)
+            let newD = Int32(truncatingIfNeeded: (Int64(b11) &* d64 &+ Int64(b12) &* v64 &+ half) &>> Q16Lanes.coefficientShift)
+            let newV = Int32(truncatingIfNeeded: (Int64(b21) &* d64 &+ Int64(b22) &* v64 &+ half) &>> Q16Lanes.coefficientShift)
+            outside |= UInt32(bitPattern: (newD ^ (newD &<< 1)) | (newV ^ (newV &<< 1)))
+            return (newD, newV)
         }
     }
 
-    /// One step of one spring, reporting whether it saturated.
+    @inlinable @inline(__always)
+    static func saturated(_ outside: UInt32) -> Bool { outside & 0x8000_0000 != 0 }
+
+    /// One step of one spring's stored lanes, reporting whether a lane left the admitted bound.
     @inlinable
     public static func step(
         displacement d: Int32, velocity v: Int32, coefficients c: SIMD8<UInt32>
     ) -> (displacement: Int32, velocity: Int32, saturated: Bool) {
-        var outside: Int64 = 0
+        var outside: UInt32 = 0
         let (newD, newV) = Step(c)(d, v, outside: &outside)
         return (newD, newV, saturated(outside))
     }
 
-    /// Advances the lanes with a plain loop that LLVM vectorizes (see ``row(_:shift:bias:outside:)``);
-    /// bundles with paused lanes store lane by lane.
+    /// Advances the lanes with a plain loop that LLVM vectorizes (`vpmuldq`, a shift and a blend
+    /// per row on AVX2); bundles with paused lanes store lane by lane.
     @inlinable @inline(__always)
     public static func advance(_ work: LaneWork, bundles: Range<Int>) -> Int {
         let step = Step(work.coefficients)
-        var outside: Int64 = 0
+        var outside: UInt32 = 0
         let capacity = work.bundleCount * BundleIndexing.laneCount
         work.displacements.withMemoryRebound(to: Int32.self, capacity: capacity) { d in
             work.velocities.withMemoryRebound(to: Int32.self, capacity: capacity) { v in
@@ -202,7 +261,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
     @inlinable
     public static func advanceScalar(_ work: LaneWork, bundles: Range<Int>) -> Int {
         let step = Step(work.coefficients)
-        var outside: Int64 = 0
+        var outside: UInt32 = 0
         for b in bundles {
             let stored = work.storedLanes(bundle: b)
             for lane in 0..<BundleIndexing.laneCount where stored & (1 &<< UInt16(lane)) != 0 {

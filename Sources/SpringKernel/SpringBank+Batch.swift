@@ -18,17 +18,12 @@ extension SpringBank {
         // Check everything first. A spring listed twice keeps its value (value = target +
         // displacement) through a retarget, so checking each against the current state suffices.
         for i in springs.indices {
-            let index = try core.recordIndex(springs[i])
-            let lanes = core.lanePatterns(ofRecord: index)
-            let goal = try Lanes.lanePattern(of: targets[i], as: .target)
-            _ = try Lanes.displacementPattern(value: Lanes.valuePattern(displacement: lanes.displacement, target: lanes.target), target: goal)
+            _ = try retargetedDisplacement(record: try core.recordIndex(springs[i]), to: try Lanes.lanePattern(of: targets[i], as: .target))
         }
         for i in springs.indices {
             let index = Int(springs[i].index)
-            let lanes = core.lanePatterns(ofRecord: index)
             let goal = try Lanes.lanePattern(of: targets[i], as: .target)
-            let value = Lanes.valuePattern(displacement: lanes.displacement, target: lanes.target)
-            core.setState(record: index, displacement: try Lanes.displacementPattern(value: value, target: goal), target: goal)
+            core.setState(record: index, displacement: try retargetedDisplacement(record: index, to: goal), target: goal)
         }
     }
 
@@ -50,12 +45,7 @@ extension SpringBank {
     public func addVelocity(_ velocity: Lanes.Value, toEveryMemberOf mask: PauseMaskID) throws(SpringKernelError) {
         try core.checkMutable()
         let members = core.memberRecords(ofMask: try core.maskIndex(mask))
-        for index in members {
-            _ = try Lanes.lanePattern(adding: velocity, to: core.lanePatterns(ofRecord: index).velocity, as: .velocity)
-        }
-        for index in members {
-            let current = core.lanePatterns(ofRecord: index).velocity
-            core.setState(record: index, velocity: try Lanes.lanePattern(adding: velocity, to: current, as: .velocity))
-        }
+        for index in members { _ = try impulsedVelocity(record: index, adding: velocity) }
+        for index in members { core.setState(record: index, velocity: try impulsedVelocity(record: index, adding: velocity)) }
     }
 }

@@ -100,18 +100,20 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// The spring's current value.
     public func value(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
-        let lanes = core.lanePatterns(ofRecord: try core.recordIndex(spring))
+        let lanes = core.apiLanePatterns(ofRecord: try core.recordIndex(spring))
         return Lanes.value(ofLanePattern: Lanes.valuePattern(displacement: lanes.displacement, target: lanes.target))
     }
 
-    /// The spring's displacement from its target, value − target, as the kernel stores it.
+    /// The spring's displacement from its target, value − target (rounded to the format's
+    /// resolution where its lanes hold more, see ``Q16Lanes``).
     public func displacement(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
-        Lanes.value(ofLanePattern: core.lanePatterns(ofRecord: try core.recordIndex(spring)).displacement)
+        Lanes.value(ofLanePattern: core.apiLanePatterns(ofRecord: try core.recordIndex(spring)).displacement)
     }
 
-    /// The spring's current velocity, in value units per second.
+    /// The spring's current velocity, in value units per second (rounded to the format's
+    /// resolution where its lanes hold more or less, see ``Q16Lanes``).
     public func velocity(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
-        Lanes.value(ofLanePattern: core.lanePatterns(ofRecord: try core.recordIndex(spring)).velocity)
+        Lanes.value(ofLanePattern: core.apiLanePatterns(ofRecord: try core.recordIndex(spring)).velocity)
     }
 
     /// The value the spring pulls toward.
@@ -143,10 +145,46 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     public func retarget(_ spring: SpringHandle, to target: Lanes.Value) throws(SpringKernelError) {
         try core.checkMutable()
         let index = try core.recordIndex(spring)
-        let lanes = core.lanePatterns(ofRecord: index)
         let goal = try Lanes.lanePattern(of: target, as: .target)
-        let value = Lanes.valuePattern(displacement: lanes.displacement, target: lanes.target)
-        core.setState(record: index, displacement: try Lanes.displacementPattern(value: value, target: goal), target: goal)
+        core.setState(record: index, displacement: try retargetedDisplacement(record: index, to: goal), target: goal)
+    }
+
+    /// The stored displacement of the spring once pulled toward `goal`, checked to fit the format.
+    @inline(__always)
+    func retargetedDisplacement(record index: Int, to goal: UInt32) throws(SpringKernelError) -> UInt32 {
+        let lanes = core.lanePatterns(ofRecord: index)
+        let storage = core.storage(ofRecord: index)
+        let displacement = try Lanes.retargetedDisplacement(lanes.displacement, from: lanes.target, to: goal, scale: storage.scale)
+        try SpringBankCore.checkMotion(
+            Lanes.self, displacement: displacement, velocity: lanes.velocity, target: goal,
+            scale: storage.scale, naturalFrequency: storage.naturalFrequency)
+        return displacement
+    }
+
+    /// The stored velocity of the spring once `delta` is added, checked to fit the format.
+    @inline(__always)
+    func impulsedVelocity(record index: Int, adding delta: Lanes.Value) throws(SpringKernelError) -> UInt32 {
+        let lanes = core.lanePatterns(ofRecord: index)
+        guard Lanes.hasScaledLanes else { return try Lanes.lanePattern(adding: delta, to: lanes.velocity, as: .velocity) }
+        let storage = core.storage(ofRecord: index)
+        let step = try Lanes.rescaled(Lanes.lanePattern(of: delta, as: .velocity), by: storage.scale.velocityShift, as: .velocity)
+        let velocity = try Lanes.lanePattern(adding: Lanes.value(ofLanePattern: step), to: lanes.velocity, as: .velocity)
+        try SpringBankCore.checkMotion(
+            Lanes.self, displacement: lanes.displacement, velocity: velocity, target: lanes.target,
+            scale: storage.scale, naturalFrequency: storage.naturalFrequency)
+        return velocity
+    }
+
+    /// The stored lanes of the spring at `value` and `velocity` about its current target.
+    @inline(__always)
+    func storedState(record index: Int, value: Lanes.Value, velocity: Lanes.Value) throws(SpringKernelError) -> (displacement: UInt32, velocity: UInt32) {
+        let target = core.lanePatterns(ofRecord: index).target
+        let displacement = try Lanes.displacementPattern(value: try Lanes.lanePattern(of: value, as: .value), target: target)
+        let speed = try Lanes.lanePattern(of: velocity, as: .velocity)
+        let storage = core.storage(ofRecord: index)
+        return try SpringBankCore.storedLanes(
+            Lanes.self, displacement: displacement, velocity: speed, target: target,
+            shift: storage.scale, scale: storage.scale, naturalFrequency: storage.naturalFrequency)
     }
 
     /// Adds `velocity` to the spring's velocity (an impulse); a spring at rest starts moving.
@@ -156,8 +194,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     public func addVelocity(_ velocity: Lanes.Value, to spring: SpringHandle) throws(SpringKernelError) {
         try core.checkMutable()
         let index = try core.recordIndex(spring)
-        let current = core.lanePatterns(ofRecord: index).velocity
-        core.setState(record: index, velocity: try Lanes.lanePattern(adding: velocity, to: current, as: .velocity))
+        core.setState(record: index, velocity: try impulsedVelocity(record: index, adding: velocity))
     }
 
     /// Sets the spring's value and velocity, keeping its target (a teleport, or a hand-off from a
@@ -168,24 +205,22 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     public func setState(of spring: SpringHandle, value: Lanes.Value, velocity: Lanes.Value) throws(SpringKernelError) {
         try core.checkMutable()
         let index = try core.recordIndex(spring)
-        let target = core.lanePatterns(ofRecord: index).target
-        let displacement = try Lanes.displacementPattern(value: try Lanes.lanePattern(of: value, as: .value), target: target)
-        let speed = try Lanes.lanePattern(of: velocity, as: .velocity)
-        core.setState(record: index, displacement: displacement, velocity: speed)
+        let state = try storedState(record: index, value: value, velocity: velocity)
+        core.setState(record: index, displacement: state.displacement, velocity: state.velocity)
     }
 
     /// Gives the spring another configuration, keeping its state, masks and pause depth.
     public func setConfiguration(of spring: SpringHandle, to configuration: SpringConfiguration) throws(SpringKernelError) {
         try core.checkMutable()
-        try core.setConfiguration(record: try core.recordIndex(spring), configuration)
+        let index = try core.recordIndex(spring)
+        try core.setConfiguration(record: index, configuration, tolerance: core.records[index].tolerance)
     }
 
     /// Sets the spring's tolerance, in value units.
     public func setTolerance(of spring: SpringHandle, to tolerance: Lanes.Value) throws(SpringKernelError) {
         try core.checkMutable()
         let index = try core.recordIndex(spring)
-        core.records[index].tolerance = try Lanes.tolerance(tolerance)
-        if core.isAwake(record: index) { core.trajectoryChanged(record: index) }
+        try core.setConfiguration(record: index, core.batch(ofRecord: index).batch.configuration, tolerance: try Lanes.tolerance(tolerance))
     }
 
     // MARK: Rest
@@ -296,9 +331,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     ) throws(SpringKernelError) {
         try core.resume(mask) { spring throws(SpringKernelError) in
             guard let state = restart(spring) else { return nil }
-            let target = core.lanePatterns(ofRecord: try core.recordIndex(spring)).target
-            let value = try Lanes.lanePattern(of: state.value, as: .value)
-            return (try Lanes.displacementPattern(value: value, target: target), try Lanes.lanePattern(of: state.velocity, as: .velocity))
+            let stored = try storedState(record: try core.recordIndex(spring), value: state.value, velocity: state.velocity)
+            return (stored.displacement, stored.velocity)
         }
     }
 

@@ -32,7 +32,7 @@ extension SpringBankCore {
         }
         for (b, slot) in batches.enumerated() {
             guard let batch = slot else { continue }
-            try check(batchOfConfiguration[batch.configuration] == b, "configuration index of batch \(b)")
+            try check(batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] == b, "configuration index of batch \(b)")
             try check(0 <= batch.awakeCount && batch.awakeCount <= batch.count && batch.count <= batch.capacity, "batch \(b) counts")
             try check(batch.count > 0, "empty batch \(b) kept")
             var paused = 0

@@ -61,7 +61,8 @@ extension SpringBankCore {
     private func restInputs(record index: Int) -> (displacement: Double, velocity: Double, tolerance: Double, motion: SpringMotion) {
         let (batch, slot) = batch(ofRecord: index)
         return (
-            lanes.double(ofLanePattern: batch.displacements[slot]), lanes.double(ofLanePattern: batch.velocities[slot]),
+            lanes.double(ofLanePattern: batch.displacements[slot]) * batch.scale.displacementFactor,
+            lanes.double(ofLanePattern: batch.velocities[slot]) * batch.scale.velocityFactor,
             records[index].tolerance, batch.motion)
     }
 
@@ -106,8 +107,8 @@ extension SpringBankCore {
 
     /// A variable clock's first due time for a changed spring: a cheap lower bound on its rest.
     private func scheduleLowerBound(record index: Int, batch: ConfigurationBatch, slot: Int, now: Double) {
-        let displacement = lanes.double(ofLanePattern: batch.displacements[slot])
-        let velocity = lanes.double(ofLanePattern: batch.velocities[slot])
+        let displacement = lanes.double(ofLanePattern: batch.displacements[slot]) * batch.scale.displacementFactor
+        let velocity = lanes.double(ofLanePattern: batch.velocities[slot]) * batch.scale.velocityFactor
         records[index].changeDisplacement = displacement
         records[index].changeVelocity = velocity
         records[index].changeTime = now

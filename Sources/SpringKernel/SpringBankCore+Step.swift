@@ -124,6 +124,8 @@ extension SpringBankCore {
                     || lanes.isSaturated(lanePattern: batch.velocities[slot])
                 else { continue }
                 let spring = Int(batch.springOfSlot[slot])
+                batch.displacements[slot] = lanes.saturating(lanePattern: batch.displacements[slot])
+                batch.velocities[slot] = lanes.saturating(lanePattern: batch.velocities[slot])
                 records[spring].wasSaturated = true
                 saturationCount += 1
                 saturatedInLastStep.append(handle(ofRecord: spring))

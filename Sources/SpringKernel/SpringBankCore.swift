@@ -55,7 +55,12 @@ final class SpringBankCore {
     // Swift would make on each (a call and a thread-local access set, several per slot swap) can
     // find nothing, so they are turned off for these tables.
     @exclusivity(unchecked) var batches: [ConfigurationBatch?] = []
-    var batchOfConfiguration: [SpringConfiguration: Int] = [:]
+    /// A batch per configuration and lane scale (one scale for float lanes).
+    struct BatchKey: Hashable {
+        var configuration: SpringConfiguration
+        var scale: LaneScale
+    }
+    var batchOfKey: [BatchKey: Int] = [:]
     var freeBatches: [Int] = []
 
     /// Every spring's record, by handle index; read on every per-spring call.
@@ -165,9 +170,15 @@ final class SpringBankCore {
         return (batches[Int(record.batch)].unsafelyUnwrapped, Int(record.slot))
     }
 
-    /// The batch holding `configuration`, made if needed.
-    func batchIndex(for configuration: SpringConfiguration) throws(SpringKernelError) -> Int {
-        if let index = batchOfConfiguration[configuration] { return index }
+    /// The scale springs of this configuration and tolerance are stored at.
+    func laneScale(configuration: SpringConfiguration, tolerance: Double) -> LaneScale {
+        lanes.laneScale(tolerance: tolerance, naturalFrequency: configuration.naturalFrequency)
+    }
+
+    /// The batch holding `configuration` at `scale`, made if needed.
+    func batchIndex(for configuration: SpringConfiguration, scale: LaneScale) throws(SpringKernelError) -> Int {
+        let key = BatchKey(configuration: configuration, scale: scale)
+        if let index = batchOfKey[key] { return index }
         let index: Int
         if let free = freeBatches.popLast() {
             index = free
@@ -178,20 +189,21 @@ final class SpringBankCore {
         }
         if index == batchLanes.count {
             let nowhere = UnsafeMutableRawPointer(work)  // replaced by the batch at once
-            batchLanes.append(BatchLanes(displacements: nowhere, velocities: nowhere, targets: nowhere))
+            batchLanes.append(BatchLanes(
+                displacements: nowhere, velocities: nowhere, targets: nowhere, scale: .identity, naturalFrequency: 1))
         }
         let batch = ConfigurationBatch(
-            configuration: configuration, planValidity: planValidity, lanesEntry: (batchLanes, index))
+            configuration: configuration, scale: scale, planValidity: planValidity, lanesEntry: (batchLanes, index))
         batches[index] = batch
         if index == batchObjects.count { batchObjects.append(nil) }
         batchObjects[index] = Unmanaged.passUnretained(batch)
-        batchOfConfiguration[configuration] = index
+        batchOfKey[key] = index
         return index
     }
 
     private func releaseBatchIfEmpty(_ index: Int) {
         guard let batch = batches[index], batch.count == 0 else { return }
-        batchOfConfiguration[batch.configuration] = nil
+        batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] = nil
         batches[index] = nil
         batchObjects[index] = nil
         planValidity.invalidate()
@@ -226,6 +238,52 @@ final class SpringBankCore {
     /// Whether these lanes are a state of rest: exactly on target, not moving.
     func isRestState(displacement: UInt32, velocity: UInt32) -> Bool {
         lanes.double(ofLanePattern: displacement) == 0 && lanes.double(ofLanePattern: velocity) == 0
+    }
+
+    // MARK: Lanes at the API and in storage
+
+    /// The scale and natural frequency of the spring's batch.
+    func storage(ofRecord index: Int) -> BatchLanes { batchLanes[Int(records[index].batch)] }
+
+    /// Refuses stored lanes whose whole future motion the format cannot hold (fixed point only).
+    static func checkMotion<L: SpringLaneArithmetic>(
+        _ lanes: L.Type, displacement: UInt32, velocity: UInt32, target: UInt32, scale: LaneScale, naturalFrequency: Double
+    ) throws(SpringKernelError) {
+        guard L.hasScaledLanes else { return }
+        guard L.holdsMotion(displacement: displacement, velocity: 0, target: target, scale: scale, naturalFrequency: naturalFrequency)
+        else { throw .outOfRange(.displacement) }
+        guard L.holdsMotion(displacement: displacement, velocity: velocity, target: target, scale: scale, naturalFrequency: naturalFrequency)
+        else { throw .outOfRange(.velocity) }
+    }
+
+    /// Lanes converted to `scale` from a scale `shift` coarser (from the API's patterns: `shift`
+    /// is `scale` itself), refused unless the format holds their whole motion there.
+    static func storedLanes<L: SpringLaneArithmetic>(
+        _ lanes: L.Type, displacement: UInt32, velocity: UInt32, target: UInt32,
+        shift: LaneScale, scale: LaneScale, naturalFrequency: Double
+    ) throws(SpringKernelError) -> (displacement: UInt32, velocity: UInt32) {
+        guard L.hasScaledLanes else { return (displacement, velocity) }
+        let d = try L.rescaled(displacement, by: shift.displacementShift, as: .displacement)
+        let v = try L.rescaled(velocity, by: shift.velocityShift, as: .velocity)
+        try checkMotion(lanes, displacement: d, velocity: v, target: target, scale: scale, naturalFrequency: naturalFrequency)
+        return (d, v)
+    }
+
+    /// A stored lane read at the API's resolution: rounded to nearest, clamped to the format's range.
+    static func apiPattern<L: SpringLaneArithmetic>(_ lanes: L.Type, _ stored: UInt32, storedShift: Int) -> UInt32 {
+        guard L.hasScaledLanes, storedShift != 0 else { return stored }
+        if let pattern = try? L.rescaled(stored, by: -storedShift, as: .velocity) { return pattern }
+        let limit = L.nearestValue(to: L.double(ofLanePattern: stored) < 0 ? -Double.infinity : .infinity)
+        return (try? L.lanePattern(of: limit, as: .velocity)) ?? stored
+    }
+
+    /// The spring's displacement, velocity and target at the API's resolution.
+    func apiLanePatterns(ofRecord index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32) {
+        let stored = lanePatterns(ofRecord: index)
+        let scale = storage(ofRecord: index).scale
+        return (
+            Self.apiPattern(lanes, stored.displacement, storedShift: scale.displacementShift),
+            Self.apiPattern(lanes, stored.velocity, storedShift: scale.velocityShift), stored.target)
     }
 
     // MARK: Moving lanes between slots
@@ -319,7 +377,11 @@ final class SpringBankCore {
     ) throws(SpringKernelError) -> SpringHandle {
         try checkMutable()
         guard springCount < Self.maximumSpringCount else { throw .tooManySprings }
-        let batchIndex = try batchIndex(for: configuration)
+        let scale = laneScale(configuration: configuration, tolerance: tolerance)
+        let stored = try Self.storedLanes(
+            lanes, displacement: displacement, velocity: velocity, target: target,
+            shift: scale, scale: scale, naturalFrequency: configuration.naturalFrequency)
+        let batchIndex = try batchIndex(for: configuration, scale: scale)
         let index: Int
         if let free = freeRecords.popLast() {
             index = Int(free)
@@ -334,7 +396,7 @@ final class SpringBankCore {
             records.append(SpringRecord())
         }
         records[index].tolerance = tolerance
-        attach(record: index, batchIndex: batchIndex, displacement: displacement, velocity: velocity, target: target)
+        attach(record: index, batchIndex: batchIndex, displacement: stored.displacement, velocity: stored.velocity, target: target)
         springCount += 1
         if isAwake(record: index) { trajectoryChanged(record: index) }
         return handle(ofRecord: index)
@@ -388,11 +450,32 @@ final class SpringBankCore {
         trajectoryChanged(record: index, batch: batch, slot: slot)
     }
 
-    func setConfiguration(record index: Int, _ configuration: SpringConfiguration) throws(SpringKernelError) {
+    /// Gives the spring another configuration or tolerance: it moves to the batch of that
+    /// configuration and lane scale, its lanes converted to the new scale (refused, with nothing
+    /// changed, if the format cannot hold the motion there).
+    func setConfiguration(
+        record index: Int, _ configuration: SpringConfiguration, tolerance: Double
+    ) throws(SpringKernelError) {
         let oldBatch = Int(records[index].batch)
-        let newBatch = try batchIndex(for: configuration)
-        guard newBatch != oldBatch else { return }
         let (batch, slot) = batch(ofRecord: index)
+        let scale = laneScale(configuration: configuration, tolerance: tolerance)
+        let key = BatchKey(configuration: configuration, scale: scale)
+        if key == BatchKey(configuration: batch.configuration, scale: batch.scale) {
+            guard configuration != batch.configuration || tolerance != records[index].tolerance || !isAwake(record: index)
+            else { return trajectoryChanged(record: index) }
+            records[index].tolerance = tolerance
+            if isAwake(record: index) { trajectoryChanged(record: index) }
+            return
+        }
+        let stored = lanePatterns(ofRecord: index)
+        let converted = try Self.storedLanes(
+            lanes, displacement: stored.displacement, velocity: stored.velocity, target: stored.target,
+            shift: LaneScale(
+                displacementShift: scale.displacementShift - batch.scale.displacementShift,
+                velocityShift: scale.velocityShift - batch.scale.velocityShift),
+            scale: scale, naturalFrequency: configuration.naturalFrequency)
+        let newBatch = try batchIndex(for: configuration, scale: scale)
+        records[index].tolerance = tolerance
         let wasAwake = slot < batch.awakeCount
         let depth = batch.pauseDepth.depth(slot: slot)
         // Take the spring out with no pause hold and no mask membership (so the slot swaps of the
@@ -406,7 +489,7 @@ final class SpringBankCore {
         batch.refreshPausedLanes(bundle: BundleIndexing.bundle(ofSlot: slot))
         let patterns = detach(record: index)
         attach(
-            record: index, batchIndex: newBatch, displacement: patterns.displacement, velocity: patterns.velocity,
+            record: index, batchIndex: newBatch, displacement: converted.displacement, velocity: converted.velocity,
             target: patterns.target, keepAwake: wasAwake)
         let (moved, newSlot) = self.batch(ofRecord: index)
         moved.setPauseDepth(slot: newSlot, to: depth)

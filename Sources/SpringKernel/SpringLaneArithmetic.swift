@@ -45,12 +45,42 @@ public protocol SpringLaneArithmetic: Sendable {
     /// that cannot saturate).
     static func isSaturated(lanePattern pattern: UInt32) -> Bool
 
+    /// A lane `isSaturated` reports, brought back within the format's bound (itself otherwise).
+    static func saturating(lanePattern pattern: UInt32) -> UInt32
+
     /// The value of this format nearest to `double`, clamped to the format's range (NaN gives 0).
     static func nearestValue(to double: Double) -> Value
 
     /// The step's parameters for a propagator: a11, a12, a21, a22 as lane patterns, then any
     /// format-specific parameters (the fixed-point format's row shifts).
     static func coefficients(of propagator: SpringPropagator) -> SIMD8<UInt32>
+
+    /// Whether the format stores displacement and velocity lanes at a per-batch ``LaneScale``
+    /// (false: the lanes are the API patterns themselves, and every scale is the identity).
+    static var hasScaledLanes: Bool { get }
+
+    /// The stored displacement of a spring at `displacement` (stored at `scale`) when its target
+    /// moves from `oldTarget` to `newTarget`: the same value, to within the format's rounding.
+    static func retargetedDisplacement(
+        _ displacement: UInt32, from oldTarget: UInt32, to newTarget: UInt32, scale: LaneScale
+    ) throws(SpringKernelError) -> UInt32
+
+    /// The scale a batch of springs with this configuration's natural frequency and this tolerance
+    /// stores its lanes at (``LaneScale/identity`` for formats that store API patterns as they are).
+    static func laneScale(tolerance: Double, naturalFrequency: Double) -> LaneScale
+
+    /// `pattern` × 2^shift: exact for a non-negative shift, rounded to nearest for a negative one;
+    /// ``SpringKernelError/outOfRange(_:)`` when the lane cannot hold it.
+    static func rescaled(_ pattern: UInt32, by shift: Int, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32
+
+    /// Whether the whole future motion from these stored lanes fits the format: every later step's
+    /// lanes and the value target + displacement (always true for formats that cannot saturate).
+    static func holdsMotion(
+        displacement: UInt32, velocity: UInt32, target: UInt32, scale: LaneScale, naturalFrequency: Double
+    ) -> Bool
+
+    /// The step's parameters for a propagator on lanes stored at `scale`.
+    static func coefficients(of propagator: SpringPropagator, scale: LaneScale) -> SIMD8<UInt32>
 
     /// Advances bundles `bundles` of `work` by one step, with SIMD over whole bundles. Returns
     /// non-zero if any stored lane saturated (the format could not hold the exact result).
@@ -74,4 +104,31 @@ public struct RestPrediction: Hashable, Sendable {
 
     /// Unknown within `frames` frames: predict again then.
     public static func unknown(checkAfter frames: Int) -> RestPrediction { RestPrediction(frames: frames, isFinal: false) }
+}
+
+extension SpringLaneArithmetic {
+    public static var hasScaledLanes: Bool { false }
+
+    public static func retargetedDisplacement(
+        _ displacement: UInt32, from oldTarget: UInt32, to newTarget: UInt32, scale: LaneScale
+    ) throws(SpringKernelError) -> UInt32 {
+        try displacementPattern(value: valuePattern(displacement: displacement, target: oldTarget), target: newTarget)
+    }
+
+    public static func saturating(lanePattern pattern: UInt32) -> UInt32 { pattern }
+
+    public static func laneScale(tolerance: Double, naturalFrequency: Double) -> LaneScale { .identity }
+
+    public static func rescaled(_ pattern: UInt32, by shift: Int, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32 {
+        precondition(shift == 0, "a format with scaled lanes implements rescaled(_:by:as:)")
+        return pattern
+    }
+
+    public static func holdsMotion(
+        displacement: UInt32, velocity: UInt32, target: UInt32, scale: LaneScale, naturalFrequency: Double
+    ) -> Bool { true }
+
+    public static func coefficients(of propagator: SpringPropagator, scale: LaneScale) -> SIMD8<UInt32> {
+        coefficients(of: propagator)
+    }
 }

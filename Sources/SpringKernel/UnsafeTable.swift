@@ -59,4 +59,8 @@ struct BatchLanes {
     var displacements: UnsafeMutableRawPointer
     var velocities: UnsafeMutableRawPointer
     var targets: UnsafeMutableRawPointer
+    /// The scale the batch's displacement and velocity lanes are stored at.
+    var scale: LaneScale
+    /// The batch configuration's natural frequency ω, for the format's motion check.
+    var naturalFrequency: Double
 }

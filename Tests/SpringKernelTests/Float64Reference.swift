@@ -168,13 +168,17 @@ final class Float64Reference: ReferenceArithmetic {
         return State(target: state.target, d: state.d, v: v, error: energy(dError, newVError, configuration))
     }
 
-    func teleported(_ state: State, value: Float, velocity: Float) throws(SpringKernelError) -> State {
+    func stored(_ state: State, configuration: SpringConfiguration, tolerance: Double) throws(SpringKernelError) -> State { state }
+
+    func teleported(_ state: State, value: Float, velocity: Float, configuration: SpringConfiguration) throws(SpringKernelError) -> State {
         try check(value, .value)
         try check(velocity, .velocity)
         return State(target: state.target, d: Double(value - state.target), v: Double(velocity), error: 0)
     }
 
-    func reconfigured(_ state: State, from old: SpringConfiguration, to new: SpringConfiguration) -> State {
+    func reconfigured(
+        _ state: State, from old: SpringConfiguration, to new: SpringConfiguration, tolerance: Double
+    ) throws(SpringKernelError) -> State {
         // The lanes are kept bit for bit; only the norm the bound is measured in changes:
         // k' Δd² + m' Δv² <= max(k'/k, m'/m) (k Δd² + m Δv²).
         var result = state

@@ -270,7 +270,9 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         let tolerance = reference.tolerance(&generator, extreme: extreme())
         let configuration = chosen ?? configurations.randomElement(using: &generator)!
         let expected = result { () throws(SpringKernelError) -> (Reference.State, Double) in
-            (try reference.start(value: value, target: target, velocity: velocity), try reference.toleranceValue(tolerance))
+            let started = try reference.start(value: value, target: target, velocity: velocity)
+            let band = try reference.toleranceValue(tolerance)
+            return (try reference.stored(started, configuration: configuration, tolerance: band), band)
         }
         var handle: SpringHandle?
         guard let (state, band) = try perform("add(value: \(value), target: \(target), velocity: \(String(describing: velocity)), tolerance: \(tolerance), \(configuration))", expected, {
@@ -360,7 +362,7 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         let velocity = onTarget ? reference.zero() : reference.velocity(&generator, extreme: extreme())
         let expected = result { () throws(SpringKernelError) in
             if let error = handleError(spring) { throw error }
-            return try reference.teleported(springs[spring]!.state, value: value, velocity: velocity)
+            return try reference.teleported(springs[spring]!.state, value: value, velocity: velocity, configuration: springs[spring]!.configuration)
         }
         guard let state = try perform("setState(of: \(spring), value: \(value), velocity: \(velocity))", expected, {
             () throws(SpringKernelError) in try bank.setState(of: spring, value: value, velocity: velocity)
@@ -372,13 +374,17 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
     func setConfiguration() throws {
         guard let spring = target() else { return }
         let configuration = configurations.randomElement(using: &generator)!
-        let expected = result { () throws(SpringKernelError) -> Void in if let error = handleError(spring) { throw error } }
-        guard try perform("setConfiguration(of: \(spring), to: \(configuration))", expected, { () throws(SpringKernelError) in
+        let expected = result { () throws(SpringKernelError) -> Reference.State in
+            if let error = handleError(spring) { throw error }
+            let model = springs[spring]!
+            return try reference.reconfigured(model.state, from: model.configuration, to: configuration, tolerance: model.tolerance)
+        }
+        guard let state = try perform("setConfiguration(of: \(spring), to: \(configuration))", expected, { () throws(SpringKernelError) in
             try bank.setConfiguration(of: spring, to: configuration)
-        }) != nil else { return }
+        }) else { return }
         var model = springs[spring]!
         guard model.configuration != configuration else { return try check([spring]) }
-        model.state = reference.reconfigured(model.state, from: model.configuration, to: configuration)
+        model.state = state
         model.configuration = configuration
         if model.awake {
             // A moving spring stays awake through a reconfiguration, even one set exactly onto its
@@ -393,14 +399,17 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
     func setTolerance() throws {
         guard let spring = target() else { return }
         let tolerance = reference.tolerance(&generator, extreme: extreme())
-        let expected = result { () throws(SpringKernelError) in
+        let expected = result { () throws(SpringKernelError) -> (Double, Reference.State) in
             if let error = handleError(spring) { throw error }
-            return try reference.toleranceValue(tolerance)
+            let band = try reference.toleranceValue(tolerance)
+            let model = springs[spring]!
+            return (band, try reference.reconfigured(model.state, from: model.configuration, to: model.configuration, tolerance: band))
         }
-        guard let band = try perform("setTolerance(of: \(spring), to: \(tolerance))", expected, { () throws(SpringKernelError) in
+        guard let (band, state) = try perform("setTolerance(of: \(spring), to: \(tolerance))", expected, { () throws(SpringKernelError) in
             try bank.setTolerance(of: spring, to: tolerance)
         }) else { return }
         springs[spring]!.tolerance = band
+        springs[spring]!.state = state
         if springs[spring]!.awake {
             springs[spring]!.pending = true
             springs[spring]!.change = nil
@@ -526,7 +535,8 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
             for spring in freed {
                 expectedCalls.append(spring)
                 if let restart = restarts[spring] {
-                    newStates[spring] = try reference.teleported(springs[spring]!.state, value: restart.value, velocity: restart.velocity)
+                    newStates[spring] = try reference.teleported(
+                        springs[spring]!.state, value: restart.value, velocity: restart.velocity, configuration: springs[spring]!.configuration)
                 }
             }
         }

@@ -2,50 +2,41 @@ import Foundation
 @testable import SpringKernel
 
 /// The reference for ``Q16Lanes``: the format's own arithmetic, which the kernel must follow bit
-/// for bit. A spring is its raw target, displacement and velocity (`Int32`, 2⁻¹⁶ units); one step
-/// is ``Q16Lanes/step(displacement:velocity:coefficients:)`` with the coefficients
-/// ``Q16Lanes/coefficients(of:)`` gives for the exact propagator (both public: they define the
-/// format). Everything else (input checks, retargeting, reading a value, the rest frame) is
-/// computed here from the format's documentation:
+/// for bit. A spring is its raw target (`Int32`, 2⁻¹⁶ units) and its displacement and velocity
+/// lanes stored at its batch's ``LaneScale`` (from ``Q16Lanes/laneScale(tolerance:naturalFrequency:)``);
+/// one step is ``Q16Lanes/step(displacement:velocity:coefficients:)`` with the coefficients
+/// ``Q16Lanes/coefficients(of:scale:)`` gives for the exact propagator (public: they define the
+/// format). Everything else is computed here from the format's documentation:
 ///
-/// - value − target must fit in `Int32` (``SpringKernelError/outOfRange(_:)`` `.displacement`),
-///   and so must a velocity plus an impulse (`.velocity`); a value reads as target +
-///   displacement clamped to the `Int32` range.
-/// - One step, as ``Q16Lanes`` documents it: each row a·d + b·v summed exactly in `Int64`,
-///   divided by 2^F rounding toward zero, clamped to `Int32` (a saturation); written here
-///   independently of the kernel's branch-free version.
-/// - The rest frame R is counted on the format's own trajectory: the spring is stepped until it
-///   is exactly at rest (d = 0, v = 0, where it stays) and R is the frame after the last one
-///   outside the band (|d| > tolerance in raw units). The kernel rests the spring after
-///   max(R, 1) steps, exactly: no frame of slack.
-final class Q16Reference: ReferenceArithmetic {
+/// - value − target must fit in `Int32` (`.displacement`), and so must a velocity plus an impulse
+///   (`.velocity`); the lanes are the API's patterns shifted left by the scale's shifts (a
+///   negative shift rounds to nearest, ties up), each must fit `Int32`, and the motion's energy
+///   norm √(d² + (v·2ᶜ/ω)²) must stay within 2³⁰ lane steps and |target| + the norm within the
+///   `Int32` range (``Q16Lanes/holdsMotion``), else `.displacement` (for d alone) or `.velocity`.
+/// - One step: each row b·d + b'·v + 2²⁸ summed exactly in `Int64`, shifted right by 29 (round to
+///   nearest); a lane beyond ±2³⁰ is clamped to ±(2³⁰ − 1) and reported (a saturation).
+/// - Reads round the lanes back to the API's resolution (ties up), clamped to `Int32`.
+struct Q16Reference: ReferenceArithmetic {
     typealias Lanes = Q16Lanes
 
     struct State: CustomStringConvertible {
         var target: Int32
         var d: Int32
         var v: Int32
+        /// The lanes' scale (the identity until ``stored(_:configuration:tolerance:)`` places it).
+        var scale = LaneScale.identity
 
-        var description: String { "target \(target), d \(d), v \(v) (raw)" }
+        var description: String { "target \(target), d \(d), v \(v) (lanes at \(scale.displacementShift), \(scale.velocityShift))" }
     }
 
     static var formatName: String { "q16.16" }
-    /// None: the kernel predicts a Q16 spring's rest by running its trajectory to exact rest,
-    /// which takes about 1/dt frames (up to 2²⁰ at 1 µs, a tenth of a second per spring in a debug
-    /// build). FixedPointEdgeTests steps tiny durations.
+    /// None: FixedPointEdgeTests steps tiny durations.
     static var tinyFrameDurations: [Double] { [] }
-
-    private var coefficients: [StepKey: SIMD8<UInt32>] = [:]
 
     init() {}
 
-    func coefficients(_ configuration: SpringConfiguration, _ dt: Double) -> SIMD8<UInt32> {
-        let key = StepKey(configuration: configuration, dtBits: dt.bitPattern)
-        if let cached = coefficients[key] { return cached }
-        if coefficients.count > 512 { coefficients.removeAll() }
-        let result = Q16Lanes.coefficients(of: SpringMotion(configuration).propagator(over: dt))
-        coefficients[key] = result
-        return result
+    func coefficients(_ configuration: SpringConfiguration, _ dt: Double, _ scale: LaneScale) -> SIMD8<UInt32> {
+        Q16Lanes.coefficients(of: SpringMotion(configuration).propagator(over: dt), scale: scale)
     }
 
     // MARK: Random inputs
@@ -56,15 +47,20 @@ final class Q16Reference: ReferenceArithmetic {
             let magnitude = Int32.random(in: (30_000 << 16)...Int32.max, using: &generator)
             return Q16(raw: Bool.random(using: &generator) ? magnitude : -magnitude &- 1)
         }
-        if Int.random(in: 0..<4, using: &generator) == 0 { return Q16(raw: Int32.random(in: -8...8, using: &generator) << 20) }
-        return Q16(raw: Int32.random(in: -(8000 << 16)...(8000 << 16), using: &generator))
+        switch Int.random(in: 0..<4, using: &generator) {
+        case 0: return Q16(raw: Int32.random(in: -8...8, using: &generator) << 20)
+        case 1: return Q16(raw: Int32.random(in: -(1 << 16)...(1 << 16), using: &generator))  // unit scale
+        case 2: return Q16(raw: Int32.random(in: -(100 << 16)...(100 << 16), using: &generator))
+        default: return Q16(raw: Int32.random(in: -(8000 << 16)...(8000 << 16), using: &generator))
+        }
     }
 
     func velocity(_ generator: inout SeededGenerator, extreme: Bool) -> Q16 {
         if extreme { return [Q16.max, Q16.min, Q16(raw: 1 << 30), Q16(raw: -(1 << 30))].randomElement(using: &generator)! }
         switch Int.random(in: 0..<6, using: &generator) {
         case 0, 1: return .zero
-        case 2: return Q16(raw: Int32.random(in: -(30_000 << 16)...(30_000 << 16), using: &generator))  // may saturate
+        case 2: return Q16(raw: Int32.random(in: -(30_000 << 16)...(30_000 << 16), using: &generator))  // may be refused
+        case 3: return Q16(raw: Int32.random(in: -(10 << 16)...(10 << 16), using: &generator))
         default: return Q16(raw: Int32.random(in: -(3000 << 16)...(3000 << 16), using: &generator))
         }
     }
@@ -74,7 +70,15 @@ final class Q16Reference: ReferenceArithmetic {
         return Q16(raw: [1 << 15, 1 << 8, 3277, 2 << 16, 64].randomElement(using: &generator)!)
     }
 
-    func value(_ state: State) -> Q16 { Q16(raw: Self.clamped(Int64(state.target) + Int64(state.d))) }
+    /// A lane read at the API's resolution.
+    static func api(_ lane: Int32, shift: Int) -> Int32 {
+        if shift <= 0 { return clamped(Int64(lane) << Int64(min(-shift, 32))) }
+        return Int32((Int64(lane) + (1 << Int64(shift - 1))) >> Int64(shift))
+    }
+
+    func value(_ state: State) -> Q16 {
+        Q16(raw: Self.clamped(Int64(state.target) + Int64(Self.api(state.d, shift: state.scale.displacementShift))))
+    }
     func target(_ state: State) -> Q16 { Q16(raw: state.target) }
     func zero() -> Q16 { .zero }
     func bits(_ value: Q16) -> UInt32 { UInt32(bitPattern: value.raw) }
@@ -89,8 +93,39 @@ final class Q16Reference: ReferenceArithmetic {
         return d
     }
 
+    /// An API pattern (or lane) shifted left by `shift` into lanes (rounded for a negative shift).
+    private func lane(_ x: Int32, shift: Int, _ quantity: SpringQuantity) throws(SpringKernelError) -> Int32 {
+        let wide: Int64 = shift >= 0
+            ? (x == 0 ? 0 : (shift < 32 ? Int64(x) << Int64(shift) : .max))
+            : (Int64(x) + (1 << Int64(min(-shift, 40) - 1))) >> Int64(min(-shift, 40))
+        guard let lane = Int32(exactly: wide) else { throw .outOfRange(quantity) }
+        return lane
+    }
+
+    /// The format's motion check, from its documentation: the energy norm in lane steps.
+    private func checkMotion(_ state: State, _ configuration: SpringConfiguration) throws(SpringKernelError) {
+        let omega = configuration.naturalFrequency
+        let c = state.scale.displacementShift - state.scale.velocityShift
+        func holds(_ v: Int32) -> Bool {
+            let d = Double(state.d), w = Double(v) * pow(2, Double(c)) / omega
+            let norm = (d * d + w * w).squareRoot()
+            return norm <= Double(1 << 30) && abs(Double(state.target)) + norm * pow(2, -Double(state.scale.displacementShift)) <= Double(Int32.max) - 1
+        }
+        guard holds(0) else { throw .outOfRange(.displacement) }
+        guard holds(state.v) else { throw .outOfRange(.velocity) }
+    }
+
     func start(value: Q16, target: Q16, velocity: Q16?) throws(SpringKernelError) -> State {
         State(target: target.raw, d: try displacement(value.raw, target.raw), v: velocity?.raw ?? 0)
+    }
+
+    func stored(_ state: State, configuration: SpringConfiguration, tolerance: Double) throws(SpringKernelError) -> State {
+        let scale = Q16Lanes.laneScale(tolerance: tolerance, naturalFrequency: configuration.naturalFrequency)
+        let result = State(
+            target: state.target, d: try lane(state.d, shift: scale.displacementShift, .displacement),
+            v: try lane(state.v, shift: scale.velocityShift, .velocity), scale: scale)
+        try checkMotion(result, configuration)
+        return result
     }
 
     func toleranceValue(_ tolerance: Q16) throws(SpringKernelError) -> Double {
@@ -99,84 +134,103 @@ final class Q16Reference: ReferenceArithmetic {
     }
 
     func retargeted(_ state: State, to target: Q16, configuration: SpringConfiguration) throws(SpringKernelError) -> State {
-        State(target: target.raw, d: try displacement(value(state).raw, target.raw), v: state.v)
+        let delta = try lane(try displacement(state.target, target.raw), shift: state.scale.displacementShift, .displacement)
+        let (d, overflow) = state.d.addingReportingOverflow(delta)
+        if overflow { throw .outOfRange(.displacement) }
+        let result = State(target: target.raw, d: d, v: state.v, scale: state.scale)
+        try checkMotion(result, configuration)
+        return result
     }
 
     func pushed(_ state: State, by velocity: Q16, configuration: SpringConfiguration) throws(SpringKernelError) -> State {
-        let (v, overflow) = state.v.addingReportingOverflow(velocity.raw)
+        let delta = try lane(velocity.raw, shift: state.scale.velocityShift, .velocity)
+        let (v, overflow) = state.v.addingReportingOverflow(delta)
         if overflow { throw .outOfRange(.velocity) }
-        return State(target: state.target, d: state.d, v: v)
+        let result = State(target: state.target, d: state.d, v: v, scale: state.scale)
+        try checkMotion(result, configuration)
+        return result
     }
 
-    func teleported(_ state: State, value: Q16, velocity: Q16) throws(SpringKernelError) -> State {
-        State(target: state.target, d: try displacement(value.raw, state.target), v: velocity.raw)
+    func teleported(_ state: State, value: Q16, velocity: Q16, configuration: SpringConfiguration) throws(SpringKernelError) -> State {
+        let d = try displacement(value.raw, state.target)
+        let result = State(
+            target: state.target, d: try lane(d, shift: state.scale.displacementShift, .displacement),
+            v: try lane(velocity.raw, shift: state.scale.velocityShift, .velocity), scale: state.scale)
+        try checkMotion(result, configuration)
+        return result
     }
 
-    func reconfigured(_ state: State, from old: SpringConfiguration, to new: SpringConfiguration) -> State { state }
+    func reconfigured(
+        _ state: State, from old: SpringConfiguration, to new: SpringConfiguration, tolerance: Double
+    ) throws(SpringKernelError) -> State {
+        let scale = Q16Lanes.laneScale(tolerance: tolerance, naturalFrequency: new.naturalFrequency)
+        guard scale != state.scale || old != new else { return state }
+        let result = State(
+            target: state.target,
+            d: try lane(state.d, shift: scale.displacementShift - state.scale.displacementShift, .displacement),
+            v: try lane(state.v, shift: scale.velocityShift - state.scale.velocityShift, .velocity), scale: scale)
+        try checkMotion(result, new)
+        return result
+    }
 
     func isRestState(_ state: State, configuration: SpringConfiguration) -> Bool? { state.d == 0 && state.v == 0 }
 
-    func atRest(_ state: State) -> State { State(target: state.target, d: 0, v: 0) }
+    func atRest(_ state: State) -> State { State(target: state.target, d: 0, v: 0, scale: state.scale) }
 
     // MARK: Steps and rest
 
-    /// One step's constants, unpacked from the format's coefficients.
-    struct Row {
-        let a11, a12, a21, a22, shiftD, shiftV: Int64
+    /// (sum + 2²⁸) / 2²⁹ rounded down: round to nearest, ties up.
+    @inline(__always)
+    static func rounded(_ sum: Int64) -> Int64 { (sum + (1 << 28)) >> 29 }
 
-        init(_ c: SIMD8<UInt32>) {
-            a11 = Int64(Int32(bitPattern: c[0]))
-            a12 = Int64(Int32(bitPattern: c[1]))
-            a21 = Int64(Int32(bitPattern: c[2]))
-            a22 = Int64(Int32(bitPattern: c[3]))
-            shiftD = Int64(c[4])
-            shiftV = Int64(c[5])
+    /// One step of stored lanes, as the format documents it: rounded rows, and a lane beyond ±2³⁰
+    /// reported (`saturated`) and, in a bank, clamped (`clamp`).
+    static func step(_ d: Int32, _ v: Int32, _ c: SIMD8<UInt32>, clamp: Bool = true) -> (Int32, Int32, Bool) {
+        let b11 = Int64(Int32(bitPattern: c[0])), b12 = Int64(Int32(bitPattern: c[1]))
+        let b21 = Int64(Int32(bitPattern: c[2])), b22 = Int64(Int32(bitPattern: c[3]))
+        let newD = rounded(b11 * Int64(d) + b12 * Int64(v))
+        let newV = rounded(b21 * Int64(d) + b22 * Int64(v))
+        let bound: Int64 = 1 << 30
+        let saturated = newD >= bound || newD < -bound || newV >= bound || newV < -bound
+        func lane(_ x: Int64) -> Int32 {
+            saturated && clamp ? Int32(min(max(x, -bound + 1), bound - 1)) : Int32(truncatingIfNeeded: x)
         }
-    }
-
-    /// sum / 2^shift rounded toward zero, and whether it lies outside `Int32` (then clamped).
-    @inline(__always)
-    static func quotient(_ sum: Int64, _ shift: Int64) -> (Int32, Bool) {
-        let q = sum >= 0 ? sum >> shift : -((-sum) >> shift)
-        if q > Int64(Int32.max) { return (.max, true) }
-        if q < Int64(Int32.min) { return (.min, true) }
-        return (Int32(q), false)
-    }
-
-    @inline(__always)
-    static func step(_ d: Int32, _ v: Int32, _ r: Row) -> (Int32, Int32, Bool) {
-        let d64 = Int64(d), v64 = Int64(v)
-        let (newD, outD) = quotient(r.a11 &* d64 &+ r.a12 &* v64, r.shiftD)
-        let (newV, outV) = quotient(r.a21 &* d64 &+ r.a22 &* v64, r.shiftV)
-        return (newD, newV, outD || outV)
+        return (lane(newD), lane(newV), saturated)
     }
 
     func stepped(_ state: State, configuration: SpringConfiguration, dt: Double) -> (state: State, saturated: Bool) {
-        let (d, v, saturated) = Self.step(state.d, state.v, Row(coefficients(configuration, dt)))
-        return (State(target: state.target, d: d, v: v), saturated)
+        let (d, v, saturated) = Self.step(state.d, state.v, coefficients(configuration, dt, state.scale))
+        return (State(target: state.target, d: d, v: v, scale: state.scale), saturated)
     }
 
     func isAtBounds(_ state: State) -> Bool {
-        state.d == .max || state.d == .min || state.v == .max || state.v == .min
+        let bound: Int32 = (1 << 30) - 1
+        return state.d == bound || state.d == -bound || state.v == bound || state.v == -bound
     }
 
-    func doubleState(_ state: State) -> (d: Double, v: Double) { (Double(state.d) / 65536, Double(state.v) / 65536) }
+    func doubleState(_ state: State) -> (d: Double, v: Double) {
+        (Double(state.d) * pow(2, -Double(16 + state.scale.displacementShift)),
+         Double(state.v) * pow(2, -Double(16 + state.scale.velocityShift)))
+    }
 
     /// The lanes are the model's exactly; they drift from the exact motion by the format's
-    /// rounding (toward zero, with coefficients of 30 bits), which the model measures: the distance
-    /// in the energy norm, as a displacement, plus an LSB and Double rounding.
+    /// rounding, which the model measures: the distance in the energy norm, as a displacement,
+    /// plus a lane step of each and Double rounding.
     func deviation(_ state: State, configuration: SpringConfiguration, exact: (d: Double, v: Double)) -> Double {
         let (d, v) = doubleState(state)
         let ratio = configuration.mass / configuration.tension
         let amplitude = (d * d + ratio * v * v).squareRoot()
         let dd = d - exact.d, dv = v - exact.v
-        return (dd * dd + ratio * dv * dv).squareRoot() + 1e-9 * amplitude + 1.0 / 65536
+        return (dd * dd + ratio * dv * dv).squareRoot() + 1e-9 * amplitude
+            + pow(2, -Double(16 + state.scale.displacementShift)) + ratio.squareRoot() * pow(2, -Double(16 + state.scale.velocityShift))
     }
 
     func mismatch(_ state: State, configuration: SpringConfiguration, bank: SpringBank<Q16Lanes>, spring: SpringHandle) throws -> String? {
         let target = try bank.target(of: spring).raw, d = try bank.displacement(of: spring).raw
         let v = try bank.velocity(of: spring).raw, value = try bank.value(of: spring).raw
-        if target != state.target || d != state.d || v != state.v || value != self.value(state).raw {
+        let modelD = Self.api(state.d, shift: state.scale.displacementShift)
+        let modelV = Self.api(state.v, shift: state.scale.velocityShift)
+        if target != state.target || d != modelD || v != modelV || value != self.value(state).raw {
             return "lanes target \(target) d \(d) v \(v) value \(value), model \(state) value \(self.value(state).raw)"
         }
         return nil

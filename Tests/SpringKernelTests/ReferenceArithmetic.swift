@@ -36,8 +36,13 @@ protocol ReferenceArithmetic {
     func toleranceValue(_ tolerance: Lanes.Value) throws(SpringKernelError) -> Double
     func retargeted(_ state: State, to target: Lanes.Value, configuration: SpringConfiguration) throws(SpringKernelError) -> State
     func pushed(_ state: State, by velocity: Lanes.Value, configuration: SpringConfiguration) throws(SpringKernelError) -> State
-    func teleported(_ state: State, value: Lanes.Value, velocity: Lanes.Value) throws(SpringKernelError) -> State
-    func reconfigured(_ state: State, from old: SpringConfiguration, to new: SpringConfiguration) -> State
+    func teleported(_ state: State, value: Lanes.Value, velocity: Lanes.Value, configuration: SpringConfiguration) throws(SpringKernelError) -> State
+    /// The state after a change of configuration or tolerance (the lanes may move to another scale).
+    func reconfigured(
+        _ state: State, from old: SpringConfiguration, to new: SpringConfiguration, tolerance: Double
+    ) throws(SpringKernelError) -> State
+    /// A started state placed in its batch's lanes (for the configuration and tolerance it is added with).
+    func stored(_ state: State, configuration: SpringConfiguration, tolerance: Double) throws(SpringKernelError) -> State
     /// Whether the state is exactly a state of rest (displacement and velocity zero), or nil when
     /// the model cannot tell from its own numbers (the runner then asks the kernel).
     func isRestState(_ state: State, configuration: SpringConfiguration) -> Bool?
