@@ -14,7 +14,7 @@
 /// the lanes at its start fits them for good: the API refuses a state whose energy norm exceeds
 /// 2³⁰ lane steps, or whose target ± that norm leaves the Q16.16 range
 /// (``SpringKernelError/outOfRange(_:)``), instead of saturating later. Motions up to 2¹⁶
-/// tolerances are held (the whole ±32768 range for a 0.5 band, 256 units for 1/256, 65 for 0.001).
+/// tolerances are held (at most 16384 units; 256 for a 1/256 band, 65 for 0.001).
 ///
 /// **Step.** d' = (b11·d + b12·v + 2²⁸) >> 29 and v' likewise: `Int32` coefficients with 29
 /// fractional bits (all at most 2 in magnitude in these coordinates), 64-bit products of 32-bit

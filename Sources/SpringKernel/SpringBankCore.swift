@@ -250,6 +250,8 @@ final class SpringBankCore {
         _ lanes: L.Type, displacement: UInt32, velocity: UInt32, target: UInt32, scale: LaneScale, naturalFrequency: Double
     ) throws(SpringKernelError) {
         guard L.hasScaledLanes else { return }
+        // A velocity stored coarser than the API's resolution must still read back in range.
+        if scale.velocityShift < 0 { _ = try L.rescaled(velocity, by: -scale.velocityShift, as: .velocity) }
         guard L.holdsMotion(displacement: displacement, velocity: 0, target: target, scale: scale, naturalFrequency: naturalFrequency)
         else { throw .outOfRange(.displacement) }
         guard L.holdsMotion(displacement: displacement, velocity: velocity, target: target, scale: scale, naturalFrequency: naturalFrequency)

@@ -39,10 +39,10 @@ struct BatchEventTests {
         #expect(bank.stateHash() == afterRemoval)
         _ = hash
         let fixed = FixedSpringBank()
-        let far = try fixed.add(value: Q16(-30000.0)!, target: .zero, tolerance: Q16(0.5)!)
+        let far = try fixed.add(value: Q16(-15000.0)!, target: .zero, tolerance: Q16(0.5)!)
         let near = try fixed.add(value: .zero, target: Q16(1.0)!, tolerance: Q16(0.5)!)
         let before = fixed.stateHash()
-        #expect(throws: SpringKernelError.outOfRange(.displacement)) { try fixed.retarget([near, far], to: [Q16(2.0)!, Q16(30000.0)!]) }
+        #expect(throws: SpringKernelError.outOfRange(.displacement)) { try fixed.retarget([near, far], to: [Q16(2.0)!, Q16(15000.0)!]) }
         #expect(fixed.stateHash() == before)
     }
 

@@ -385,6 +385,8 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         var model = springs[spring]!
         guard model.configuration != configuration else { return try check([spring]) }
         model.state = state
+        // A paused spring moved to another lane scale reads back at the new scale's rounding.
+        model.frozen = nil
         model.configuration = configuration
         if model.awake {
             // A moving spring stays awake through a reconfiguration, even one set exactly onto its
@@ -410,6 +412,7 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         }) else { return }
         springs[spring]!.tolerance = band
         springs[spring]!.state = state
+        springs[spring]!.frozen = nil
         if springs[spring]!.awake {
             springs[spring]!.pending = true
             springs[spring]!.change = nil

@@ -111,6 +111,9 @@ struct Q16Reference: ReferenceArithmetic {
             let norm = (d * d + w * w).squareRoot()
             return norm <= Double(1 << 30) && abs(Double(state.target)) + norm * pow(2, -Double(state.scale.displacementShift)) <= Double(Int32.max) - 1
         }
+        if state.scale.velocityShift < 0 {
+            guard Int32(exactly: Int64(state.v) << Int64(-state.scale.velocityShift)) != nil else { throw .outOfRange(.velocity) }
+        }
         guard holds(0) else { throw .outOfRange(.displacement) }
         guard holds(state.v) else { throw .outOfRange(.velocity) }
     }
