@@ -15,6 +15,7 @@ enum BenchMain {
                          share included, one call per spring or batched, at 1-100 % of the springs per frame
           interactions   the interaction layer's cost per frame above the kernel step, and its allocations
           determinism    a fixed scene's rest frame and state hash (--kernel fixed|float, --validate-hash HEX)
+          fidelity       the fixed-point bank against the exact trajectory: largest deviation, rest frames
           profile        one kernel in a steady loop, for perf or callgrind
           compare        each figure of a results.json against a baseline; exits 1 on a regression
           soak           a long mixed workload checked for drift from a Float64 model, NaN, lost springs and
@@ -50,6 +51,9 @@ enum BenchMain {
             case "determinism":
                 if help { print(DeterminismCommand.help); return 0 }
                 return try DeterminismCommand(&arguments).run()
+            case "fidelity":
+                if help { print(FidelityCommand.help); return 0 }
+                try FidelityCommand(&arguments).run()
             case "profile":
                 if help { print(ProfileCommand.help); return 0 }
                 try ProfileCommand(&arguments).run()
