@@ -191,17 +191,27 @@ struct EventsCommand {
                     }
                 }
             case (.start, _):
-                for i in 0..<eventCount {
-                    try bank.remove(handles[i])
-                    handles[i] = try bank.add(
-                        value: targets[parity][i], target: value(50), velocity: targets[1 - parity][i],
-                        configuration: configurations[0], tolerance: value(0.5))
+                // The engine's own buffers, as for retarget: no array checks of the harness in the timing.
+                let goal = value(50), band = value(0.5), configuration = configurations[0]
+                try handles.withUnsafeMutableBufferPointer { springs in
+                    try targets[parity].withUnsafeBufferPointer { values in
+                        try targets[1 - parity].withUnsafeBufferPointer { velocities in
+                            for i in 0..<eventCount {
+                                try bank.remove(springs[i])
+                                springs[i] = try bank.add(
+                                    value: values[i], target: goal, velocity: velocities[i], configuration: configuration, tolerance: band)
+                            }
+                        }
+                    }
                 }
             case (.resume, _):
                 try bank.pause(mask)
                 try bank.resume(mask) { _ in (value: targets[parity][0], velocity: targets[1 - parity][0]) }
             case (.configure, _):
-                for i in 0..<eventCount { try bank.setConfiguration(of: handles[i], to: configurations[parity]) }
+                let configuration = configurations[parity]
+                try handles.withUnsafeBufferPointer { springs in
+                    for i in 0..<eventCount { try bank.setConfiguration(of: springs[i], to: configuration) }
+                }
             }
             try bank.step(dt: dt)
         }

@@ -61,6 +61,9 @@ final class SpringBankCore {
         var scale: LaneScale
     }
     var batchOfKey: [BatchKey: Int] = [:]
+    /// The last key looked up and its batch: springs are added and moved in runs of one
+    /// configuration, and hashing a key costs more than the rest of an add.
+    private var lastBatch: (key: BatchKey, index: Int)?
     var freeBatches: [Int] = []
 
     /// Every spring's record, by handle index; read on every per-spring call.
@@ -178,7 +181,11 @@ final class SpringBankCore {
     /// The batch holding `configuration` at `scale`, made if needed.
     func batchIndex(for configuration: SpringConfiguration, scale: LaneScale) throws(SpringKernelError) -> Int {
         let key = BatchKey(configuration: configuration, scale: scale)
-        if let index = batchOfKey[key] { return index }
+        if let last = lastBatch, last.key == key { return last.index }
+        if let index = batchOfKey[key] {
+            lastBatch = (key, index)
+            return index
+        }
         let index: Int
         if let free = freeBatches.popLast() {
             index = free
@@ -198,12 +205,14 @@ final class SpringBankCore {
         if index == batchObjects.count { batchObjects.append(nil) }
         batchObjects[index] = Unmanaged.passUnretained(batch)
         batchOfKey[key] = index
+        lastBatch = (key, index)
         return index
     }
 
     private func releaseBatchIfEmpty(_ index: Int) {
         guard let batch = batches[index], batch.count == 0 else { return }
         batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] = nil
+        if lastBatch?.index == index { lastBatch = nil }
         batches[index] = nil
         batchObjects[index] = nil
         planValidity.invalidate()
@@ -380,9 +389,12 @@ final class SpringBankCore {
         try checkMutable()
         guard springCount < Self.maximumSpringCount else { throw .tooManySprings }
         let scale = laneScale(configuration: configuration, tolerance: tolerance)
-        let stored = try Self.storedLanes(
-            lanes, displacement: displacement, velocity: velocity, target: target,
-            shift: scale, scale: scale, naturalFrequency: configuration.naturalFrequency)
+        // Float lanes store the API's patterns: no generic call through the existential.
+        let stored = lanes.hasScaledLanes
+            ? try Self.storedLanes(
+                lanes, displacement: displacement, velocity: velocity, target: target,
+                shift: scale, scale: scale, naturalFrequency: configuration.naturalFrequency)
+            : (displacement: displacement, velocity: velocity)
         let batchIndex = try batchIndex(for: configuration, scale: scale)
         let index: Int
         if let free = freeRecords.popLast() {
@@ -470,7 +482,7 @@ final class SpringBankCore {
             return
         }
         let stored = lanePatterns(ofRecord: index)
-        let converted = try Self.storedLanes(
+        let converted = !lanes.hasScaledLanes ? (displacement: stored.displacement, velocity: stored.velocity) : try Self.storedLanes(
             lanes, displacement: stored.displacement, velocity: stored.velocity, target: stored.target,
             shift: LaneScale(
                 displacementShift: scale.displacementShift - batch.scale.displacementShift,
