@@ -76,6 +76,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     ///   value, target, velocity or tolerance the format cannot hold,
     ///   ``SpringKernelError/nonPositiveTolerance``, ``SpringKernelError/tooManyConfigurations``,
     ///   ``SpringKernelError/tooManySprings``.
+    // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
     @discardableResult
     public func add(
         value: Lanes.Value, target: Lanes.Value, velocity: Lanes.Value? = nil,
@@ -89,6 +92,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// Removes a spring; its handle becomes stale. Masks that held it let go of it.
+    // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
     public func remove(_ spring: SpringHandle) throws(SpringKernelError) {
         try core.remove(spring)
     }
@@ -210,6 +216,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// Gives the spring another configuration, keeping its state, masks and pause depth.
+    // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
     public func setConfiguration(of spring: SpringHandle, to configuration: SpringConfiguration) throws(SpringKernelError) {
         try core.checkMutable()
         let index = try core.recordIndex(spring)
@@ -325,6 +334,10 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// `restart` is called for each freed spring, in handle order, before anything changes; if it
     /// returns a value the format cannot hold, the call throws and nothing changes. It must not
     /// change the bank. Resuming a mask that is not pausing does nothing.
+    // Compiled for the shipped formats: unspecialised, each restart's (value, velocity) tuple
+    // would have its type metadata looked up at run time.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
     public func resume(
         _ mask: PauseMaskID,
         restart: (SpringHandle) -> (value: Lanes.Value, velocity: Lanes.Value)? = { _ in nil }

@@ -84,6 +84,8 @@ final class SpringBankCore {
     @exclusivity(unchecked) var freeMasks: [UInt32] = []
     /// Springs released by a resume, kept between calls so resuming allocates nothing.
     var resumeScratch: [(spring: UInt32, restart: (displacement: UInt32, velocity: UInt32)?)] = []
+    /// One bit per record, to put a resume's springs in handle order in linear time.
+    var resumeOrder: [UInt64] = []
 
     @exclusivity(unchecked) var schedule = RestSchedule()
     /// Springs with a live entry in `schedule` (a finite `queuedDue`): the schedule is compacted
