@@ -304,7 +304,13 @@ final class SpringBankCore {
     /// Exchanges two slots of a batch and everything that names them: records and mask bits.
     /// A mask listing both springs keeps both slots; any other moves its member's bit.
     func swapSlots(batchIndex: Int, _ a: Int, _ b: Int) {
-        guard a != b, let batch = batches[batchIndex] else { return }
+        guard a != b, let object = batchObjects[batchIndex] else { return }
+        object._withUnsafeGuaranteedRef { batch in swapSlots(batch: batch, batchIndex: batchIndex, a, b) }
+    }
+
+    /// `swapSlots(batchIndex:_:_:)` on the batch itself: reached unretained from the per-event path
+    /// (reading a class reference out of `batches` costs a retain and a release).
+    private func swapSlots(batch: ConfigurationBatch, batchIndex: Int, _ a: Int, _ b: Int) {
         let springA = Int(batch.springOfSlot[a]), springB = Int(batch.springOfSlot[b])
         let keyA = Self.bundleKey(batch: batchIndex, slot: a), bitA = BundleIndexing.laneBit(ofSlot: a)
         let keyB = Self.bundleKey(batch: batchIndex, slot: b), bitB = BundleIndexing.laneBit(ofSlot: b)
@@ -326,39 +332,42 @@ final class SpringBankCore {
     /// Moves a resting spring into the awake region.
     func wake(record index: Int) {
         let record = records[index]
-        let batch = batches[Int(record.batch)].unsafelyUnwrapped
-        let slot = Int(record.slot)
-        guard slot >= batch.awakeCount else { return }
-        swapSlots(batchIndex: Int(record.batch), slot, batch.awakeCount)
-        batch.awakeCount += 1
+        batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            let slot = Int(record.slot)
+            guard slot >= batch.awakeCount else { return }
+            swapSlots(batch: batch, batchIndex: Int(record.batch), slot, batch.awakeCount)
+            batch.awakeCount += 1
+        }
     }
 
     /// Snaps a spring exactly onto its target with zero velocity and moves it to the resting region.
     func rest(record index: Int) {
         let record = records[index]
         let batchIndex = Int(record.batch)
-        let batch = batches[batchIndex].unsafelyUnwrapped
-        let slot = Int(record.slot)
-        batch.displacements[slot] = 0
-        batch.velocities[slot] = 0
-        unschedule(record: index)
-        guard slot < batch.awakeCount else { return }
-        swapSlots(batchIndex: batchIndex, slot, batch.awakeCount - 1)
-        batch.awakeCount -= 1
+        batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            let slot = Int(record.slot)
+            batch.displacements[slot] = 0
+            batch.velocities[slot] = 0
+            unschedule(record: index)
+            guard slot < batch.awakeCount else { return }
+            swapSlots(batch: batch, batchIndex: batchIndex, slot, batch.awakeCount - 1)
+            batch.awakeCount -= 1
+        }
     }
 
     /// Takes a spring's slot out of its batch, keeping its record; returns its lanes.
     private func detach(record index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32) {
         let batchIndex = Int(records[index].batch)
-        let batch = batches[batchIndex].unsafelyUnwrapped
         let patterns = lanePatterns(ofRecord: index)
-        if Int(records[index].slot) < batch.awakeCount {
-            swapSlots(batchIndex: batchIndex, Int(records[index].slot), batch.awakeCount - 1)
-            batch.awakeCount -= 1
+        batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            if Int(records[index].slot) < batch.awakeCount {
+                swapSlots(batch: batch, batchIndex: batchIndex, Int(records[index].slot), batch.awakeCount - 1)
+                batch.awakeCount -= 1
+            }
+            swapSlots(batch: batch, batchIndex: batchIndex, Int(records[index].slot), batch.count - 1)
+            batch.count -= 1
+            batch.clearSlot(batch.count)
         }
-        swapSlots(batchIndex: batchIndex, Int(records[index].slot), batch.count - 1)
-        batch.count -= 1
-        batch.clearSlot(batch.count)
         return patterns
     }
 
@@ -368,16 +377,18 @@ final class SpringBankCore {
     private func attach(
         record index: Int, batchIndex: Int, displacement: UInt32, velocity: UInt32, target: UInt32, keepAwake: Bool = false
     ) {
-        let batch = batches[batchIndex].unsafelyUnwrapped
-        batch.reserve(batch.count + 1)
-        let slot = batch.count
-        batch.count += 1
         // A state of rest is stored as exact zeros (no −0), as `rest(record:)` leaves it.
         let atRest = isRestState(displacement: displacement, velocity: velocity)
-        batch.displacements[slot] = atRest ? 0 : displacement
-        batch.velocities[slot] = atRest ? 0 : velocity
-        batch.targets[slot] = target
-        batch.springOfSlot[slot] = UInt32(index)
+        let slot = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            batch.reserve(batch.count + 1)
+            let slot = batch.count
+            batch.count += 1
+            batch.displacements[slot] = atRest ? 0 : displacement
+            batch.velocities[slot] = atRest ? 0 : velocity
+            batch.targets[slot] = target
+            batch.springOfSlot[slot] = UInt32(index)
+            return slot
+        }
         records[index].batch = Int32(batchIndex)
         records[index].slot = Int32(slot)
         if !atRest || keepAwake { wake(record: index) }
