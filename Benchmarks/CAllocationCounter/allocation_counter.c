@@ -95,3 +95,10 @@ void *pvalloc(size_t size) {
     count_allocation();
     return __libc_pvalloc(size);
 }
+
+#include <malloc.h>
+
+uint64_t allocation_counter_heap_bytes_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return (uint64_t)info.uordblks + (uint64_t)info.hblkhd;
+}

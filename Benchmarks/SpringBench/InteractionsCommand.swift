@@ -79,6 +79,9 @@ struct InteractionsReport: Codable {
     var inputNsPerGestureEvent: Double
     /// (frame − kernel step + gesture input) / moving interactions, per frame: p50.
     var overheadWithInputNsPerMovingInteraction: Double
+    /// Heap bytes in use after making the Tossables (and adding them to the runtime) minus before,
+    /// per Tossable: its objects, its share of the runtime's tables and of the kernel's lanes.
+    var heapBytesPerTossable: Double?
     /// Heap allocations counted during the timed frames, per frame.
     var allocationsPerFrame: Double
     /// Allocations and frees counted in the timed frames.
@@ -109,6 +112,7 @@ struct InteractionsReport: Codable {
         add("gesture input (ns)", inputNs)
         table.rows.append(["  per gesture event (ns)", String(format: "%.0f", inputNsPerGestureEvent), "-", "-", "-"])
         table.rows.append(["above the step with the input, per moving interaction (ns)", String(format: "%.1f", overheadWithInputNsPerMovingInteraction), "-", "-", "-"])
+        table.rows.append(["heap bytes per Tossable (objects, tables, lanes)", String(format: "%.0f", heapBytesPerTossable ?? 0), "-", "-", "-"])
         table.rows.append([
             "heap allocations per frame", String(format: "%.3f", allocationsPerFrame), "-", "-",
             "\(allocations) in \(frames) frames\(allocationCounterVerified ? "" : " (counter NOT verified)")",
@@ -120,10 +124,10 @@ struct InteractionsReport: Codable {
     func csv() -> String {
         let header = "count,frames,springs,moving_interactions_p50,frame_ns_p50,kernel_step_ns_p50,delivery_ns_p50,input_ns_p50,"
             + "overhead_ns_per_moving_interaction,gesture_events_per_frame_p50,input_ns_per_gesture_event,"
-            + "overhead_with_input_ns_per_moving_interaction,allocations_per_frame,allocation_counter_verified"
+            + "overhead_with_input_ns_per_moving_interaction,heap_bytes_per_tossable,allocations_per_frame,allocation_counter_verified"
         let row = "\(count),\(frames),\(springs),\(movingInteractions.p50),\(frameNsP50),\(kernelStepNsP50),\(deliveryNs.p50),\(inputNs.p50),"
             + "\(overheadNsPerMovingInteraction),\(gestureEventsPerFrame.p50),\(inputNsPerGestureEvent),"
-            + "\(overheadWithInputNsPerMovingInteraction),\(allocationsPerFrame),\(allocationCounterVerified)"
+            + "\(overheadWithInputNsPerMovingInteraction),\(heapBytesPerTossable ?? 0),\(allocationsPerFrame),\(allocationCounterVerified)"
         return header + "\n" + row + "\n"
     }
 }
@@ -184,7 +188,9 @@ final class InteractionsBench {
     func run(progress: Progress) throws -> InteractionsReport {
         progress.note("interactions: \(count) Tossables")
         let verified = AllocationProbe.verify()
+        let heapBefore = heapBytesInUse()
         try setUp()
+        let heapBytesPerTossable = Double(heapBytesInUse() - heapBefore) / Double(count)
         progress.note("interactions: \(warmUpFrames) warm-up frames, then \(frames) timed frames")
         for _ in 0..<warmUpFrames { _ = try advance() }
         var frameNs: [Double] = [], kernelNs: [Double] = [], deliveryNs: [Double] = [], inputNs: [Double] = []
@@ -223,7 +229,7 @@ final class InteractionsBench {
             overheadNsPerMovingInteraction: overheadPercentiles.p50, gestureEventsPerFrame: Percentiles(events),
             inputNsPerGestureEvent: perEvent.isEmpty ? 0 : Percentiles(perEvent).p50,
             overheadWithInputNsPerMovingInteraction: withInput.isEmpty ? 0 : Percentiles(withInput).p50,
-            allocationsPerFrame: Double(countedAllocations) / Double(frames), allocations: Int(countedAllocations),
+            heapBytesPerTossable: heapBytesPerTossable, allocationsPerFrame: Double(countedAllocations) / Double(frames), allocations: Int(countedAllocations),
             frees: Int(countedFrees), allocationCounterVerified: verified, frameNs: frame, kernelStepNs: kernel,
             deliveryNs: Percentiles(deliveryNs), inputNs: Percentiles(inputNs), overheadNsPerMovingInteractionPercentiles: overheadPercentiles)
     }
@@ -339,3 +345,6 @@ enum AllocationProbe {
         return after - before >= 2
     }
 }
+
+/// Bytes the C heap has handed out and not had back (glibc's `mallinfo2`).
+func heapBytesInUse() -> Int { Int(allocation_counter_heap_bytes_in_use()) }

@@ -151,6 +151,7 @@ enum ResultsSummary {
             String(format: "%.0f ns (%.0f moving of %d Tossables; %.0f ns with the gesture input added, %.0f gesture events a frame at %.0f ns each)", i.overheadNsPerMovingInteraction, i.movingInteractions.p50, i.count, i.overheadWithInputNsPerMovingInteraction, i.gestureEventsPerFrame.p50, i.inputNsPerGestureEvent),
             verdict(i.overheadNsPerMovingInteraction <= 100),
         ])
+        rows.append(["interactions: heap bytes per Tossable (its objects, its share of the runtime's tables and the kernel's lanes)", "<= 2 KB", String(format: "%.0f B", i.heapBytesPerTossable ?? 0), verdict((i.heapBytesPerTossable ?? .infinity) <= 2048)])
         rows.append(["interactions: heap allocations per frame, steady state", "0", String(format: "%.3f", i.allocationsPerFrame), verdict(i.allocationsPerFrame == 0 && i.allocationCounterVerified)])
         return rows
     }
@@ -323,6 +324,7 @@ enum ResultsSummary {
             row("gesture input (ns)", i.inputNs, per: true),
             ["gesture input per event (ns)", String(format: "%.0f", i.inputNsPerGestureEvent), "", ""],
             ["above the kernel step with the gesture input, per moving interaction (ns)", String(format: "%.1f", i.overheadWithInputNsPerMovingInteraction), "", ""],
+            ["heap bytes per Tossable (objects, tables, lanes)", String(format: "%.0f", i.heapBytesPerTossable ?? 0), "", ""],
             ["heap allocations per frame", String(format: "%.3f", i.allocationsPerFrame), "", "\(i.allocations) in \(i.frames) frames"],
         ]
         return [

@@ -20,4 +20,7 @@ uint64_t allocation_counter_allocations(void);
 /// Frees counted so far (free of a non-null pointer; realloc to size 0).
 uint64_t allocation_counter_frees(void);
 
+/// Bytes the heap has handed out and not had back (glibc's mallinfo2: arena and mmapped blocks).
+uint64_t allocation_counter_heap_bytes_in_use(void);
+
 #endif
