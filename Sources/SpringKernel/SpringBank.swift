@@ -105,24 +105,32 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// The spring's current value.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
     public func value(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
-        let lanes = core.apiLanePatterns(ofRecord: try core.recordIndex(spring))
+        let lanes = core.apiLanePatterns(Lanes.self, ofRecord: try core.recordIndex(spring))
         return Lanes.value(ofLanePattern: Lanes.valuePattern(displacement: lanes.displacement, target: lanes.target))
     }
 
     /// The spring's displacement from its target, value − target (rounded to the format's
     /// resolution where its lanes hold more, see ``Q16Lanes``).
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
     public func displacement(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
-        Lanes.value(ofLanePattern: core.apiLanePatterns(ofRecord: try core.recordIndex(spring)).displacement)
+        Lanes.value(ofLanePattern: core.apiLanePatterns(Lanes.self, ofRecord: try core.recordIndex(spring)).displacement)
     }
 
     /// The spring's current velocity, in value units per second (rounded to the format's
     /// resolution where its lanes hold more or less, see ``Q16Lanes``).
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
     public func velocity(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
-        Lanes.value(ofLanePattern: core.apiLanePatterns(ofRecord: try core.recordIndex(spring)).velocity)
+        Lanes.value(ofLanePattern: core.apiLanePatterns(Lanes.self, ofRecord: try core.recordIndex(spring)).velocity)
     }
 
     /// The value the spring pulls toward.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
     public func target(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
         Lanes.value(ofLanePattern: core.lanePatterns(ofRecord: try core.recordIndex(spring)).target)
     }

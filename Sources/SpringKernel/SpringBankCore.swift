@@ -290,13 +290,16 @@ final class SpringBankCore {
         return (try? L.lanePattern(of: limit, as: .velocity)) ?? stored
     }
 
-    /// The spring's displacement, velocity and target at the API's resolution.
-    func apiLanePatterns(ofRecord index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32) {
+    /// The spring's displacement, velocity and target at the API's resolution, for lanes of `L`
+    /// (the bank's own format: called from its specialised code, not through `lanes`).
+    @inline(__always)
+    func apiLanePatterns<L: SpringLaneArithmetic>(_: L.Type, ofRecord index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32) {
         let stored = lanePatterns(ofRecord: index)
+        guard L.hasScaledLanes else { return stored }
         let scale = storage(ofRecord: index).scale
         return (
-            Self.apiPattern(lanes, stored.displacement, storedShift: scale.displacementShift),
-            Self.apiPattern(lanes, stored.velocity, storedShift: scale.velocityShift), stored.target)
+            Self.apiPattern(L.self, stored.displacement, storedShift: scale.displacementShift),
+            Self.apiPattern(L.self, stored.velocity, storedShift: scale.velocityShift), stored.target)
     }
 
     // MARK: Moving lanes between slots
