@@ -23,11 +23,22 @@ let package = Package(
     products: [
         .library(name: "SpringKernel", targets: ["SpringKernel"]),
         .library(name: "MotionInteractions", targets: ["MotionInteractions"]),
+        // The C interface (header: Sources/SpringKernelC/include/spring_kernel.h), as a shared
+        // library for engines and plugins (libSpringKernelC.so) and a static one.
+        .library(name: "SpringKernelC", type: .dynamic, targets: ["SpringKernelC"]),
+        .library(name: "SpringKernelCStatic", type: .static, targets: ["SpringKernelC"]),
         .executable(name: "spring-bench", targets: ["SpringBench"]),
     ],
     targets: [
         .target(
             name: "SpringKernel",
+            swiftSettings: strict
+        ),
+        // `@c` functions over the kernel's public API; the compiler writes their header.
+        .target(
+            name: "SpringKernelC",
+            dependencies: ["SpringKernel"],
+            exclude: ["include"],
             swiftSettings: strict
         ),
         .target(
