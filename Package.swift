@@ -53,11 +53,13 @@ let package = Package(
             path: "Benchmarks/CSpringReference",
             cSettings: [.unsafeFlags(["-O3"] + (benchCPU == "baseline" ? [] : ["-march=\(benchCPU)"]), .when(platforms: [.linux]))]
         ),
+        // Loops that call the C interface from C, for spring-bench c-boundary.
+        .target(name: "CBoundaryCaller", path: "Benchmarks/CBoundaryCaller"),
         // A malloc interposer that counts heap allocations, linked into spring-bench only.
         .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),
         .executableTarget(
             name: "SpringBench",
-            dependencies: ["SpringKernel", "MotionInteractions", "CSpringReference", "CAllocationCounter"],
+            dependencies: ["SpringKernel", "MotionInteractions", "SpringKernelC", "CSpringReference", "CAllocationCounter", "CBoundaryCaller"],
             path: "Benchmarks/SpringBench",
             swiftSettings: strict + nativeCPU
         ),

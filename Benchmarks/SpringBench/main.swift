@@ -69,6 +69,9 @@ enum BenchMain {
             case "c-scenarios":
                 if help { print(CScenariosCommand.help); return 0 }
                 try CScenariosCommand(&arguments).run()
+            case "c-boundary":
+                if help { print(CBoundaryCommand.help); return 0 }
+                try CBoundaryCommand(&arguments).run()
             case "help":
                 print(usage)
             case let other?:
