@@ -60,3 +60,69 @@ struct BatchEventTests {
         #expect(bank.stateHash() == before)
     }
 }
+
+@Suite("Batch set-state and impulse")
+struct BatchStateAndImpulseTests {
+    @Test("set state and impulses from buffers equal one call per spring, bit for bit, in both formats")
+    func matchSingleCalls() throws {
+        let single = SpringBank<Float32Lanes>(), batch = SpringBank<Float32Lanes>()
+        var handles: ([SpringHandle], [SpringHandle]) = ([], [])
+        for i in 0..<40 {
+            handles.0.append(try single.add(value: Float(i), target: 0, tolerance: 0.5))
+            handles.1.append(try batch.add(value: Float(i), target: 0, tolerance: 0.5))
+        }
+        for frame in 0..<20 {
+            let values = (0..<40).map { Float(($0 * 5 + frame * 3) % 60) - 30 }
+            let velocities = (0..<40).map { Float(($0 + frame) % 7) - 3 }
+            if frame % 2 == 0 {
+                for i in 0..<40 { try single.setState(of: handles.0[i], value: values[i], velocity: velocities[i]) }
+                try handles.1.withUnsafeBufferPointer { springs in
+                    try values.withUnsafeBufferPointer { values in
+                        try velocities.withUnsafeBufferPointer { try batch.setState(of: springs, values: values, velocities: $0) }
+                    }
+                }
+            } else {
+                for i in 0..<40 { try single.addVelocity(velocities[i], to: handles.0[i]) }
+                try handles.1.withUnsafeBufferPointer { springs in
+                    try velocities.withUnsafeBufferPointer { try batch.addVelocity($0, to: springs) }
+                }
+            }
+            try single.step(dt: 1.0 / 60)
+            try batch.step(dt: 1.0 / 60)
+            #expect(single.stateHash() == batch.stateHash())
+        }
+    }
+
+    @Test("a refused element refuses the whole batch; a spring listed twice gets both impulses, checked together")
+    func allOrNothing() throws {
+        let bank = FixedSpringBank()
+        let a = try bank.add(value: .zero, target: .zero, tolerance: Q16(0.5)!)
+        let b = try bank.add(value: .zero, target: .zero, velocity: Q16(20000.0)!, tolerance: Q16(0.5)!)
+        let before = bank.stateHash()
+        let twice = [b, b], deltas = [Q16(7000.0)!, Q16(7000.0)!]
+        try twice.withUnsafeBufferPointer { springs in
+            try deltas.withUnsafeBufferPointer { deltas in
+                #expect(throws: SpringKernelError.outOfRange(.velocity)) { try bank.addVelocity(deltas, to: springs) }
+            }
+        }
+        #expect(bank.stateHash() == before)
+        let pair = [a, b], values = [Q16(1.0)!, Q16(-20000.0)!], velocities = [Q16.zero, Q16.zero]
+        try pair.withUnsafeBufferPointer { springs in
+            try values.withUnsafeBufferPointer { values in
+                try velocities.withUnsafeBufferPointer { velocities in
+                    #expect(throws: SpringKernelError.outOfRange(.displacement)) {
+                        try bank.setState(of: springs, values: values, velocities: velocities)
+                    }
+                    #expect(throws: SpringKernelError.countMismatch(expected: 2, given: 1)) {
+                        try bank.setState(of: springs, values: UnsafeBufferPointer(rebasing: values[0..<1]), velocities: velocities)
+                    }
+                }
+            }
+        }
+        #expect(bank.stateHash() == before)
+        try pair.withUnsafeBufferPointer { springs in
+            try [Q16(1.0)!, Q16(2.0)!].withUnsafeBufferPointer { try bank.addVelocity($0, to: springs) }
+        }
+        #expect(try bank.velocity(of: a) == Q16(1.0)! && bank.velocity(of: b) == Q16(20002.0)!)
+    }
+}
