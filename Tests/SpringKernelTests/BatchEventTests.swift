@@ -93,36 +93,37 @@ struct BatchStateAndImpulseTests {
         }
     }
 
+    /// The buffer forms, from arrays.
+    func impulse(_ bank: FixedSpringBank, _ springs: [SpringHandle], _ deltas: [Q16]) throws(SpringKernelError) {
+        try springs.withUnsafeBufferPointer { springs throws(SpringKernelError) in
+            try deltas.withUnsafeBufferPointer { deltas throws(SpringKernelError) in try bank.addVelocity(deltas, to: springs) }
+        }
+    }
+
+    func setState(_ bank: FixedSpringBank, _ springs: [SpringHandle], _ values: [Q16], _ velocities: [Q16]) throws(SpringKernelError) {
+        try springs.withUnsafeBufferPointer { springs throws(SpringKernelError) in
+            try values.withUnsafeBufferPointer { values throws(SpringKernelError) in
+                try velocities.withUnsafeBufferPointer { velocities throws(SpringKernelError) in
+                    try bank.setState(of: springs, values: values, velocities: velocities)
+                }
+            }
+        }
+    }
+
     @Test("a refused element refuses the whole batch; a spring listed twice gets both impulses, checked together")
     func allOrNothing() throws {
         let bank = FixedSpringBank()
         let a = try bank.add(value: .zero, target: .zero, tolerance: Q16(0.5)!)
         let b = try bank.add(value: .zero, target: .zero, velocity: Q16(20000.0)!, tolerance: Q16(0.5)!)
         let before = bank.stateHash()
-        let twice = [b, b], deltas = [Q16(7000.0)!, Q16(7000.0)!]
-        try twice.withUnsafeBufferPointer { springs in
-            try deltas.withUnsafeBufferPointer { deltas in
-                #expect(throws: SpringKernelError.outOfRange(.velocity)) { try bank.addVelocity(deltas, to: springs) }
-            }
-        }
+        #expect(throws: SpringKernelError.outOfRange(.velocity)) { try impulse(bank, [b, b], [Q16(7000.0)!, Q16(7000.0)!]) }
         #expect(bank.stateHash() == before)
-        let pair = [a, b], values = [Q16(1.0)!, Q16(-20000.0)!], velocities = [Q16.zero, Q16.zero]
-        try pair.withUnsafeBufferPointer { springs in
-            try values.withUnsafeBufferPointer { values in
-                try velocities.withUnsafeBufferPointer { velocities in
-                    #expect(throws: SpringKernelError.outOfRange(.displacement)) {
-                        try bank.setState(of: springs, values: values, velocities: velocities)
-                    }
-                    #expect(throws: SpringKernelError.countMismatch(expected: 2, given: 1)) {
-                        try bank.setState(of: springs, values: UnsafeBufferPointer(rebasing: values[0..<1]), velocities: velocities)
-                    }
-                }
-            }
+        #expect(throws: SpringKernelError.outOfRange(.displacement)) {
+            try setState(bank, [a, b], [Q16(1.0)!, Q16(-20000.0)!], [.zero, .zero])
         }
+        #expect(throws: SpringKernelError.countMismatch(expected: 2, given: 1)) { try setState(bank, [a, b], [Q16(1.0)!], [.zero, .zero]) }
         #expect(bank.stateHash() == before)
-        try pair.withUnsafeBufferPointer { springs in
-            try [Q16(1.0)!, Q16(2.0)!].withUnsafeBufferPointer { try bank.addVelocity($0, to: springs) }
-        }
+        try impulse(bank, [a, b], [Q16(1.0)!, Q16(2.0)!])
         #expect(try bank.velocity(of: a) == Q16(1.0)! && bank.velocity(of: b) == Q16(20002.0)!)
     }
 }
