@@ -23,11 +23,22 @@ let package = Package(
     products: [
         .library(name: "SpringKernel", targets: ["SpringKernel"]),
         .library(name: "MotionInteractions", targets: ["MotionInteractions"]),
+        // The C interface (header: Sources/SpringKernelC/include/spring_kernel.h), as a shared
+        // library for engines and plugins (libSpringKernelC.so) and a static one.
+        .library(name: "SpringKernelC", type: .dynamic, targets: ["SpringKernelC"]),
+        .library(name: "SpringKernelCStatic", type: .static, targets: ["SpringKernelC"]),
         .executable(name: "spring-bench", targets: ["SpringBench"]),
     ],
     targets: [
         .target(
             name: "SpringKernel",
+            swiftSettings: strict
+        ),
+        // `@c` functions over the kernel's public API; the compiler writes their header.
+        .target(
+            name: "SpringKernelC",
+            dependencies: ["SpringKernel"],
+            exclude: ["include"],
             swiftSettings: strict
         ),
         .target(
@@ -42,11 +53,13 @@ let package = Package(
             path: "Benchmarks/CSpringReference",
             cSettings: [.unsafeFlags(["-O3"] + (benchCPU == "baseline" ? [] : ["-march=\(benchCPU)"]), .when(platforms: [.linux]))]
         ),
+        // Loops that call the C interface from C, for spring-bench c-boundary.
+        .target(name: "CBoundaryCaller", path: "Benchmarks/CBoundaryCaller"),
         // A malloc interposer that counts heap allocations, linked into spring-bench only.
         .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),
         .executableTarget(
             name: "SpringBench",
-            dependencies: ["SpringKernel", "MotionInteractions", "CSpringReference", "CAllocationCounter"],
+            dependencies: ["SpringKernel", "MotionInteractions", "SpringKernelC", "CSpringReference", "CAllocationCounter", "CBoundaryCaller"],
             path: "Benchmarks/SpringBench",
             swiftSettings: strict + nativeCPU
         ),

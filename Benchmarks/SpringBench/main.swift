@@ -18,6 +18,9 @@ enum BenchMain {
           fidelity       the fixed-point bank against the exact trajectory: largest deviation, rest frames
           profile        one kernel in a steady loop, for perf or callgrind
           compare        each figure of a results.json against a baseline; exits 1 on a regression
+          c-scenarios    the C clients' scenarios (DragToOpen, a 100K-spring frame loop) through the Swift API
+          c-boundary     the C interface's cost: a 1M-spring frame stepped from C against Swift, bulk reads
+                         and writes against memcpy
           soak           a long mixed workload checked for drift from a Float64 model, NaN, lost springs and
                          memory growth; exits 1 if a check fails
 
@@ -63,6 +66,12 @@ enum BenchMain {
             case "soak":
                 if help { print(SoakCommand.help); return 0 }
                 return try SoakCommand(&arguments).run()
+            case "c-scenarios":
+                if help { print(CScenariosCommand.help); return 0 }
+                try CScenariosCommand(&arguments).run()
+            case "c-boundary":
+                if help { print(CBoundaryCommand.help); return 0 }
+                try CBoundaryCommand(&arguments).run()
             case "help":
                 print(usage)
             case let other?:

@@ -178,11 +178,18 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// The stored velocity of the spring once `delta` is added, checked to fit the format.
     @inline(__always)
     func impulsedVelocity(record index: Int, adding delta: Lanes.Value) throws(SpringKernelError) -> UInt32 {
+        try impulsedVelocity(record: index, adding: delta, to: core.lanePatterns(ofRecord: index).velocity)
+    }
+
+    /// The stored velocity of the spring once `delta` is added to the stored velocity `base`
+    /// (its own, or the one an earlier element of a batch gave it), checked to fit the format.
+    @inline(__always)
+    func impulsedVelocity(record index: Int, adding delta: Lanes.Value, to base: UInt32) throws(SpringKernelError) -> UInt32 {
         let lanes = core.lanePatterns(ofRecord: index)
-        guard Lanes.hasScaledLanes else { return try Lanes.lanePattern(adding: delta, to: lanes.velocity, as: .velocity) }
+        guard Lanes.hasScaledLanes else { return try Lanes.lanePattern(adding: delta, to: base, as: .velocity) }
         let storage = core.storage(ofRecord: index)
         let step = try Lanes.rescaled(Lanes.lanePattern(of: delta, as: .velocity), by: storage.scale.velocityShift, as: .velocity)
-        let velocity = try Lanes.lanePattern(adding: Lanes.value(ofLanePattern: step), to: lanes.velocity, as: .velocity)
+        let velocity = try Lanes.lanePattern(adding: Lanes.value(ofLanePattern: step), to: base, as: .velocity)
         try SpringBankCore.checkMotion(
             Lanes.self, displacement: lanes.displacement, velocity: velocity, target: lanes.target,
             scale: storage.scale, naturalFrequency: storage.naturalFrequency)
@@ -370,6 +377,24 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// Whether the spring is paused (held by at least one mask).
     public func isPaused(_ spring: SpringHandle) throws(SpringKernelError) -> Bool {
         core.isPaused(record: try core.recordIndex(spring))
+    }
+
+    // MARK: Handles by index
+
+    /// The handle of the spring at record `index`, or nil if no spring lives there: the C
+    /// interface packs a handle into 64 bits (with only the low bits of its generation) and
+    /// rebuilds it from the index.
+    package func spring(atIndex index: UInt32) -> SpringHandle? {
+        let record = Int(index)
+        guard record < core.records.count, core.records[record].isLive else { return nil }
+        return core.handle(ofRecord: record)
+    }
+
+    /// The pause mask at record `index`, or nil if none lives there (see ``spring(atIndex:)``).
+    package func pauseMask(atIndex index: UInt32) -> PauseMaskID? {
+        let mask = Int(index)
+        guard mask < core.masks.count, core.masks[mask].isLive else { return nil }
+        return core.maskID(ofIndex: mask)
     }
 
     /// How many masks hold the spring paused.

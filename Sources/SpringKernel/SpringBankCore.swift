@@ -82,6 +82,8 @@ final class SpringBankCore {
 
     @exclusivity(unchecked) var masks: [PauseMaskRecord] = []
     @exclusivity(unchecked) var freeMasks: [UInt32] = []
+    /// Each spring's velocity lane as a batch impulse's check leaves it, kept between calls.
+    var batchVelocities: [Int: UInt32] = [:]
     /// Springs released by a resume, kept between calls so resuming allocates nothing.
     var resumeScratch: [(spring: UInt32, restart: (displacement: UInt32, velocity: UInt32)?)] = []
     /// One bit per record, to put a resume's springs in handle order in linear time.

@@ -60,3 +60,70 @@ struct BatchEventTests {
         #expect(bank.stateHash() == before)
     }
 }
+
+@Suite("Batch set-state and impulse")
+struct BatchStateAndImpulseTests {
+    @Test("set state and impulses from buffers equal one call per spring, bit for bit, in both formats")
+    func matchSingleCalls() throws {
+        let single = SpringBank<Float32Lanes>(), batch = SpringBank<Float32Lanes>()
+        var handles: ([SpringHandle], [SpringHandle]) = ([], [])
+        for i in 0..<40 {
+            handles.0.append(try single.add(value: Float(i), target: 0, tolerance: 0.5))
+            handles.1.append(try batch.add(value: Float(i), target: 0, tolerance: 0.5))
+        }
+        for frame in 0..<20 {
+            let values = (0..<40).map { Float(($0 * 5 + frame * 3) % 60) - 30 }
+            let velocities = (0..<40).map { Float(($0 + frame) % 7) - 3 }
+            if frame % 2 == 0 {
+                for i in 0..<40 { try single.setState(of: handles.0[i], value: values[i], velocity: velocities[i]) }
+                try handles.1.withUnsafeBufferPointer { springs in
+                    try values.withUnsafeBufferPointer { values in
+                        try velocities.withUnsafeBufferPointer { try batch.setState(of: springs, values: values, velocities: $0) }
+                    }
+                }
+            } else {
+                for i in 0..<40 { try single.addVelocity(velocities[i], to: handles.0[i]) }
+                try handles.1.withUnsafeBufferPointer { springs in
+                    try velocities.withUnsafeBufferPointer { try batch.addVelocity($0, to: springs) }
+                }
+            }
+            try single.step(dt: 1.0 / 60)
+            try batch.step(dt: 1.0 / 60)
+            #expect(single.stateHash() == batch.stateHash())
+        }
+    }
+
+    /// The buffer forms, from arrays.
+    func impulse(_ bank: FixedSpringBank, _ springs: [SpringHandle], _ deltas: [Q16]) throws(SpringKernelError) {
+        try springs.withUnsafeBufferPointer { springs throws(SpringKernelError) in
+            try deltas.withUnsafeBufferPointer { deltas throws(SpringKernelError) in try bank.addVelocity(deltas, to: springs) }
+        }
+    }
+
+    func setState(_ bank: FixedSpringBank, _ springs: [SpringHandle], _ values: [Q16], _ velocities: [Q16]) throws(SpringKernelError) {
+        try springs.withUnsafeBufferPointer { springs throws(SpringKernelError) in
+            try values.withUnsafeBufferPointer { values throws(SpringKernelError) in
+                try velocities.withUnsafeBufferPointer { velocities throws(SpringKernelError) in
+                    try bank.setState(of: springs, values: values, velocities: velocities)
+                }
+            }
+        }
+    }
+
+    @Test("a refused element refuses the whole batch; a spring listed twice gets both impulses, checked together")
+    func allOrNothing() throws {
+        let bank = FixedSpringBank()
+        let a = try bank.add(value: .zero, target: .zero, tolerance: Q16(0.5)!)
+        let b = try bank.add(value: .zero, target: .zero, velocity: Q16(20000.0)!, tolerance: Q16(0.5)!)
+        let before = bank.stateHash()
+        #expect(throws: SpringKernelError.outOfRange(.velocity)) { try impulse(bank, [b, b], [Q16(7000.0)!, Q16(7000.0)!]) }
+        #expect(bank.stateHash() == before)
+        #expect(throws: SpringKernelError.outOfRange(.displacement)) {
+            try setState(bank, [a, b], [Q16(1.0)!, Q16(-20000.0)!], [.zero, .zero])
+        }
+        #expect(throws: SpringKernelError.countMismatch(expected: 2, given: 1)) { try setState(bank, [a, b], [Q16(1.0)!], [.zero, .zero]) }
+        #expect(bank.stateHash() == before)
+        try impulse(bank, [a, b], [Q16(1.0)!, Q16(2.0)!])
+        #expect(try bank.velocity(of: a) == Q16(1.0)! && bank.velocity(of: b) == Q16(20002.0)!)
+    }
+}

@@ -1,0 +1,27 @@
+#include "CBoundaryCaller.h"
+
+#include <string.h>
+
+#include "../../Sources/SpringKernelC/include/spring_kernel.h"
+
+int32_t boundary_step_frames(uint64_t bank, double dt, int32_t frames) {
+    for (int32_t i = 0; i < frames; i++) {
+        sk_status status = sk_bank_step(bank, dt);
+        if (status != sk_status_ok) return status;
+    }
+    return 0;
+}
+
+int32_t boundary_read_values(uint64_t bank, const uint64_t *springs, size_t count, float *out) {
+    return sk_bank_read_f32(bank, sk_quantity_value, springs, count, out);
+}
+
+int32_t boundary_set_state(uint64_t bank, const uint64_t *springs, const float *values, const float *velocities, size_t count) {
+    return sk_bank_set_state_f32(bank, springs, values, velocities, count);
+}
+
+int32_t boundary_retarget(uint64_t bank, const uint64_t *springs, const float *targets, size_t count) {
+    return sk_bank_retarget_f32(bank, springs, targets, count);
+}
+
+void boundary_memcpy(void *destination, const void *source, size_t bytes) { memcpy(destination, source, bytes); }

@@ -1,0 +1,19 @@
+#ifndef C_BOUNDARY_CALLER_H
+#define C_BOUNDARY_CALLER_H
+// Loops that call the C interface from C, compiled by clang and linked into spring-bench, so
+// `spring-bench c-boundary` measures a call through the C ABI against the Swift API in one process.
+#include <stddef.h>
+#include <stdint.h>
+
+/// Steps `bank` `frames` times with sk_bank_step; returns the first status that is not 0.
+int32_t boundary_step_frames(uint64_t bank, double dt, int32_t frames);
+/// Reads the values of `count` springs with one sk_bank_read_f32.
+int32_t boundary_read_values(uint64_t bank, const uint64_t *springs, size_t count, float *out);
+/// Sets the value and velocity of `count` springs with one sk_bank_set_state_f32.
+int32_t boundary_set_state(uint64_t bank, const uint64_t *springs, const float *values, const float *velocities, size_t count);
+/// Retargets `count` springs with one sk_bank_retarget_f32.
+int32_t boundary_retarget(uint64_t bank, const uint64_t *springs, const float *targets, size_t count);
+/// memcpy, out of line, as the reference for the bulk calls.
+void boundary_memcpy(void *destination, const void *source, size_t bytes);
+
+#endif

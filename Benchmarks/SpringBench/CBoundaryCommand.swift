@@ -1,0 +1,174 @@
+import CBoundaryCaller
+import Foundation
+import SpringKernel
+import SpringKernelC
+
+/// `spring-bench c-boundary`: what the C interface costs over the Swift API.
+///
+/// Two banks of the same springs, one made through the Swift API and stepped with
+/// `SpringBank.step`, one made through `sk_bank_create` and stepped from C (`CBoundaryCaller`,
+/// compiled by clang, calls `sk_bank_step` through the C ABI), timed in interleaved repeats; and
+/// the bulk calls (`sk_bank_read_f32`, `sk_bank_set_state_f32`, `sk_bank_retarget_f32` over every
+/// spring) against `memcpy` of the bytes the engine's arrays hold.
+///
+/// The step is inlined into whichever module calls it, so compare builds where SpringKernelC and
+/// spring-bench are compiled for the same CPU: `SPRING_BENCH_CPU=baseline` (both plain x86-64, as
+/// .ci/run builds it), or any build with `-Xcc -march=...` on the command line.
+struct CBoundaryCommand {
+    /// The command's `--help`.
+    static let help = """
+        spring-bench c-boundary [--springs N] [--frames F] [--repeats R] [--format table|json]
+
+          A frame of N springs (default 1M, float32, one thread, all moving) stepped through the C
+          interface from C against the same frame stepped through the Swift API, F frames (default
+          20) per repeat, R interleaved repeats (default 15): ns per frame (median, min) and the
+          ratio C / Swift. Then the bulk calls over all N springs (read values, set state, retarget)
+          in GB/s of the engine's array bytes, against memcpy of those bytes.
+          Compare builds where SpringKernelC and spring-bench share a CPU (SPRING_BENCH_CPU=baseline).
+        """
+
+    var springs: Int
+    var frames: Int
+    var repeats: Int
+    var format: OutputFormat
+
+    init(_ arguments: inout CommandLineArguments) throws(BenchError) {
+        springs = try arguments.int("springs") ?? (1 << 20)
+        frames = try arguments.int("frames") ?? 20
+        repeats = try arguments.int("repeats") ?? 15
+        guard springs > 0, frames > 0, repeats > 0 else { throw .usage("--springs, --frames and --repeats must be positive") }
+        format = try outputFormat(&arguments)
+        try arguments.rejectUnread()
+    }
+
+    /// The figures, for `--format json`.
+    struct Report: Codable {
+        var springs: Int
+        var swiftFrameNanoseconds: Summary
+        var cFrameNanoseconds: Summary
+        /// Median over repeats of (C frame / Swift frame) within the repeat.
+        var frameRatio: Double
+        var bulk: [Bulk]
+    }
+
+    struct Summary: Codable {
+        var median: Double
+        var min: Double
+    }
+
+    /// One bulk call against memcpy of the same bytes (best of the repeats, GB/s).
+    struct Bulk: Codable {
+        var call: String
+        var bytes: Int
+        var gigabytesPerSecond: Double
+        var memcpyGigabytesPerSecond: Double
+        var ratio: Double
+    }
+
+    func run() throws {
+        let n = springs
+        let dt = 1.0 / 60
+        // Friction 0: an undamped spring swinging beyond its band never rests, so every frame
+        // steps all N springs and no repeat is cheaper than another.
+        let values = (0..<n).map { Float($0 % 1000) + 1 }
+        let zeros = [Float](repeating: 0, count: n)
+        let swiftBank = SpringBank<Float32Lanes>(threading: .single, capacity: n)
+        let undamped = try SpringConfiguration(tension: 342, friction: 0)
+        for value in values { try swiftBank.add(value: value, target: 0, configuration: undamped, tolerance: 0.5) }
+        var cBank: UInt64 = 0
+        var handles = [UInt64](repeating: 0, count: n)
+        try check(sk_bank_create(sk_format._float32.rawValue, 1, UInt(n), &cBank))
+        try check(sk_bank_add_f32(cBank, UInt(n), values, zeros, nil, 342, 0, 1, 0.5, &handles))
+        defer { _ = sk_bank_destroy(cBank) }
+        // The first step predicts every spring; it is not what a frame costs.
+        try swiftBank.step(dt: dt)
+        try check(sk_status(rawValue: boundary_step_frames(cBank, dt, 1))!)
+
+        let progress = Progress()
+        var swiftTimes: [Double] = [], cTimes: [Double] = [], ratios: [Double] = []
+        for repeatIndex in 0..<repeats {
+            let timeSwift = { () throws -> Double in
+                let start = now()
+                for _ in 0..<frames { try swiftBank.step(dt: dt) }
+                return (now() - start) / Double(frames) * 1e9
+            }
+            let timeC = { () throws -> Double in
+                let start = now()
+                let status = boundary_step_frames(cBank, dt, Int32(frames))
+                let elapsed = (now() - start) / Double(frames) * 1e9
+                try check(sk_status(rawValue: status) ?? ._invalid_argument)
+                return elapsed
+            }
+            // Alternate which goes first, so neither always runs on a warmer cache.
+            var (s, c) = (0.0, 0.0)
+            if repeatIndex % 2 == 0 {
+                s = try timeSwift()
+                c = try timeC()
+            } else {
+                c = try timeC()
+                s = try timeSwift()
+            }
+            swiftTimes.append(s)
+            cTimes.append(c)
+            ratios.append(c / s)
+            progress.update("c-boundary: repeat \(repeatIndex + 1)/\(repeats)")
+        }
+
+        var bulk: [Bulk] = []
+        var out = [Float](repeating: 0, count: n)
+        var scratch = [Float](repeating: 0, count: 2 * n)
+        let source = values + values
+        func best(_ body: () throws -> Void) rethrows -> Double {
+            var best = Double.infinity
+            for _ in 0..<repeats {
+                let start = now()
+                try body()
+                best = min(best, now() - start)
+            }
+            return best
+        }
+        func memcpySeconds(_ bytes: Int) -> Double {
+            best { scratch.withUnsafeMutableBytes { to in source.withUnsafeBytes { from in boundary_memcpy(to.baseAddress, from.baseAddress, bytes) } } }
+        }
+        let readSeconds = try best { try check(sk_status(rawValue: boundary_read_values(cBank, handles, n, &out))!) }
+        bulk.append(Self.bulk("read values (sk_bank_read_f32)", bytes: 4 * n, seconds: readSeconds, memcpy: memcpySeconds(4 * n)))
+        let stateSeconds = try best { try check(sk_status(rawValue: boundary_set_state(cBank, handles, values, zeros, n))!) }
+        bulk.append(Self.bulk("set state (sk_bank_set_state_f32)", bytes: 8 * n, seconds: stateSeconds, memcpy: memcpySeconds(8 * n)))
+        let retargetSeconds = try best { try check(sk_status(rawValue: boundary_retarget(cBank, handles, zeros, n))!) }
+        bulk.append(Self.bulk("retarget (sk_bank_retarget_f32)", bytes: 4 * n, seconds: retargetSeconds, memcpy: memcpySeconds(4 * n)))
+        let swiftHandles = (0..<UInt32(n)).compactMap { swiftBank.spring(atIndex: $0) }
+        let swiftReadSeconds = try best { for (i, spring) in swiftHandles.enumerated() { out[i] = try swiftBank.value(of: spring) } }
+        bulk.append(Self.bulk("read values (Swift value(of:) loop)", bytes: 4 * n, seconds: swiftReadSeconds, memcpy: memcpySeconds(4 * n)))
+
+        let report = Report(
+            springs: n, swiftFrameNanoseconds: Summary(median: median(swiftTimes), min: swiftTimes.min()!),
+            cFrameNanoseconds: Summary(median: median(cTimes), min: cTimes.min()!), frameRatio: median(ratios), bulk: bulk)
+        switch format {
+        case .json:
+            print(try jsonText(report), terminator: "")
+        case .table, .csv:
+            print("\(n) springs, float32, one thread, \(frames) frames x \(repeats) interleaved repeats")
+            print(String(format: "frame through the Swift API: %.0f ns (min %.0f)", report.swiftFrameNanoseconds.median, report.swiftFrameNanoseconds.min))
+            print(String(format: "frame through the C interface: %.0f ns (min %.0f)", report.cFrameNanoseconds.median, report.cFrameNanoseconds.min))
+            print(String(format: "C / Swift: %.3fx (median of the repeats' ratios)", report.frameRatio))
+            for row in bulk {
+                print(String(format: "%@: %.2f GB/s, memcpy of the same %d bytes %.2f GB/s: %.3fx",
+                             row.call, row.gigabytesPerSecond, row.bytes, row.memcpyGigabytesPerSecond, row.ratio))
+            }
+        }
+    }
+
+    static func bulk(_ call: String, bytes: Int, seconds: Double, memcpy: Double) -> Bulk {
+        Bulk(call: call, bytes: bytes, gigabytesPerSecond: Double(bytes) / seconds / 1e9,
+             memcpyGigabytesPerSecond: Double(bytes) / memcpy / 1e9, ratio: memcpy / seconds)
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    private func check(_ status: sk_status) throws {
+        guard status == ._ok else { throw BenchError.failed("C interface: \(String(cString: sk_status_name(status.rawValue)))") }
+    }
+}

@@ -1,0 +1,183 @@
+import SpringKernel
+
+// The bank as a whole: make and destroy it, step it, read what a step did.
+
+/// The lane format of a bank, for `sk_bank_create`.
+@c
+public enum sk_format: Int32 {
+    /// float32 lanes: values, targets, velocities and tolerances cross as `float`.
+    case _float32 = 0
+    /// Q16.16 lanes, the same bits on every machine: every value crosses as its raw `int32_t`
+    /// (the number times 65536).
+    case _q16 = 1
+}
+
+/// Makes an empty bank and writes its id to `*bank` (never 0).
+///
+/// Threading contract: a bank is not thread-safe. Use each bank from one thread at a time (any
+/// thread, handed over with the usual synchronisation); different banks may be used on different
+/// threads at once. A step may use several threads internally (`threads`); that never changes the
+/// bits.
+///
+/// - `format`: an `sk_format`.
+/// - `threads`: threads a step uses: 0 automatic (one until the moving springs' lanes fill half the
+///   last-level cache), 1 one, n exactly n.
+/// - `capacity`: springs to reserve room for.
+///
+/// Returns `sk_status_invalid_argument` for an unknown format or negative threads,
+/// `sk_status_null_pointer` for a NULL `bank`, `sk_status_too_many_banks` past 65,535 live banks.
+@c(sk_bank_create)
+public func sk_bank_create(_ format: Int32, _ threads: Int32, _ capacity: UInt, _ bank: UnsafeMutablePointer<UInt64>?) -> sk_status {
+    status { () throws(Refusal) in
+        guard let bank else { throw Refusal(._null_pointer) }
+        guard let format = sk_format(rawValue: format), let threading = threading(threads) else {
+            throw Refusal(._invalid_argument)
+        }
+        let reserve = min(try checkedCount(capacity), SpringBank<Float32Lanes>.maximumSpringCount)
+        bank.pointee = try BankRegistry.shared.register { number in
+            switch format {
+            case ._float32: BankEntry(bank: .float(SpringBank(threading: threading, capacity: reserve)), number: number)
+            case ._q16: BankEntry(bank: .fixed(SpringBank(threading: threading, capacity: reserve)), number: number)
+            }
+        }
+    }
+}
+
+/// The threading a C thread count asks for.
+private func threading(_ threads: Int32) -> StepThreading? {
+    switch threads {
+    case 0: .automatic
+    case 1: .single
+    case 2...: .fixed(Int(threads))
+    default: nil
+    }
+}
+
+/// Destroys a bank: its id and every handle it issued become invalid.
+@c(sk_bank_destroy)
+public func sk_bank_destroy(_ bank: UInt64) -> sk_status {
+    status { () throws(Refusal) in try BankRegistry.shared.unregister(bank) }
+}
+
+/// Sets how many threads a step uses (as `sk_bank_create`'s `threads`).
+@c(sk_bank_set_threading)
+public func sk_bank_set_threading(_ bank: UInt64, _ threads: Int32) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard let threading = threading(threads) else { throw Refusal(._invalid_argument) }
+        switch entry.bank {
+        case .float(let bank): bank.threading = threading
+        case .fixed(let bank): bank.threading = threading
+        }
+    }
+}
+
+/// Declares a fixed timestep: every step must then last exactly `frame_duration` seconds, and a
+/// spring rests on its sampled rest frame. 0 returns to the default variable clock (any dt, rest
+/// on the first frame ending after the exact motion has left its band for good).
+///
+/// Returns `sk_status_invalid_time_step` for a NaN, infinite or negative duration.
+@c(sk_bank_set_fixed_timestep)
+public func sk_bank_set_fixed_timestep(_ bank: UInt64, _ frame_duration: Double) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let clock: FrameClock = frame_duration == 0 ? .variable : .fixed(frameDuration: frame_duration)
+        switch entry.bank {
+        case .float(let bank): try kernel { () throws(SpringKernelError) in try bank.setFrameClock(clock) }
+        case .fixed(let bank): try kernel { () throws(SpringKernelError) in try bank.setFrameClock(clock) }
+        }
+    }
+}
+
+/// Advances every moving spring by `dt` seconds (any finite dt > 0, new every frame if need be, a
+/// multi-second hitch included: one exact step) and settles the springs due in this frame.
+///
+/// Returns `sk_status_invalid_time_step` or `sk_status_time_step_mismatch`; nothing is stepped then.
+@c(sk_bank_step)
+public func sk_bank_step(_ bank: UInt64, _ dt: Double) -> sk_status {
+    status { () throws(Refusal) in
+        // Each case is its own specialisation of the kernel's inlined step.
+        switch try BankRegistry.shared.entry(bank).bank {
+        case .float(let bank): try kernel { () throws(SpringKernelError) in try bank.step(dt: dt) }
+        case .fixed(let bank): try kernel { () throws(SpringKernelError) in try bank.step(dt: dt) }
+        }
+    }
+}
+
+/// Writes the springs that came to rest in the last step (each listed once, in the step it rests
+/// in; snapped exactly onto its target with zero velocity) to `springs`, and their number to
+/// `*count`.
+///
+/// With `capacity` below that number, nothing is written to `springs` and the call returns
+/// `sk_status_short_buffer` with `*count` set: call with `capacity` 0 (and `springs` NULL) to ask.
+@c(sk_bank_rested)
+public func sk_bank_rested(_ bank: UInt64, _ springs: UnsafeMutablePointer<UInt64>?, _ capacity: UInt, _ count: UnsafeMutablePointer<UInt>?) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let list: [SpringHandle] =
+            switch entry.bank {
+            case .float(let bank): bank.restedInLastStep
+            case .fixed(let bank): bank.restedInLastStep
+            }
+        try write(list, of: entry, to: springs, capacity: capacity, count: count)
+    }
+}
+
+/// Writes the springs a step saturated in the last step (Q16.16 only: a lane clamped to its bound,
+/// after ~10^9 steps of an undamped spring's rounding drift) like `sk_bank_rested`.
+@c(sk_bank_saturated)
+public func sk_bank_saturated(_ bank: UInt64, _ springs: UnsafeMutablePointer<UInt64>?, _ capacity: UInt, _ count: UnsafeMutablePointer<UInt>?) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let list: [SpringHandle] =
+            switch entry.bank {
+            case .float(let bank): bank.saturatedInLastStep
+            case .fixed(let bank): bank.saturatedInLastStep
+            }
+        try write(list, of: entry, to: springs, capacity: capacity, count: count)
+    }
+}
+
+/// Writes a list of handles to a caller's buffer, or refuses with the length it needs.
+private func write(
+    _ list: [SpringHandle], of entry: BankEntry, to springs: UnsafeMutablePointer<UInt64>?, capacity: UInt,
+    count: UnsafeMutablePointer<UInt>?
+) throws(Refusal) {
+    guard let count else { throw Refusal(._null_pointer) }
+    count.pointee = UInt(list.count)
+    guard list.count <= capacity else { throw Refusal(._short_buffer) }
+    let out = try output(springs, list.count)
+    for (i, spring) in list.enumerated() { out[i] = entry.pack(spring) }
+}
+
+/// Writes the bank's spring count, awake count (moving, or paused in mid-motion) and frames
+/// stepped; any of the pointers may be NULL.
+@c(sk_bank_counts)
+public func sk_bank_counts(
+    _ bank: UInt64, _ springs: UnsafeMutablePointer<UInt>?, _ awake: UnsafeMutablePointer<UInt>?, _ frames: UnsafeMutablePointer<UInt64>?
+) -> sk_status {
+    status { () throws(Refusal) in
+        let counts: (springs: Int, awake: Int, frames: Int) =
+            switch try BankRegistry.shared.entry(bank).bank {
+            case .float(let bank): (bank.count, bank.awakeCount, bank.frame)
+            case .fixed(let bank): (bank.count, bank.awakeCount, bank.frame)
+            }
+        springs?.pointee = UInt(counts.springs)
+        awake?.pointee = UInt(counts.awake)
+        frames?.pointee = UInt64(counts.frames)
+    }
+}
+
+/// Writes a 64-bit hash of the bank's whole state (frame count, every spring's handle, lanes,
+/// tolerance, configuration, rest and pause depth): the Swift API's `stateHash()`, so equal
+/// hashes mean equal states, across languages and (Q16.16) machines.
+@c(sk_bank_state_hash)
+public func sk_bank_state_hash(_ bank: UInt64, _ hash: UnsafeMutablePointer<UInt64>?) -> sk_status {
+    status { () throws(Refusal) in
+        guard let hash else { throw Refusal(._null_pointer) }
+        switch try BankRegistry.shared.entry(bank).bank {
+        case .float(let bank): hash.pointee = bank.stateHash()
+        case .fixed(let bank): hash.pointee = bank.stateHash()
+        }
+    }
+}

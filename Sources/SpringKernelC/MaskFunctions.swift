@@ -1,0 +1,164 @@
+import SpringKernel
+
+// Pause masks: sets of springs one source (a drag recognizer, say) pauses and resumes together.
+
+/// Makes a pause mask listing `count` springs (none: `springs` may be NULL) and writes its handle
+/// to `*mask`. A mask is made not pausing.
+@c(sk_mask_create)
+public func sk_mask_create(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ mask: UnsafeMutablePointer<UInt64>?) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard let mask else { throw Refusal(._null_pointer) }
+        let n = try checkedCount(count)
+        switch entry.bank {
+        case .float(let bank):
+            mask.pointee = entry.pack(try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+                try kernel { () throws(SpringKernelError) in try bank.makePauseMask(springs) }
+            })
+        case .fixed(let bank):
+            mask.pointee = entry.pack(try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+                try kernel { () throws(SpringKernelError) in try bank.makePauseMask(springs) }
+            })
+        }
+    }
+}
+
+/// Destroys a mask, resuming its springs (without changing their state) if it was pausing.
+@c(sk_mask_destroy)
+public func sk_mask_destroy(_ bank: UInt64, _ mask: UInt64) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        switch entry.bank {
+        case .float(let bank):
+            let mask = try entry.mask(mask, in: bank)
+            try kernel { () throws(SpringKernelError) in try bank.removePauseMask(mask) }
+        case .fixed(let bank):
+            let mask = try entry.mask(mask, in: bank)
+            try kernel { () throws(SpringKernelError) in try bank.removePauseMask(mask) }
+        }
+    }
+}
+
+/// Adds `count` springs to a mask (springs already listed stay listed once); if the mask is
+/// pausing, they are paused too. Returns `sk_status_pause_depth_exceeded` (nothing added) if a
+/// spring would be held by a 256th mask.
+@c(sk_mask_insert)
+public func sk_mask_insert(_ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let n = try checkedCount(count)
+        switch entry.bank {
+        case .float(let bank): try insert(springs, n, into: try entry.mask(mask, in: bank), of: bank, entry)
+        case .fixed(let bank): try insert(springs, n, into: try entry.mask(mask, in: bank), of: bank, entry)
+        }
+    }
+}
+
+private func insert<Lanes>(_ packed: UnsafePointer<UInt64>?, _ count: Int, into mask: PauseMaskID, of bank: SpringBank<Lanes>, _ entry: BankEntry) throws(Refusal) {
+    try entry.withSprings(packed, count, in: bank) { springs throws(Refusal) in
+        let members = Set(try kernel { () throws(SpringKernelError) in try bank.springs(in: mask) })
+        var inserted: [SpringHandle] = []
+        do throws(Refusal) {
+            for spring in springs where !members.contains(spring) {
+                try kernel { () throws(SpringKernelError) in try bank.insert(spring, into: mask) }
+                inserted.append(spring)
+            }
+        } catch {
+            // Taking a spring back out of the mask lets go of the hold this call added and
+            // nothing else: no step ran in between, so its state is as it was.
+            for spring in inserted.reversed() { try? bank.remove(spring, from: mask) }
+            throw error
+        }
+    }
+}
+
+/// Takes `count` springs out of a mask (springs it does not list are skipped); a spring that no
+/// other mask holds moves on from where it was paused.
+@c(sk_mask_remove)
+public func sk_mask_remove(_ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let n = try checkedCount(count)
+        switch entry.bank {
+        case .float(let bank):
+            let mask = try entry.mask(mask, in: bank)
+            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+                for spring in springs { try kernel { () throws(SpringKernelError) in try bank.remove(spring, from: mask) } }
+            }
+        case .fixed(let bank):
+            let mask = try entry.mask(mask, in: bank)
+            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+                for spring in springs { try kernel { () throws(SpringKernelError) in try bank.remove(spring, from: mask) } }
+            }
+        }
+    }
+}
+
+/// Pauses every spring of the mask: their state stays bit-identical through any number of steps
+/// (a few word operations per 16 springs, not a call per spring). Pausing a pausing mask does
+/// nothing.
+@c(sk_mask_pause)
+public func sk_mask_pause(_ bank: UInt64, _ mask: UInt64) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        switch entry.bank {
+        case .float(let bank):
+            let mask = try entry.mask(mask, in: bank)
+            try kernel { () throws(SpringKernelError) in try bank.pause(mask) }
+        case .fixed(let bank):
+            let mask = try entry.mask(mask, in: bank)
+            try kernel { () throws(SpringKernelError) in try bank.pause(mask) }
+        }
+    }
+}
+
+/// Lets go of the mask's hold. A spring no other mask holds moves again: from `values[i]` and
+/// `velocities[i]` if it is `springs[i]` (the hand-off from a gesture: where the finger let go, at
+/// its release velocity), else from where it was paused. `count` may be 0 (arrays NULL). Springs
+/// listed but not freed by this resume keep their state. If a restart value is refused, nothing
+/// changes and the mask still pauses. Resuming a mask that is not pausing does nothing.
+@c(sk_mask_resume_f32)
+public func sk_mask_resume_f32(
+    _ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<Float>?,
+    _ velocities: UnsafePointer<Float>?, _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let n = try checkedCount(count)
+        try resume(try entry.mask(mask, in: bank), of: bank, entry, springs, try input(values, n), try input(velocities, n))
+    }
+}
+
+/// `sk_mask_resume_f32` for a Q16.16 bank (raw `int32_t` values and velocities).
+@c(sk_mask_resume_q16)
+public func sk_mask_resume_q16(
+    _ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<Int32>?,
+    _ velocities: UnsafePointer<Int32>?, _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let n = try checkedCount(count)
+        let mask = try entry.mask(mask, in: bank)
+        try withQ16(try input(values, n)) { values throws(Refusal) in
+            try withQ16(try input(velocities, n)) { velocities throws(Refusal) in
+                try resume(mask, of: bank, entry, springs, values, velocities)
+            }
+        }
+    }
+}
+
+private func resume<Lanes>(
+    _ mask: PauseMaskID, of bank: SpringBank<Lanes>, _ entry: BankEntry, _ packed: UnsafePointer<UInt64>?,
+    _ values: UnsafeBufferPointer<Lanes.Value>, _ velocities: UnsafeBufferPointer<Lanes.Value>
+) throws(Refusal) {
+    try entry.withSprings(packed, values.count, in: bank) { springs throws(Refusal) in
+        // The restart closure runs once per freed spring, in handle order.
+        var position: [SpringHandle: Int] = [:]
+        for (i, spring) in springs.enumerated() { position[spring] = i }
+        try kernel { () throws(SpringKernelError) in
+            try bank.resume(mask) { spring in position[spring].map { (values[$0], velocities[$0]) } }
+        }
+    }
+}

@@ -1,0 +1,354 @@
+import SpringKernel
+
+// Springs in batches: add, remove, the events (retarget, impulse, set state, configure), bulk
+// reads. Every call takes the engine's own arrays; each checks every element before it changes
+// anything, so a refused call leaves the bank as it was (its state hash unchanged).
+
+/// What `sk_bank_read_f32` and `sk_bank_read_q16` read.
+@c
+public enum sk_quantity: Int32 {
+    /// The spring's current value.
+    case _value = 0
+    /// Its velocity, in value units per second.
+    case _velocity = 1
+    /// The value it pulls toward.
+    case _target = 2
+}
+
+/// Adds `count` float32 springs, spring i at `values[i]` pulled toward `targets[i]` at
+/// `velocities[i]` (NULL: all at rest), all with one configuration (tension, friction, mass; the
+/// defaults are 342, 30, 1) and tolerance (the rest band's half-width: 0.5 for points, 1.0/256 for
+/// an opacity). Writes their handles to `springs`.
+///
+/// A spring added exactly at its target with zero velocity starts at rest. If any spring is
+/// refused, none is added (the handles written so far are invalid).
+@c(sk_bank_add_f32)
+public func sk_bank_add_f32(
+    _ bank: UInt64, _ count: UInt, _ values: UnsafePointer<Float>?, _ targets: UnsafePointer<Float>?,
+    _ velocities: UnsafePointer<Float>?, _ tension: Double, _ friction: Double, _ mass: Double, _ tolerance: Float,
+    _ springs: UnsafeMutablePointer<UInt64>?
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let n = try checkedCount(count)
+        let speeds = velocities.map { UnsafeBufferPointer(start: $0, count: n) }
+        try add(
+            to: bank, of: entry, values: try input(values, n), targets: try input(targets, n), velocities: speeds,
+            configuration: try kernel { () throws(SpringKernelError) in try SpringConfiguration(tension: tension, friction: friction, mass: mass) },
+            tolerance: tolerance, handles: try output(springs, n))
+    }
+}
+
+/// Adds `count` Q16.16 springs, as `sk_bank_add_f32` (every value a raw `int32_t`, the number
+/// times 65536; a tolerance of 0.5 is 32768).
+@c(sk_bank_add_q16)
+public func sk_bank_add_q16(
+    _ bank: UInt64, _ count: UInt, _ values: UnsafePointer<Int32>?, _ targets: UnsafePointer<Int32>?,
+    _ velocities: UnsafePointer<Int32>?, _ tension: Double, _ friction: Double, _ mass: Double, _ tolerance: Int32,
+    _ springs: UnsafeMutablePointer<UInt64>?
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let n = try checkedCount(count)
+        let configuration = try kernel { () throws(SpringKernelError) in try SpringConfiguration(tension: tension, friction: friction, mass: mass) }
+        let handles = try output(springs, n)
+        try withQ16(try input(values, n)) { values throws(Refusal) in
+            try withQ16(try input(targets, n)) { targets throws(Refusal) in
+                guard let velocities else {
+                    return try add(to: bank, of: entry, values: values, targets: targets, velocities: nil,
+                                   configuration: configuration, tolerance: Q16(raw: tolerance), handles: handles)
+                }
+                try withQ16(UnsafeBufferPointer(start: velocities, count: n)) { velocities throws(Refusal) in
+                    try add(to: bank, of: entry, values: values, targets: targets, velocities: velocities,
+                            configuration: configuration, tolerance: Q16(raw: tolerance), handles: handles)
+                }
+            }
+        }
+    }
+}
+
+/// Adds springs one by one; takes them back out if one is refused.
+private func add<Lanes>(
+    to bank: SpringBank<Lanes>, of entry: BankEntry, values: UnsafeBufferPointer<Lanes.Value>,
+    targets: UnsafeBufferPointer<Lanes.Value>, velocities: UnsafeBufferPointer<Lanes.Value>?,
+    configuration: SpringConfiguration, tolerance: Lanes.Value, handles: UnsafeMutableBufferPointer<UInt64>
+) throws(Refusal) {
+    // The tolerance is the same for all: refuse a bad one before adding anything.
+    _ = try kernel { () throws(SpringKernelError) in try Lanes.tolerance(tolerance) }
+    var added: [SpringHandle] = []
+    added.reserveCapacity(values.count)
+    do throws(Refusal) {
+        for i in values.indices {
+            let spring = try kernel { () throws(SpringKernelError) in
+                try bank.add(value: values[i], target: targets[i], velocity: velocities?[i], configuration: configuration, tolerance: tolerance)
+            }
+            added.append(spring)
+            handles[i] = entry.pack(spring)
+        }
+    } catch {
+        // Removing what this call added restores the state (the hash covers live springs only).
+        for spring in added.reversed() { try? bank.remove(spring) }
+        throw error
+    }
+}
+
+/// Removes `count` springs; their handles become stale, and masks that held them let go of them.
+/// A spring listed twice is refused (`sk_status_stale_handle`: the second names a removed spring).
+@c(sk_bank_remove)
+public func sk_bank_remove(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let n = try checkedCount(count)
+        switch entry.bank {
+        case .float(let bank): try remove(try input(springs, n), from: bank, of: entry)
+        case .fixed(let bank): try remove(try input(springs, n), from: bank, of: entry)
+        }
+    }
+}
+
+private func remove<Lanes>(_ packed: UnsafeBufferPointer<UInt64>, from bank: SpringBank<Lanes>, of entry: BankEntry) throws(Refusal) {
+    try entry.withSprings(packed.baseAddress, packed.count, in: bank) { springs throws(Refusal) in
+        guard springs.count < 2 || Set(springs).count == springs.count else { throw Refusal(._stale_handle) }
+        for spring in springs { try kernel { () throws(SpringKernelError) in try bank.remove(spring) } }
+    }
+}
+
+/// Pulls `springs[i]` toward `targets[i]`, for every i, keeping each one's velocity and value; a
+/// spring at rest starts moving unless its new target is where it is. A paused spring keeps its
+/// new target until it is resumed.
+@c(sk_bank_retarget_f32)
+public func sk_bank_retarget_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ targets: UnsafePointer<Float>?, _ count: UInt) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let n = try checkedCount(count)
+        let targets = try input(targets, n)
+        try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+            try kernel { () throws(SpringKernelError) in try bank.retarget(springs, to: targets) }
+        }
+    }
+}
+
+/// `sk_bank_retarget_f32` for a Q16.16 bank (raw `int32_t` targets).
+@c(sk_bank_retarget_q16)
+public func sk_bank_retarget_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ targets: UnsafePointer<Int32>?, _ count: UInt) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let n = try checkedCount(count)
+        try withQ16(try input(targets, n)) { targets throws(Refusal) in
+            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+                try kernel { () throws(SpringKernelError) in try bank.retarget(springs, to: targets) }
+            }
+        }
+    }
+}
+
+/// Adds `deltas[i]` to the velocity of `springs[i]` (an impulse), for every i; a spring listed
+/// twice gets both. A spring at rest starts moving; a paused one keeps the new velocity until it is
+/// resumed.
+@c(sk_bank_impulse_f32)
+public func sk_bank_impulse_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ deltas: UnsafePointer<Float>?, _ count: UInt) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let n = try checkedCount(count)
+        let deltas = try input(deltas, n)
+        try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+            try kernel { () throws(SpringKernelError) in try bank.addVelocity(deltas, to: springs) }
+        }
+    }
+}
+
+/// `sk_bank_impulse_f32` for a Q16.16 bank (raw `int32_t` deltas).
+@c(sk_bank_impulse_q16)
+public func sk_bank_impulse_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ deltas: UnsafePointer<Int32>?, _ count: UInt) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let n = try checkedCount(count)
+        try withQ16(try input(deltas, n)) { deltas throws(Refusal) in
+            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+                try kernel { () throws(SpringKernelError) in try bank.addVelocity(deltas, to: springs) }
+            }
+        }
+    }
+}
+
+/// Sets the value and velocity of `springs[i]` to `values[i]` and `velocities[i]` (NULL: 0), for
+/// every i, keeping its target: a teleport, or a hand-off from a gesture. A paused spring keeps the
+/// new state frozen until it is resumed.
+@c(sk_bank_set_state_f32)
+public func sk_bank_set_state_f32(
+    _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<Float>?, _ velocities: UnsafePointer<Float>?, _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let n = try checkedCount(count)
+        let values = try input(values, n)
+        try withVelocities(velocities, n) { velocities throws(Refusal) in
+            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+                try kernel { () throws(SpringKernelError) in try bank.setState(of: springs, values: values, velocities: velocities) }
+            }
+        }
+    }
+}
+
+/// `sk_bank_set_state_f32` for a Q16.16 bank (raw `int32_t` values and velocities).
+@c(sk_bank_set_state_q16)
+public func sk_bank_set_state_q16(
+    _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<Int32>?, _ velocities: UnsafePointer<Int32>?, _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let n = try checkedCount(count)
+        try withQ16(try input(values, n)) { values throws(Refusal) in
+            try withVelocities(velocities, n) { raw throws(Refusal) in
+                try withQ16(raw) { velocities throws(Refusal) in
+                    try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+                        try kernel { () throws(SpringKernelError) in try bank.setState(of: springs, values: values, velocities: velocities) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The caller's velocities, or `count` zeros for NULL.
+private func withVelocities<Value: Numeric>(
+    _ velocities: UnsafePointer<Value>?, _ count: Int, _ body: (UnsafeBufferPointer<Value>) throws(Refusal) -> Void
+) throws(Refusal) {
+    if let velocities { return try body(UnsafeBufferPointer(start: velocities, count: count)) }
+    let zeros = [Value](repeating: 0, count: count)
+    try zeros.withUnsafeBufferPointer { zeros throws(Refusal) in try body(zeros) }
+}
+
+/// Gives `count` springs one configuration (tension, friction, mass), keeping their state, masks
+/// and pause depth.
+@c(sk_bank_configure)
+public func sk_bank_configure(
+    _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ tension: Double, _ friction: Double, _ mass: Double
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let n = try checkedCount(count)
+        let configuration = try kernel { () throws(SpringKernelError) in try SpringConfiguration(tension: tension, friction: friction, mass: mass) }
+        switch entry.bank {
+        case .float(let bank):
+            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+                for spring in springs { try kernel { () throws(SpringKernelError) in try bank.setConfiguration(of: spring, to: configuration) } }
+            }
+        case .fixed(let bank):
+            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+                for spring in springs { try kernel { () throws(SpringKernelError) in try bank.setConfiguration(of: spring, to: configuration) } }
+            }
+        }
+    }
+}
+
+/// Sets the tolerance of `count` float32 springs (the rest band's half-width).
+@c(sk_bank_set_tolerance_f32)
+public func sk_bank_set_tolerance_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ tolerance: Float) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        try setTolerance(tolerance, of: springs, try checkedCount(count), in: bank, of: entry)
+    }
+}
+
+/// Sets the tolerance of `count` Q16.16 springs (raw `int32_t`).
+@c(sk_bank_set_tolerance_q16)
+public func sk_bank_set_tolerance_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ tolerance: Int32) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        try setTolerance(Q16(raw: tolerance), of: springs, try checkedCount(count), in: bank, of: entry)
+    }
+}
+
+private func setTolerance<Lanes>(
+    _ tolerance: Lanes.Value, of packed: UnsafePointer<UInt64>?, _ count: Int, in bank: SpringBank<Lanes>, of entry: BankEntry
+) throws(Refusal) {
+    _ = try kernel { () throws(SpringKernelError) in try Lanes.tolerance(tolerance) }
+    try entry.withSprings(packed, count, in: bank) { springs throws(Refusal) in
+        for spring in springs { try kernel { () throws(SpringKernelError) in try bank.setTolerance(of: spring, to: tolerance) } }
+    }
+}
+
+/// Reads a quantity (an `sk_quantity`) of `count` float32 springs into `out[0..<count]`: the
+/// engine's own array. On a refusal, `out` may be partly written; the bank is never changed.
+@c(sk_bank_read_f32)
+public func sk_bank_read_f32(
+    _ bank: UInt64, _ quantity: Int32, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ out: UnsafeMutablePointer<Float>?
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        guard let quantity = sk_quantity(rawValue: quantity) else { throw Refusal(._invalid_argument) }
+        let n = try checkedCount(count)
+        try read(quantity, of: try input(springs, n), in: bank, of: entry, into: try output(out, n))
+    }
+}
+
+/// `sk_bank_read_f32` for a Q16.16 bank (raw `int32_t` out).
+@c(sk_bank_read_q16)
+public func sk_bank_read_q16(
+    _ bank: UInt64, _ quantity: Int32, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ out: UnsafeMutablePointer<Int32>?
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        guard let quantity = sk_quantity(rawValue: quantity) else { throw Refusal(._invalid_argument) }
+        let n = try checkedCount(count)
+        let packed = try input(springs, n)
+        try output(out, n).withMemoryRebound(to: Q16.self) { out throws(Refusal) in
+            try read(quantity, of: packed, in: bank, of: entry, into: out)
+        }
+    }
+}
+
+/// Reads one quantity per spring through the bank's public accessors: one handle lookup each.
+private func read<Lanes>(
+    _ quantity: sk_quantity, of packed: UnsafeBufferPointer<UInt64>, in bank: SpringBank<Lanes>, of entry: BankEntry,
+    into out: UnsafeMutableBufferPointer<Lanes.Value>
+) throws(Refusal) {
+    for i in packed.indices {
+        let spring = try entry.spring(packed[i], in: bank)
+        out[i] = try kernel { () throws(SpringKernelError) in
+            switch quantity {
+            case ._value: try bank.value(of: spring)
+            case ._velocity: try bank.velocity(of: spring)
+            case ._target: try bank.target(of: spring)
+            }
+        }
+    }
+}
+
+/// Writes, for each spring, the seconds from now after which its exact motion stays within its
+/// tolerance for good (0: at rest or already within; infinity: an undamped spring that never
+/// settles). A paused spring is answered as if resumed now.
+@c(sk_bank_rest_time)
+public func sk_bank_rest_time(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ seconds: UnsafeMutablePointer<Double>?) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let n = try checkedCount(count)
+        let packed = try input(springs, n)
+        let out = try output(seconds, n)
+        switch entry.bank {
+        case .float(let bank):
+            for i in packed.indices {
+                let spring = try entry.spring(packed[i], in: bank)
+                out[i] = try kernel { () throws(SpringKernelError) in try bank.restTime(of: spring) }
+            }
+        case .fixed(let bank):
+            for i in packed.indices {
+                let spring = try entry.spring(packed[i], in: bank)
+                out[i] = try kernel { () throws(SpringKernelError) in try bank.restTime(of: spring) }
+            }
+        }
+    }
+}

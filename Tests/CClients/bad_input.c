@@ -1,0 +1,276 @@
+/* The README's bad-input table, the C interface's column: one test per row that C can reach,
+ * each checking the status code and that the bank's state hash did not move. Run under
+ * AddressSanitizer by .ci/c-clients (a bad pointer or a read past a buffer fails the run). */
+#include "spring_kernel.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int failures = 0;
+
+/* Expects `call` to return `expected` and leave the bank's hash as it was. */
+#define EXPECT(bank, expected, call)                                                                             \
+    do {                                                                                                         \
+        uint64_t before_ = 0, after_ = 0;                                                                        \
+        int has_bank_ = sk_bank_state_hash((bank), &before_) == sk_status_ok;                                    \
+        sk_status got_ = (call);                                                                                 \
+        if (got_ != (expected)) {                                                                                \
+            fprintf(stderr, "%s:%d: %s: %s, expected %s\n", __func__, __LINE__, #call, sk_status_name(got_),      \
+                    sk_status_name(expected));                                                                   \
+            failures++;                                                                                          \
+        } else if (has_bank_ && (sk_bank_state_hash((bank), &after_) != sk_status_ok || after_ != before_)) {    \
+            fprintf(stderr, "%s:%d: %s changed the bank\n", __func__, __LINE__, #call);                          \
+            failures++;                                                                                          \
+        }                                                                                                        \
+    } while (0)
+
+#define OK(call)                                                                                                 \
+    do {                                                                                                         \
+        sk_status got_ = (call);                                                                                 \
+        if (got_ != sk_status_ok) {                                                                              \
+            fprintf(stderr, "%s:%d: %s: %s\n", __func__, __LINE__, #call, sk_status_name(got_));                 \
+            exit(1);                                                                                             \
+        }                                                                                                        \
+    } while (0)
+
+static uint64_t float_bank(uint64_t *springs, size_t count) {
+    uint64_t bank;
+    OK(sk_bank_create(sk_format_float32, 1, 0, &bank));
+    for (size_t i = 0; i < count; i++) {
+        float value = (float)i, target = 10;
+        OK(sk_bank_add_f32(bank, 1, &value, &target, NULL, 342, 30, 1, 0.5f, &springs[i]));
+    }
+    return bank;
+}
+
+static uint64_t fixed_bank(uint64_t *springs, size_t count) {
+    uint64_t bank;
+    OK(sk_bank_create(sk_format_q16, 1, 0, &bank));
+    for (size_t i = 0; i < count; i++) {
+        int32_t value = (int32_t)i << 16, target = 10 << 16;
+        OK(sk_bank_add_q16(bank, 1, &value, &target, NULL, 342, 30, 1, 1 << 15, &springs[i]));
+    }
+    return bank;
+}
+
+/* Row: NaN or ±∞ value, target, velocity (add, retarget, set state, impulse, restart values). */
+static void non_finite_inputs(void) {
+    uint64_t s[2], mask, out;
+    uint64_t bank = float_bank(s, 2);
+    float bad[3] = {NAN, INFINITY, -INFINITY}, fine = 1, zero = 0;
+    for (int i = 0; i < 3; i++) {
+        EXPECT(bank, sk_status_non_finite_value, sk_bank_add_f32(bank, 1, &bad[i], &fine, NULL, 342, 30, 1, 0.5f, &out));
+        EXPECT(bank, sk_status_non_finite_target, sk_bank_add_f32(bank, 1, &fine, &bad[i], NULL, 342, 30, 1, 0.5f, &out));
+        EXPECT(bank, sk_status_non_finite_velocity, sk_bank_add_f32(bank, 1, &fine, &fine, &bad[i], 342, 30, 1, 0.5f, &out));
+        EXPECT(bank, sk_status_non_finite_target, sk_bank_retarget_f32(bank, s, (float[]){1, bad[i]}, 2));
+        EXPECT(bank, sk_status_non_finite_value, sk_bank_set_state_f32(bank, s, &bad[i], &zero, 1));
+        EXPECT(bank, sk_status_non_finite_velocity, sk_bank_set_state_f32(bank, s, &fine, &bad[i], 1));
+        EXPECT(bank, sk_status_non_finite_velocity, sk_bank_impulse_f32(bank, s, &bad[i], 1));
+    }
+    /* A refused restart value refuses the whole resume; the mask still pauses. */
+    OK(sk_mask_create(bank, s, 2, &mask));
+    OK(sk_mask_pause(bank, mask));
+    EXPECT(bank, sk_status_non_finite_value, sk_mask_resume_f32(bank, mask, s, &bad[0], &zero, 1));
+    EXPECT(bank, sk_status_ok, sk_mask_pause(bank, mask)); /* still pausing: pausing again does nothing */
+    OK(sk_bank_destroy(bank));
+}
+
+/* Row: float32 magnitude above 1e15, or an impulse whose sum would be. */
+static void float_out_of_range(void) {
+    uint64_t s[1], out;
+    uint64_t bank = float_bank(s, 1);
+    float huge = 2e15f, fine = 1, near = 9e14f;
+    EXPECT(bank, sk_status_out_of_range_value, sk_bank_add_f32(bank, 1, &huge, &fine, NULL, 342, 30, 1, 0.5f, &out));
+    EXPECT(bank, sk_status_out_of_range_target, sk_bank_retarget_f32(bank, s, &huge, 1));
+    OK(sk_bank_impulse_f32(bank, s, &near, 1));
+    EXPECT(bank, sk_status_out_of_range_velocity, sk_bank_impulse_f32(bank, s, &near, 1));
+    /* Listed twice in one call: the second impulse counts the first. */
+    float small = 1e14f, twice[2] = {small, small};
+    uint64_t pair[2] = {s[0], s[0]};
+    EXPECT(bank, sk_status_out_of_range_velocity, sk_bank_impulse_f32(bank, pair, twice, 2));
+    OK(sk_bank_destroy(bank));
+}
+
+/* Rows: NaN or ±∞ tolerance; tolerance 0, −0 or negative (Q16: raw ≤ 0). */
+static void tolerances(void) {
+    uint64_t s[1], out;
+    uint64_t bank = float_bank(s, 1);
+    float fine = 1;
+    EXPECT(bank, sk_status_non_finite_tolerance, sk_bank_add_f32(bank, 1, &fine, &fine, NULL, 342, 30, 1, NAN, &out));
+    EXPECT(bank, sk_status_non_finite_tolerance, sk_bank_set_tolerance_f32(bank, s, 1, INFINITY));
+    EXPECT(bank, sk_status_non_positive_tolerance, sk_bank_add_f32(bank, 1, &fine, &fine, NULL, 342, 30, 1, 0, &out));
+    EXPECT(bank, sk_status_non_positive_tolerance, sk_bank_add_f32(bank, 1, &fine, &fine, NULL, 342, 30, 1, -0.0f, &out));
+    EXPECT(bank, sk_status_non_positive_tolerance, sk_bank_set_tolerance_f32(bank, s, 1, -1));
+    OK(sk_bank_destroy(bank));
+    bank = fixed_bank(s, 1);
+    int32_t one = 1 << 16;
+    EXPECT(bank, sk_status_non_positive_tolerance, sk_bank_add_q16(bank, 1, &one, &one, NULL, 342, 30, 1, 0, &out));
+    EXPECT(bank, sk_status_non_positive_tolerance, sk_bank_set_tolerance_q16(bank, s, 1, -5));
+    OK(sk_bank_destroy(bank));
+}
+
+/* Rows: Q16 value − target outside Int32; velocity + impulse outside Int32; a motion the lanes
+ * cannot hold. */
+static void fixed_point_bounds(void) {
+    uint64_t s[1], out;
+    uint64_t bank = fixed_bank(s, 1);
+    int32_t low = INT32_MIN, high = INT32_MAX, zero = 0, big = 32000 << 16, far = 15000 << 16;
+    EXPECT(bank, sk_status_out_of_range_displacement, sk_bank_add_q16(bank, 1, &low, &high, NULL, 342, 30, 1, 1 << 15, &out));
+    EXPECT(bank, sk_status_out_of_range_displacement, sk_bank_retarget_q16(bank, s, &low, 1));
+    OK(sk_bank_set_state_q16(bank, s, &zero, &big, 1));
+    EXPECT(bank, sk_status_out_of_range_velocity, sk_bank_impulse_q16(bank, s, &big, 1));
+    /* 15,000 units away with a 1/256 band: far past 2^16 tolerances. */
+    EXPECT(bank, sk_status_out_of_range_displacement, sk_bank_add_q16(bank, 1, &far, &zero, NULL, 342, 30, 1, 256, &out));
+    OK(sk_bank_destroy(bank));
+}
+
+/* Row: tension, friction, mass outside their ranges, NaN or ±∞ (checked in that order). */
+static void configuration_limits(void) {
+    uint64_t s[1], out;
+    uint64_t bank = float_bank(s, 1);
+    float fine = 1;
+    EXPECT(bank, sk_status_invalid_tension, sk_bank_add_f32(bank, 1, &fine, &fine, NULL, 0, 30, 1, 0.5f, &out));
+    EXPECT(bank, sk_status_invalid_tension, sk_bank_configure(bank, s, 1, NAN, 30, 1));
+    EXPECT(bank, sk_status_invalid_friction, sk_bank_configure(bank, s, 1, 342, -1, 1));
+    EXPECT(bank, sk_status_invalid_mass, sk_bank_configure(bank, s, 1, 342, 30, 1e-7));
+    EXPECT(bank, sk_status_invalid_tension, sk_bank_configure(bank, s, 1, 2e6, INFINITY, 0));
+    OK(sk_bank_configure(bank, s, 1, 1e6, 0, 1e6)); /* every edge value itself is accepted */
+    OK(sk_bank_destroy(bank));
+}
+
+/* Rows: dt NaN, ±∞, 0, −0, negative; a fixed timestep's mismatch; a bad fixed timestep. */
+static void time_steps(void) {
+    uint64_t s[1];
+    uint64_t bank = float_bank(s, 1);
+    double bad[6] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, -1.0 / 60};
+    for (int i = 0; i < 6; i++) EXPECT(bank, sk_status_invalid_time_step, sk_bank_step(bank, bad[i]));
+    EXPECT(bank, sk_status_invalid_time_step, sk_bank_set_fixed_timestep(bank, NAN));
+    EXPECT(bank, sk_status_invalid_time_step, sk_bank_set_fixed_timestep(bank, -1));
+    OK(sk_bank_set_fixed_timestep(bank, 1.0 / 60));
+    EXPECT(bank, sk_status_time_step_mismatch, sk_bank_step(bank, 1.0 / 30));
+    OK(sk_bank_step(bank, 1.0 / 60));
+    OK(sk_bank_set_fixed_timestep(bank, 0)); /* back to the variable clock */
+    OK(sk_bank_step(bank, 1.0 / 30));
+    OK(sk_bank_destroy(bank));
+}
+
+/* Rows: a removed spring's handle; another bank's handle or mask; a removed mask. */
+static void stale_and_foreign(void) {
+    uint64_t s[2], t[1], mask, other_mask;
+    uint64_t bank = float_bank(s, 2), other = float_bank(t, 1);
+    float target = 3, value;
+    OK(sk_bank_remove(bank, &s[1], 1));
+    EXPECT(bank, sk_status_stale_handle, sk_bank_retarget_f32(bank, s, (float[]){1, 2}, 2));
+    EXPECT(bank, sk_status_stale_handle, sk_bank_read_f32(bank, sk_quantity_value, &s[1], 1, &value));
+    EXPECT(bank, sk_status_stale_handle, sk_bank_remove(bank, &s[1], 1));
+    EXPECT(bank, sk_status_stale_handle, sk_bank_remove(bank, (uint64_t[]){s[0], s[0]}, 2)); /* listed twice */
+    EXPECT(bank, sk_status_foreign_handle, sk_bank_retarget_f32(bank, t, &target, 1));
+    EXPECT(bank, sk_status_foreign_handle, sk_bank_retarget_f32(bank, (uint64_t[]){0}, &target, 1)); /* 0 is no handle */
+    EXPECT(bank, sk_status_foreign_handle, sk_bank_retarget_f32(bank, (uint64_t[]){~(uint64_t)0}, &target, 1));
+    OK(sk_mask_create(other, t, 1, &other_mask));
+    EXPECT(bank, sk_status_foreign_handle, sk_mask_pause(bank, other_mask));
+    OK(sk_mask_create(bank, s, 1, &mask));
+    OK(sk_mask_destroy(bank, mask));
+    EXPECT(bank, sk_status_stale_pause_mask, sk_mask_pause(bank, mask));
+    EXPECT(bank, sk_status_stale_pause_mask, sk_mask_insert(bank, mask, s, 1));
+    OK(sk_bank_destroy(bank));
+    OK(sk_bank_destroy(other));
+}
+
+/* Row: a 256th hold on one spring (pause, or insert into a pausing mask). */
+static void pause_depth(void) {
+    uint64_t s[2], masks[256], extra, fresh;
+    uint64_t bank = float_bank(s, 2);
+    for (int i = 0; i < 255; i++) {
+        OK(sk_mask_create(bank, s, 1, &masks[i]));
+        OK(sk_mask_pause(bank, masks[i]));
+    }
+    OK(sk_mask_create(bank, s, 1, &extra));
+    EXPECT(bank, sk_status_pause_depth_exceeded, sk_mask_pause(bank, extra));
+    OK(sk_mask_create(bank, &s[1], 1, &masks[255]));
+    OK(sk_mask_pause(bank, masks[255]));
+    /* Inserting both into a pausing mask: s[1] fits, s[0] does not, so neither is inserted. */
+    OK(sk_mask_create(bank, NULL, 0, &fresh));
+    OK(sk_mask_pause(bank, fresh));
+    EXPECT(bank, sk_status_pause_depth_exceeded, sk_mask_insert(bank, fresh, (uint64_t[]){s[1], s[0]}, 2));
+    OK(sk_bank_destroy(bank));
+}
+
+/* Row: a 65,537th distinct configuration. */
+static void too_many_configurations(void) {
+    uint64_t bank, spring;
+    OK(sk_bank_create(sk_format_float32, 1, 0, &bank));
+    float value = 0;
+    for (int i = 0; i < 65536; i++) OK(sk_bank_add_f32(bank, 1, &value, &value, NULL, 1 + i, 30, 1, 0.5f, &spring));
+    EXPECT(bank, sk_status_too_many_configurations, sk_bank_add_f32(bank, 1, &value, &value, NULL, 70000, 30, 1, 0.5f, &spring));
+    OK(sk_bank_destroy(bank));
+}
+
+/* The C interface's own rows: a NULL, destroyed or made-up bank id; NULL buffers; an output list
+ * longer than its buffer; a call of the other format; an unknown format, quantity or thread count. */
+static void c_interface_rows(void) {
+    uint64_t s[3], dead, bank_out, hash;
+    uint64_t bank = float_bank(s, 3);
+    float target = 1, out[3];
+    OK(sk_bank_create(sk_format_float32, 1, 0, &dead));
+    OK(sk_bank_destroy(dead));
+    EXPECT(bank, sk_status_invalid_bank, sk_bank_step(0, 1.0 / 60));
+    EXPECT(bank, sk_status_invalid_bank, sk_bank_step(dead, 1.0 / 60));
+    EXPECT(bank, sk_status_invalid_bank, sk_bank_destroy(dead));
+    EXPECT(bank, sk_status_invalid_bank, sk_bank_retarget_f32(bank ^ ((uint64_t)1 << 40), s, &target, 1));
+    EXPECT(bank, sk_status_invalid_bank, sk_bank_state_hash(0xDEADBEEF, &hash));
+    EXPECT(bank, sk_status_null_pointer, sk_bank_retarget_f32(bank, NULL, &target, 1));
+    EXPECT(bank, sk_status_null_pointer, sk_bank_retarget_f32(bank, s, NULL, 1));
+    EXPECT(bank, sk_status_null_pointer, sk_bank_read_f32(bank, sk_quantity_value, s, 3, NULL));
+    EXPECT(bank, sk_status_null_pointer, sk_bank_state_hash(bank, NULL));
+    EXPECT(bank, sk_status_null_pointer, sk_bank_create(sk_format_float32, 1, 0, NULL));
+    EXPECT(bank, sk_status_ok, sk_bank_retarget_f32(bank, NULL, NULL, 0)); /* an empty batch */
+    OK(sk_bank_set_fixed_timestep(bank, 0));
+    for (int frame = 0; frame < 600; frame++) OK(sk_bank_step(bank, 1.0 / 60));
+    OK(sk_bank_retarget_f32(bank, s, (float[]){0, 0, 0}, 3));
+    size_t count = 0, awake = 3;
+    for (int frame = 0; frame < 600 && awake == 3; frame++) {
+        OK(sk_bank_step(bank, 1.0 / 600));
+        uint64_t one[1];
+        sk_status status = sk_bank_rested(bank, one, 0, &count);
+        if (count > 0) {
+            EXPECT(bank, sk_status_short_buffer, sk_bank_rested(bank, one, 0, &count));
+            (void)status;
+            break;
+        }
+        OK(sk_bank_counts(bank, NULL, &awake, NULL));
+    }
+    if (count == 0) { fprintf(stderr, "short_buffer: no rest seen\n"); failures++; }
+    EXPECT(bank, sk_status_null_pointer, sk_bank_rested(bank, NULL, 0, NULL));
+    EXPECT(bank, sk_status_wrong_format, sk_bank_retarget_q16(bank, s, (int32_t[]){0}, 1));
+    EXPECT(bank, sk_status_invalid_argument, sk_bank_read_f32(bank, 7, s, 1, out));
+    EXPECT(bank, sk_status_invalid_argument, sk_bank_create(9, 1, 0, &bank_out));
+    EXPECT(bank, sk_status_invalid_argument, sk_bank_create(sk_format_q16, -1, 0, &bank_out));
+    EXPECT(bank, sk_status_invalid_argument, sk_bank_set_threading(bank, -3));
+    if (sk_status_name(sk_status_stale_handle)[0] != 's' || sk_status_name(12345)[0] != 'u') {
+        fprintf(stderr, "sk_status_name\n");
+        failures++;
+    }
+    OK(sk_bank_destroy(bank));
+}
+
+int main(void) {
+    non_finite_inputs();
+    float_out_of_range();
+    tolerances();
+    fixed_point_bounds();
+    configuration_limits();
+    time_steps();
+    stale_and_foreign();
+    pause_depth();
+    too_many_configurations();
+    c_interface_rows();
+    if (failures) {
+        fprintf(stderr, "bad input: %d failures\n", failures);
+        return 1;
+    }
+    printf("bad input: every row refused with its status, no bank changed\n");
+    return 0;
+}
