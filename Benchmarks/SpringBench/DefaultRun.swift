@@ -76,7 +76,8 @@ struct DefaultRun {
             }
         }
         let clockCases = SettleCorpus.generate(count: quick ? 300 : 5_000, seed: 2026)
-        let settleClocks = try ClockedSettle.summaries(clockCases, clocks: SettleClock.allCases, kernel: .float, progress: progress)
+        let settleClocks = try ClockedSettle.summaries(
+            clockCases, clocks: SettleClock.allCases, kernel: .float, progress: progress, peers: PeerDetector.allCases)
             + ClockedSettle.summaries(clockCases, clocks: SettleClock.allCases, kernel: .fixed, progress: progress)
         let events = try EventsCommand(
             sizes: quick ? [4 << 10] : [16 << 10, 256 << 10, 1 << 20], kernels: ["float", "fixed"],

@@ -108,7 +108,8 @@ enum ResultsSummary {
             rows.append(["ours: rest reported on R or R + 1", ">= 99.9 %", String(format: "%.3f %%", ours.withinOneFrame * 100), verdict(ours.withinOneFrame >= 0.999)])
         }
         if let clocks = results.settleClocks {
-            for s in clocks {
+            // The verdicts are the kernel's; the peers' rows are in the clocks section.
+            for s in clocks where (s.detector ?? "ours") == "ours" {
                 rows.append(["\(s.kernel), \(s.clock) clock: early rests (D < R_c)", "0", "\(s.early) of \(s.cases)", verdict(s.early == 0)])
                 rows.append(["\(s.kernel), \(s.clock) clock: rest within \(s.frameClock == "fixed" ? "[R, R + 1]" : "[R, max(R_c, R + 1)]")", ">= 99.9 %",
                              String(format: "%.3f %%", s.withinBound * 100), verdict(s.withinBound >= 0.999)])
@@ -343,11 +344,12 @@ enum ResultsSummary {
                 + "R: the rest frame of the frames actually taken; R_c: the first frame that reaches T*, the last time the exact continuous motion is outside the band "
                 + "(both from Float64 oracles that share nothing with the kernel's predictor). Early: D < R_c (the motion would still leave its band on a frame of some duration). "
                 + "Bound: R ≤ D ≤ max(R_c, R + 1) for the variable clocks; R ≤ D ≤ R + 1 for the steady clock, which the bank declares (`FrameClock.fixed`). "
-                + "Q16.16 cases the format clamps leave the exact motion and are not judged.", "",
+                + "Q16.16 cases the format clamps leave the exact motion and are not judged. "
+                + "The peers' detectors (float32 rows) take the same frame durations as their frame time.", "",
         ] + markdownTable(
-            ["kernel", "clock", "bank clock", "cases judged", "early (D < R_c)", "D < R", "within bound", "never", "latency vs R p50 / p99 / max"],
+            ["detector", "kernel", "clock", "bank clock", "cases judged", "early (D < R_c)", "D < R", "within bound", "never", "latency vs R p50 / p99 / max"],
             summaries.map {
-                [$0.kernel, $0.clock, $0.frameClock, "\($0.cases)", "\($0.early)", "\($0.earlySampled)", String(format: "%.2f %%", $0.withinBound * 100),
+                [$0.detector ?? "ours", $0.kernel, $0.clock, $0.frameClock, "\($0.cases)", "\($0.early)", "\($0.earlySampled)", String(format: "%.2f %%", $0.withinBound * 100),
                  "\($0.neverRested)", String(format: "%.0f / %.0f / %.0f", $0.latencyFrames.p50, $0.latencyFrames.p99, $0.latencyFrames.max)]
             }) + [""]
     }

@@ -139,6 +139,8 @@ struct ClockOracle {
 /// How the kernel's rest frames D compare, under one clock, with R and R_c.
 struct ClockSummary: Codable {
     var clock: String
+    /// `ours` (the kernel) or a peer's detector, stepped with the same frame durations.
+    var detector: String?
     var kernel: String
     /// The bank's frame clock: `fixed` (the steady clock, declared) or `variable`.
     var frameClock: String
@@ -191,6 +193,41 @@ enum ClockedSettle {
         return frames
     }
 
+    /// The frame on which a peer's detector reports `c` at rest when its frames last `durations`
+    /// (cycled), as `PeerRestFrames` does at a steady 1/hz: the peers take the measured frame time.
+    static func peerRestFrame(_ c: SettleCase, detector: PeerDetector, durations: [Double], limit: Int) -> Int? {
+        func dt(_ frame: Int) -> Double { durations[(frame - 1) % durations.count] }
+        switch detector {
+        case .rebound:
+            var spring = ReboundSpring(c)
+            for frame in 1...limit {
+                spring.advance(dt(frame))
+                if spring.isAtRest { return frame }
+                if !spring.position.isFinite { return nil }
+            }
+        case .pop:
+            guard var spring = try? POPSpring(c, threshold: PeerDetector.popThreshold(tolerance: c.tolerance)) else { return nil }
+            for frame in 1...limit {
+                if spring.advance(dt(frame)) { return frame }
+                if !spring.p.sum().isFinite { return nil }
+            }
+        case .frameWatcher:
+            guard let configuration = try? c.configuration() else { return nil }
+            let motion = SpringMotion(configuration)
+            var propagators: [UInt64: SpringPropagator] = [:]
+            var d = Double(c.from) - Double(c.to), v = Double(c.velocity)
+            var watcher = FrameWatcher(start: d, laxity: Double(c.tolerance), frames: PeerDetector.watchFrames(hz: c.hz))
+            for frame in 1...limit {
+                let duration = dt(frame)
+                let p = propagators[duration.bitPattern] ?? motion.propagator(over: duration)
+                if propagators.count < 256 { propagators[duration.bitPattern] = p }
+                (d, v) = p.apply(displacement: d, velocity: v)
+                if watcher.observe(d) { return frame }
+            }
+        }
+        return nil
+    }
+
     /// The case as the fixed-point bank holds it (nearest values), and whether its own trajectory
     /// at the nominal rate saturates.
     static func fixedPointCase(_ c: SettleCase) -> (case: SettleCase, saturates: Bool) {
@@ -209,7 +246,8 @@ enum ClockedSettle {
 
     /// Every clock's summary for `kernel` on `cases`.
     static func summaries(
-        _ cases: [SettleCase], clocks: [SettleClock], kernel: SettleKernel, progress: Progress, limit: Int = 200_000
+        _ cases: [SettleCase], clocks: [SettleClock], kernel: SettleKernel, progress: Progress, limit: Int = 200_000,
+        peers: [PeerDetector] = []
     ) throws -> [ClockSummary] {
         let judged: [(case: SettleCase, saturates: Bool)] = cases.map { kernel == .fixed ? fixedPointCase($0) : ($0, false) }
         progress.note("settle clocks: T* of \(cases.count) cases (\(kernel.rawValue))")
@@ -219,18 +257,33 @@ enum ClockedSettle {
             progress.note("settle clocks: \(clock.rawValue) (\(kernel.rawValue))")
             let frameCount = 20_000
             let fixed = clock == .steady
-            let reported: [Int?] = kernel == .fixed
+            let ours: [Int?] = kernel == .fixed
                 ? try restFrames(judged.map(\.case), lanes: Q16Lanes.self, fixed: fixed, durations: { clock.durations(hz: $0, count: frameCount) }, limit: limit)
                 : try restFrames(cases, lanes: Float32Lanes.self, fixed: fixed, durations: { clock.durations(hz: $0, count: frameCount) }, limit: limit)
+            var oracles: [ClockOracle?] = []
+            for (i, item) in judged.enumerated() {
+                guard !item.saturates, let configuration = try? item.case.configuration() else { oracles.append(nil); continue }
+                oracles.append(ClockOracle(
+                    item.case, configuration: configuration, restTime: restTimes[i],
+                    durations: clock.durations(hz: item.case.hz, count: frameCount), limit: limit))
+            }
+            var detectors: [(name: String, reported: [Int?])] = [("ours", ours)]
+            for peer in peers {
+                progress.note("settle clocks: \(clock.rawValue), \(peer.rawValue)")
+                var durationsOfRate: [Double: [Double]] = [:]
+                detectors.append((peer.rawValue, judged.map { item in
+                    let hz = item.case.hz
+                    let durations = durationsOfRate[hz] ?? clock.durations(hz: hz, count: frameCount)
+                    durationsOfRate[hz] = durations
+                    return peerRestFrame(item.case, detector: peer, durations: durations, limit: limit)
+                }))
+            }
+            for (name, reported) in detectors {
             var early = 0, earlySampled = 0, within = 0, never = 0, saturated = 0, counted = 0
             var latencies: [Double] = []
             for (i, item) in judged.enumerated() {
                 if item.saturates { saturated += 1; continue }
-                guard let configuration = try? item.case.configuration() else { continue }
-                let oracle = ClockOracle(
-                    item.case, configuration: configuration, restTime: restTimes[i],
-                    durations: clock.durations(hz: item.case.hz, count: frameCount), limit: limit)
-                guard let r = oracle.restFrame else { continue }
+                guard let oracle = oracles[i], let r = oracle.restFrame else { continue }
                 counted += 1
                 guard let d = reported[i] else { never += 1; continue }
                 let rc = oracle.continuousRestFrame ?? Int.max
@@ -243,19 +296,20 @@ enum ClockedSettle {
             let sorted = latencies.sorted()
             func rank(_ q: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((q * Double(sorted.count - 1)).rounded()))] }
             result.append(ClockSummary(
-                clock: clock.rawValue, kernel: kernel == .fixed ? "q16.16" : "float32", frameClock: fixed ? "fixed" : "variable",
+                clock: clock.rawValue, detector: name, kernel: kernel == .fixed ? "q16.16" : "float32", frameClock: fixed ? "fixed" : "variable",
                 cases: counted, early: early, earlySampled: earlySampled, withinBound: counted == 0 ? 0 : Double(within) / Double(counted),
                 neverRested: never, saturated: saturated,
                 latencyFrames: DetectorSummary.LatencyPercentiles(p50: rank(0.5), p90: rank(0.9), p99: rank(0.99), max: sorted.last ?? 0)))
+            }
         }
         return result
     }
 
     static func table(_ summaries: [ClockSummary]) -> TextTable {
-        var table = TextTable(header: ["kernel", "clock", "bank clock", "cases", "early (< R_c)", "early (< R)", "within bound", "never", "saturated", "latency p50/p99/max (frames vs R)"])
+        var table = TextTable(header: ["detector", "kernel", "clock", "bank clock", "cases", "early (< R_c)", "early (< R)", "within bound", "never", "saturated", "latency p50/p99/max (frames vs R)"])
         for s in summaries {
             table.rows.append([
-                s.kernel, s.clock, s.frameClock, "\(s.cases)", "\(s.early)", "\(s.earlySampled)",
+                s.detector ?? "ours", s.kernel, s.clock, s.frameClock, "\(s.cases)", "\(s.early)", "\(s.earlySampled)",
                 String(format: "%.2f %%", s.withinBound * 100), "\(s.neverRested)", "\(s.saturated)",
                 String(format: "%.0f / %.0f / %.0f", s.latencyFrames.p50, s.latencyFrames.p99, s.latencyFrames.max),
             ])

@@ -100,7 +100,8 @@ struct SettleCommand {
         if let clocks {
             let progress = Progress()
             let summaries = try ClockedSettle.summaries(
-                SettleCorpus.generate(count: count, seed: seed), clocks: clocks, kernel: kernel, progress: progress)
+                SettleCorpus.generate(count: count, seed: seed), clocks: clocks, kernel: kernel, progress: progress,
+                peers: kernel == .float ? detectors.compactMap(PeerDetector.init(rawValue:)) : [])
             progress.finish()
             if let output { try writeFile(try jsonText(summaries), to: "\(output)/settle-clocks.json") }
             switch format {
