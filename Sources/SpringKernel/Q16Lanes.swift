@@ -149,7 +149,8 @@ public enum Q16Lanes: SpringLaneArithmetic {
         guard normSquared <= laneBound * laneBound else { return false }
         // Nor does the value leave the format: |target| + norm, in Q16 steps.
         let reach = normSquared.squareRoot() * scale.displacementFactor
-        return abs(Double(Int32(bitPattern: target))) + reach <= Double(Int32.max) - 1
+        let goal = Double(Int32(bitPattern: target))
+        return goal + reach <= Double(Int32.max) && goal - reach >= Double(Int32.min)
     }
 
     /// The step's coefficients with `scale`'s identity: the velocity lanes at the displacement's

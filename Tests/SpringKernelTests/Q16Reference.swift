@@ -109,7 +109,8 @@ struct Q16Reference: ReferenceArithmetic {
         func holds(_ v: Int32) -> Bool {
             let d = Double(state.d), w = Double(v) * pow(2, Double(c)) / omega
             let norm = (d * d + w * w).squareRoot()
-            return norm <= Double(1 << 30) && abs(Double(state.target)) + norm * pow(2, -Double(state.scale.displacementShift)) <= Double(Int32.max) - 1
+            let reach = norm * pow(2, -Double(state.scale.displacementShift))
+            return norm <= Double(1 << 30) && Double(state.target) + reach <= Double(Int32.max) && Double(state.target) - reach >= Double(Int32.min)
         }
         if state.scale.velocityShift < 0 {
             guard Int32(exactly: Int64(state.v) << Int64(-state.scale.velocityShift)) != nil else { throw .outOfRange(.velocity) }
