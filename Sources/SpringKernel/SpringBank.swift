@@ -70,8 +70,12 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// A spring added exactly at its target with zero velocity starts at rest; any other starts
     /// moving and is predicted at the next step.
     ///
-    /// - Parameter tolerance: the half-width of the rest band in the value's own units (0.5 points
-    ///   for a position, 1/256 for an opacity).
+    /// - Parameters:
+    ///   - tolerance: the half-width of the rest band in the value's own units (0.5 points for a
+    ///     position, 1/256 for an opacity).
+    ///   - userValue: the caller's own value for the spring (an entity id, an index into its
+    ///     tables), read back with ``userValue(of:)`` or in bulk with ``userValues(of:into:)``, so
+    ///     a rest event needs no side table keyed by handle.
     /// - Throws: ``SpringKernelError/nonFinite(_:)`` or ``SpringKernelError/outOfRange(_:)`` for a
     ///   value, target, velocity or tolerance the format cannot hold,
     ///   ``SpringKernelError/nonPositiveTolerance``, ``SpringKernelError/tooManyConfigurations``,
@@ -82,13 +86,14 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     @discardableResult
     public func add(
         value: Lanes.Value, target: Lanes.Value, velocity: Lanes.Value? = nil,
-        configuration: SpringConfiguration = .default, tolerance: Lanes.Value
+        configuration: SpringConfiguration = .default, tolerance: Lanes.Value, userValue: UInt64 = 0
     ) throws(SpringKernelError) -> SpringHandle {
         let goal = try Lanes.lanePattern(of: target, as: .target)
         let displacement = try Lanes.displacementPattern(value: try Lanes.lanePattern(of: value, as: .value), target: goal)
         let speed = try velocity.map { v throws(SpringKernelError) in try Lanes.lanePattern(of: v, as: .velocity) } ?? 0
         let band = try Lanes.tolerance(tolerance)
-        return try core.add(displacement: displacement, target: goal, velocity: speed, configuration: configuration, tolerance: band)
+        return try core.add(
+            displacement: displacement, target: goal, velocity: speed, configuration: configuration, tolerance: band, userValue: userValue)
     }
 
     /// Removes a spring; its handle becomes stale. Masks that held it let go of it.

@@ -41,6 +41,9 @@ final class SpringBankCore {
         var firstMask = SpringBankCore.noMask
         var secondMask = SpringBankCore.noMask
 
+        /// The caller's own value for the spring (an entity id, an index into its tables).
+        var userValue: UInt64 = 0
+
         var isLive: Bool { batch >= 0 }
     }
 
@@ -402,7 +405,8 @@ final class SpringBankCore {
     // MARK: Springs
 
     func add(
-        displacement: UInt32, target: UInt32, velocity: UInt32, configuration: SpringConfiguration, tolerance: Double
+        displacement: UInt32, target: UInt32, velocity: UInt32, configuration: SpringConfiguration, tolerance: Double,
+        userValue: UInt64 = 0
     ) throws(SpringKernelError) -> SpringHandle {
         try checkMutable()
         guard springCount < Self.maximumSpringCount else { throw .tooManySprings }
@@ -428,6 +432,7 @@ final class SpringBankCore {
             records.append(SpringRecord())
         }
         records[index].tolerance = tolerance
+        records[index].userValue = userValue
         attach(record: index, batchIndex: batchIndex, displacement: stored.displacement, velocity: stored.velocity, target: target)
         springCount += 1
         if isAwake(record: index) { trajectoryChanged(record: index) }
