@@ -311,20 +311,67 @@ public func sk_bank_read_q16(
     }
 }
 
-/// Reads one quantity per spring through the bank's public accessors: one handle lookup each.
+/// Reads one quantity per spring through the bank's bulk reads.
 private func read<Lanes>(
     _ quantity: sk_quantity, of packed: UnsafeBufferPointer<UInt64>, in bank: SpringBank<Lanes>, of entry: BankEntry,
     into out: UnsafeMutableBufferPointer<Lanes.Value>
 ) throws(Refusal) {
-    for i in packed.indices {
-        let spring = try entry.spring(packed[i], in: bank)
-        out[i] = try kernel { () throws(SpringKernelError) in
+    try entry.withSprings(packed.baseAddress, packed.count, in: bank) { springs throws(Refusal) in
+        try kernel { () throws(SpringKernelError) in
             switch quantity {
-            case ._value: try bank.value(of: spring)
-            case ._velocity: try bank.velocity(of: spring)
-            case ._target: try bank.target(of: spring)
+            case ._value: try bank.values(of: springs, into: out)
+            case ._velocity: try bank.velocities(of: springs, into: out)
+            case ._target: try bank.targets(of: springs, into: out)
             }
         }
+    }
+}
+
+/// Writes each spring's user value (the engine's own id for it, 0 unless set) to `out[0..<count]`:
+/// with `sk_bank_rested`, a frame's rest events as the engine's ids.
+@c(sk_bank_read_user_values)
+public func sk_bank_read_user_values(
+    _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ out: UnsafeMutablePointer<UInt64>?
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let n = try checkedCount(count)
+        let packed = try input(springs, n), values = try output(out, n)
+        switch entry.bank {
+        case .float(let bank):
+            try entry.withSprings(packed.baseAddress, n, in: bank) { springs throws(Refusal) in
+                try kernel { () throws(SpringKernelError) in try bank.userValues(of: springs, into: values) }
+            }
+        case .fixed(let bank):
+            try entry.withSprings(packed.baseAddress, n, in: bank) { springs throws(Refusal) in
+                try kernel { () throws(SpringKernelError) in try bank.userValues(of: springs, into: values) }
+            }
+        }
+    }
+}
+
+/// Sets each spring's user value to `values[i]` (an entity id, an index into the engine's tables).
+@c(sk_bank_set_user_values)
+public func sk_bank_set_user_values(
+    _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<UInt64>?, _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let n = try checkedCount(count)
+        let packed = try input(springs, n), userValues = try input(values, n)
+        switch entry.bank {
+        case .float(let bank): try setUserValues(userValues, of: packed, in: bank, of: entry)
+        case .fixed(let bank): try setUserValues(userValues, of: packed, in: bank, of: entry)
+        }
+    }
+}
+
+private func setUserValues<Lanes>(
+    _ values: UnsafeBufferPointer<UInt64>, of packed: UnsafeBufferPointer<UInt64>, in bank: SpringBank<Lanes>, of entry: BankEntry
+) throws(Refusal) {
+    // withSprings checks every handle before anything is set.
+    try entry.withSprings(packed.baseAddress, packed.count, in: bank) { springs throws(Refusal) in
+        for i in springs.indices { try kernel { () throws(SpringKernelError) in try bank.setUserValue(values[i], of: springs[i]) } }
     }
 }
 

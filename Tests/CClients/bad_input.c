@@ -256,6 +256,41 @@ static void c_interface_rows(void) {
     OK(sk_bank_destroy(bank));
 }
 
+/* User values: set in bulk, carried to the rest events; a stale handle or NULL buffer refused. */
+static void user_values(void) {
+    uint64_t s[4];
+    uint64_t bank = float_bank(s, 4);
+    uint64_t ids[4] = {101, 102, 103, 104}, read[4] = {0};
+    OK(sk_bank_set_user_values(bank, s, ids, 4));
+    OK(sk_bank_read_user_values(bank, s, 4, read));
+    for (int i = 0; i < 4; i++) {
+        if (read[i] != ids[i]) {
+            fprintf(stderr, "%s: spring %d reads user value %" PRIu64 ", set %" PRIu64 "\n", __func__, i, read[i], ids[i]);
+            failures++;
+        }
+    }
+    uint64_t rested[4], rested_ids[4];
+    size_t total = 0;
+    for (int frame = 0; frame < 600 && total < 4; frame++) {
+        size_t count = 0;
+        OK(sk_bank_step(bank, 1.0 / 60));
+        OK(sk_bank_rested(bank, rested + total, 4 - total, &count));
+        total += count;
+    }
+    OK(sk_bank_read_user_values(bank, rested, total, rested_ids));
+    uint64_t sum = 0;
+    for (size_t i = 0; i < total; i++) sum += rested_ids[i];
+    if (total != 4 || sum != 101 + 102 + 103 + 104) {
+        fprintf(stderr, "%s: %zu rest events with user values summing to %" PRIu64 "\n", __func__, total, sum);
+        failures++;
+    }
+    OK(sk_bank_remove(bank, &s[0], 1));
+    EXPECT(bank, sk_status_stale_handle, sk_bank_read_user_values(bank, s, 4, read));
+    EXPECT(bank, sk_status_stale_handle, sk_bank_set_user_values(bank, s, ids, 4));
+    EXPECT(bank, sk_status_null_pointer, sk_bank_set_user_values(bank, s + 1, NULL, 3));
+    OK(sk_bank_destroy(bank));
+}
+
 int main(void) {
     non_finite_inputs();
     float_out_of_range();
@@ -267,6 +302,7 @@ int main(void) {
     pause_depth();
     too_many_configurations();
     c_interface_rows();
+    user_values();
     if (failures) {
         fprintf(stderr, "bad input: %d failures\n", failures);
         return 1;

@@ -478,6 +478,10 @@ SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_read_f32(uint64_t bank, int32_t qu
 /// <code>sk_bank_read_f32</code> for a Q16.16 bank (raw <code>int32_t</code> out).
 SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_read_q16(uint64_t bank, int32_t quantity, uint64_t const * _Nullable springs, size_t count, int32_t * _Nullable out_) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
 
+/// Writes each spring’s user value (the engine’s own id for it, 0 unless set) to <code>out[0..<count]</code>:
+/// with <code>sk_bank_rested</code>, a frame’s rest events as the engine’s ids.
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_read_user_values(uint64_t bank, uint64_t const * _Nullable springs, size_t count, uint64_t * _Nullable out_) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
 /// Removes <code>count</code> springs; their handles become stale, and masks that held them let go of them.
 /// A spring listed twice is refused (<code>sk_status_stale_handle</code>: the second names a removed spring).
 SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_remove(uint64_t bank, uint64_t const * _Nullable springs, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
@@ -528,6 +532,9 @@ SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_set_tolerance_f32(uint64_t bank, u
 
 /// Sets the tolerance of <code>count</code> Q16.16 springs (raw <code>int32_t</code>).
 SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_set_tolerance_q16(uint64_t bank, uint64_t const * _Nullable springs, size_t count, int32_t tolerance) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
+/// Sets each spring’s user value to <code>values[i]</code> (an entity id, an index into the engine’s tables).
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_set_user_values(uint64_t bank, uint64_t const * _Nullable springs, uint64_t const * _Nullable values, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
 
 /// Writes a 64-bit hash of the bank’s whole state (frame count, every spring’s handle, lanes,
 /// tolerance, configuration, rest and pause depth): the Swift API’s <code>stateHash()</code>, so equal
