@@ -311,17 +311,19 @@ public func sk_bank_read_q16(
     }
 }
 
-/// Reads one quantity per spring through the bank's bulk reads.
+/// Reads one quantity per spring through the bank's public accessors: one handle lookup each, in
+/// one pass (unpacking the handles into an array first for the bulk reads takes three).
 private func read<Lanes>(
     _ quantity: sk_quantity, of packed: UnsafeBufferPointer<UInt64>, in bank: SpringBank<Lanes>, of entry: BankEntry,
     into out: UnsafeMutableBufferPointer<Lanes.Value>
 ) throws(Refusal) {
-    try entry.withSprings(packed.baseAddress, packed.count, in: bank) { springs throws(Refusal) in
-        try kernel { () throws(SpringKernelError) in
+    for i in packed.indices {
+        let spring = try entry.spring(packed[i], in: bank)
+        out[i] = try kernel { () throws(SpringKernelError) in
             switch quantity {
-            case ._value: try bank.values(of: springs, into: out)
-            case ._velocity: try bank.velocities(of: springs, into: out)
-            case ._target: try bank.targets(of: springs, into: out)
+            case ._value: try bank.value(of: spring)
+            case ._velocity: try bank.velocity(of: spring)
+            case ._target: try bank.target(of: spring)
             }
         }
     }
