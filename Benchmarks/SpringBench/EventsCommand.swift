@@ -138,7 +138,7 @@ struct EventsCommand {
         let dt = 1.0 / 60
         let eventCount = kind == .newDuration ? count : max(1, Int((Double(count) * fraction).rounded()))
         func makeBank() throws -> (SpringBank<Lanes>, [SpringHandle]) {
-            let bank = SpringBank<Lanes>(threading: .single, capacity: count)
+            let bank = try SpringBank<Lanes>(threading: .single, capacity: count)
             var handles: [SpringHandle] = []
             handles.reserveCapacity(count)
             for i in 0..<count {

@@ -164,11 +164,11 @@ final class InteractionsBench {
     private var frame = 0
 
     /// A runtime for `count` Tossables, its script not started yet.
-    init(count: Int, frames: Int, warmUpFrames: Int) {
+    init(count: Int, frames: Int, warmUpFrames: Int) throws {
         self.count = count
         self.frames = frames
         self.warmUpFrames = warmUpFrames
-        runtime = MotionRuntime(capacity: 2 * count)
+        runtime = try MotionRuntime(capacity: 2 * count)
         releaseVelocity = ContiguousArray(repeating: .zero, count: count)
         dragStep = ContiguousArray(repeating: 0, count: count)
         inFlight = ContiguousArray(repeating: false, count: count)

@@ -104,7 +104,7 @@ struct SoakRun {
         progress.note(String(format: "soak: drift bound %.2e of the motion scale (K = %.1f, ", bound.relative, bound.stepsOfMemory) + "\(bound.slowestConfiguration))")
 
         progress.note("soak: \(thousands(springs)) springs, \(thousands(tossables)) Tossables, \(thousands(frames)) frames")
-        let bank = FloatSpringBank(capacity: springs / 4)
+        let bank = try FloatSpringBank(capacity: springs / 4)
         let model = SoakSpringModel(bank: bank, configurations: SoakConfiguration.all, bound: bound)
         let workload = SoakKernelWorkload(bank: bank, springs: springs, period: period, seed: seed, observer: model, extremeTargets: true)
         let interactions = try SoakInteractions(count: tossables, seed: seed &+ 1)

@@ -33,18 +33,36 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// An empty bank.
     ///
-    /// - Parameters:
-    ///   - threading: how many threads a step uses.
-    ///   - capacity: springs to reserve room for.
-    public init(threading: StepThreading = .automatic, capacity: Int = 0) {
-        core = SpringBankCore(lanes: Lanes.self, threading: threading, reservingCapacity: max(0, capacity))
+    /// - Parameter threading: how many threads a step uses.
+    public init(threading: StepThreading = .automatic) {
+        core = SpringBankCore(lanes: Lanes.self, threading: threading, reservingCapacity: 0)
         frameState = core.frameState
     }
 
-    /// How many threads a step uses.
-    public var threading: StepThreading {
-        get { core.threading }
-        set { core.threading = newValue }
+    /// An empty bank with room reserved for `capacity` springs' records.
+    ///
+    /// - Parameters:
+    ///   - threading: how many threads a step uses.
+    ///   - capacity: springs to reserve room for, 0 to ``maximumSpringCount``. The reservation
+    ///     is made at once (about 80 bytes a spring); like any Swift allocation, one the system
+    ///     cannot give stops the process.
+    /// - Throws: ``SpringKernelError/invalidCapacity(_:)`` for a negative capacity or one above
+    ///   ``maximumSpringCount`` (more springs than a bank can ever hold).
+    public init(threading: StepThreading = .automatic, capacity: Int) throws(SpringKernelError) {
+        guard capacity >= 0, capacity <= SpringBankCore.maximumSpringCount else { throw .invalidCapacity(capacity) }
+        core = SpringBankCore(lanes: Lanes.self, threading: threading, reservingCapacity: capacity)
+        frameState = core.frameState
+    }
+
+    /// How many threads a step uses (see ``setThreading(_:)``).
+    public var threading: StepThreading { core.threading }
+
+    /// Sets how many threads a step uses; the bits of a step never depend on it.
+    ///
+    /// - Throws: ``SpringKernelError/reentrantMutation`` inside a callback (a resume's restart closure).
+    public func setThreading(_ threading: StepThreading) throws(SpringKernelError) {
+        try core.checkMutable()
+        core.threading = threading
     }
 
     /// Springs in the bank.
@@ -242,7 +260,10 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// Clears the spring's saturation mark.
+    ///
+    /// - Throws: ``SpringKernelError/reentrantMutation`` inside a callback, like every change.
     public func clearSaturation(of spring: SpringHandle) throws(SpringKernelError) {
+        try core.checkMutable()
         core.records[try core.recordIndex(spring)].wasSaturated = false
     }
 
@@ -268,6 +289,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// Takes a spring out of a mask; if that was the last hold on it, it moves on from where it was.
+    ///
+    /// - Throws: ``SpringKernelError/notInMask(_:_:)`` if the mask does not list the spring (a
+    ///   caller that thinks it does has lost track of its masks), changing nothing.
     public func remove(_ spring: SpringHandle, from mask: PauseMaskID) throws(SpringKernelError) {
         try core.remove(spring, from: mask)
     }

@@ -4,7 +4,8 @@
 /// Material Motion specification (damping ratio 0.811, natural frequency 18.5 rad/s).
 ///
 /// Each parameter is validated when the configuration is made, so a bank never sees one that could
-/// produce a non-finite step: tension in (0, 10⁶], friction in [0, 10⁶], mass in [10⁻⁶, 10⁶].
+/// produce a non-finite step: tension in (0, 10⁶], friction in [0, 10⁶], mass in [10⁻⁶, 10⁶], and
+/// tension / mass (ω₀²) at least 10⁻³⁰⁰.
 /// A friction of zero is valid; such a spring oscillates forever and comes to rest only if its
 /// whole motion already lies within its tolerance.
 ///
@@ -28,6 +29,12 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
     public static let parameterLimit = 1e6
     /// The smallest mass a configuration accepts.
     public static let minimumMass = 1e-6
+    /// The smallest tension / mass (ω₀², in rad²/s²) a configuration accepts.
+    ///
+    /// Below it ω₀² nears the end of Double's normal range and underflows to 0 for the smallest
+    /// tensions (10⁻³²⁴ / 10⁶): the closed form would see a free particle, and its rest prediction
+    /// would snap a spring whose exact motion goes on. At the limit a spring's period is 6·10¹⁵⁰ s.
+    public static let minimumStiffnessPerMass = 1e-300
 
     /// The Material Motion default: tension 342, friction 30, mass 1.
     public static let `default` = SpringConfiguration(unchecked: 342, 30, 1)
@@ -40,6 +47,9 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
         case friction
         /// Mass must be finite and in [10⁻⁶, 10⁶].
         case mass
+        /// Tension / mass (ω₀², the natural frequency squared) must be at least
+        /// ``SpringConfiguration/minimumStiffnessPerMass``.
+        case naturalFrequency
         /// A duration (SwiftUI's `duration` or `response`, Motion's `visualDuration`) must be finite
         /// and positive, and give a stiffness in (0, 10⁶].
         case duration
@@ -60,6 +70,8 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
         guard mass.isFinite, mass >= Self.minimumMass, mass <= Self.parameterLimit else {
             throw .invalidConfiguration(.mass)
         }
+        // The same quotient as SpringMotion's ω₀², so the check holds for the closed form.
+        guard tension / mass >= Self.minimumStiffnessPerMass else { throw .invalidConfiguration(.naturalFrequency) }
         self.init(unchecked: tension, friction, mass)
     }
 

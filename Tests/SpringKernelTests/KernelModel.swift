@@ -110,7 +110,7 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         self.keepsLog = keepsLog
         generator = SeededGenerator(seed: seed &* 0x9E37_79B9 &+ 17)
         let threading: StepThreading = Bool.random(using: &generator) ? .single : .fixed(2)
-        bank = SpringBank(threading: threading, capacity: Int.random(in: 0...4, using: &generator))
+        bank = try SpringBank(threading: threading, capacity: Int.random(in: 0...4, using: &generator))
         foreignBank = SpringBank()
         foreignSpring = try foreignBank.add(value: reference.zero(), target: reference.zero(), tolerance: reference.tolerance(&generator, extreme: false))
         foreignMask = try foreignBank.makePauseMask([foreignSpring])
