@@ -477,14 +477,14 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         let expected = result { () throws(SpringKernelError) -> Void in
             if let error = handleError(spring) { throw error }
             if let error = maskError(mask) { throw error }
+            if masks[mask]?.members.contains(spring) == false { throw .notInMask(spring, mask) }
         }
         guard try perform("remove(\(spring), from: \(mask))", expected, { () throws(SpringKernelError) in
             try bank.remove(spring, from: mask)
         }) != nil else { return }
-        if masks[mask]!.members.remove(spring) != nil {
-            springs[spring]!.masks.remove(mask)
-            if masks[mask]!.isPausing { release(spring) }
-        }
+        masks[mask]!.members.remove(spring)
+        springs[spring]!.masks.remove(mask)
+        if masks[mask]!.isPausing { release(spring) }
         try check([spring])
     }
 
