@@ -41,8 +41,7 @@ enum SettleClock: String, CaseIterable, Codable {
 /// A file of frame durations: one duration in seconds a line, cycled when exhausted.
 enum FrameTimesFile {
     static func read(path: String) throws(BenchError) -> [Double] {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch { throw .input("cannot read \(path): \(error.localizedDescription)") }
+        let text = try FileAccess.readText(path)
         var durations: [Double] = []
         for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let field = line.trimmingCharacters(in: .whitespaces)
@@ -164,14 +163,13 @@ enum ClockedSettle {
         _ cases: [SettleCase], lanes: Lanes.Type, fixed: Bool, durations: (Double) -> [Double], limit: Int
     ) throws(BenchError) -> [Int?] {
         var frames = [Int?](repeating: nil, count: cases.count)
-        let groups = Dictionary(grouping: cases.indices, by: { cases[$0].hz })
-        for hz in groups.keys.sorted() {
+        for (hz, group) in SettleCorpus.bankGroups(cases) {
             let steps = durations(hz)
             let bank = SpringBank<Lanes>(threading: .single)
             var caseOf: [SpringHandle: Int] = [:]
             do {
                 if fixed { try bank.setFrameClock(.fixed(frameDuration: steps[0])) }
-                for i in groups[hz]! {
+                for i in group {
                     let c = cases[i]
                     let spring = try bank.add(
                         value: Lanes.nearestValue(to: Double(c.from)), target: Lanes.nearestValue(to: Double(c.to)),

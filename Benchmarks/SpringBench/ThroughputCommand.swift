@@ -1,4 +1,5 @@
 import Foundation
+import SpringKernel
 
 /// `spring-bench throughput`: spring-steps per second of the kernels, the peers' algorithms and
 /// the machine's roofline, at chosen sizes.
@@ -89,13 +90,13 @@ struct ThroughputCommand {
     /// Reads the options: any kernel or variant option selects a custom sweep.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         quick = arguments.flag("quick")
-        sizes = try arguments.sizes("springs") ?? (quick ? ThroughputSuite.quickSizes : ThroughputSuite.sizes)
+        sizes = try arguments.sizes("springs", bytesEach: 256) ?? (quick ? ThroughputSuite.quickSizes : ThroughputSuite.sizes)
         let kernelNames = arguments.list("kernel")
         let threadNames = arguments.list("threads")
-        let paused = try arguments.doubles("paused")
+        let paused = try arguments.doubles("paused", in: 0...1)
         let settleNames = arguments.list("settle")
-        let configurations = try arguments.doubles("configurations")
-        let moving = try arguments.double("moving")
+        let configurations = try arguments.doubles("configurations", in: 1...65_536)
+        let moving = try arguments.double("moving", in: 0...1)
         let clockNames = arguments.list("frame-clock")
         if kernelNames != nil || threadNames != nil || paused != nil || settleNames != nil || configurations != nil || moving != nil
             || clockNames != nil {
@@ -113,7 +114,7 @@ struct ThroughputCommand {
             }
             for item in threadNames ?? ["1"] {
                 if item == "auto" { sweep.threads.append(nil); continue }
-                guard let count = Int(item), count >= 1 else { throw .usage("--threads takes counts of at least 1 and auto") }
+                guard let count = Int(item), (1...StepThreading.maximumThreads).contains(count) else { throw .usage("--threads takes counts in 1...\(StepThreading.maximumThreads) and auto") }
                 sweep.threads.append(count)
             }
             guard sweep.paused.allSatisfy({ $0 >= 0 && $0 <= 1 }) else { throw .usage("--paused fractions must be in [0, 1]") }
@@ -128,11 +129,12 @@ struct ThroughputCommand {
             guard sweep.moving > 0 && sweep.moving <= 1 else { throw .usage("--moving must be in (0, 1]") }
             custom = sweep
         }
-        timer = FrameTimer(repeats: try arguments.int("repeats") ?? (quick ? 3 : 7), secondsPerRepeat: quick ? 0.01 : 0.05)
+        timer = FrameTimer(repeats: try arguments.int("repeats", in: 1...1000) ?? (quick ? 3 : 7), secondsPerRepeat: quick ? 0.01 : 0.05)
         guard timer.repeats >= 1 else { throw .usage("--repeats must be at least 1") }
         format = try outputFormat(&arguments)
         output = arguments.string("output")
         try arguments.rejectUnread()
+        if let output { try FileAccess.prepareFolder(output) }  // refused before the run, not after it
     }
 
     /// Measures and prints (and writes) the results.

@@ -7,7 +7,8 @@ enum BenchMain {
 
         commands:
           (none)         the main job (a few minutes): every command below at full size; prints a summary
-                         and writes results/<machine>-<isa>/ and results/README.md
+                         and writes results/local/<machine>-<isa>/ (untracked; --output results
+                         refreshes the committed runs)
           throughput     spring-steps per second of the kernels, the peers' algorithms and the roofline
           settle         rest frames of each detector against the exact ones (or --cases FILE.csv)
           seed-scenario  the "Detecting Pauses" chapter's snapping view, detector by detector
@@ -26,7 +27,7 @@ enum BenchMain {
 
     static func main() -> Int32 {
         do {
-            var arguments = try CommandLineArguments(Array(CommandLine.arguments.dropFirst()))
+            var arguments = CommandLineArguments(Array(CommandLine.arguments.dropFirst()))
             let help = arguments.flag("help")
             switch arguments.command {
             case nil:
