@@ -195,8 +195,9 @@ struct CompareCommand {
         // A run that lacks a whole kind of figure the baseline has (no throughput at all) compares
         // nothing of that kind: that is a failure, not a pass.
         let currentKinds = Set(Self.figures(current).map(\.kind))
-        for kind in Set(Self.figures(baseline).map(\.kind)).subtracting(currentKinds).sorted(by: { $0.rawValue < $1.rawValue }) {
-            throw BenchError.failed("the current run has no \(kind.rawValue) figures; the baseline has them")
+        let absent = Set(Self.figures(baseline).map(\.kind)).subtracting(currentKinds).map(\.rawValue).sorted()
+        if !absent.isEmpty {
+            throw BenchError.failed("the current run has no \(absent.joined(separator: " or ")) figures; the baseline has them")
         }
         let comparisons = Self.compare(baseline: baseline, current: current, thresholds: thresholds)
         let regressions = comparisons.filter { $0.verdict == "regression" }
