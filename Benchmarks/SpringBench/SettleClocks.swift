@@ -38,24 +38,6 @@ enum SettleClock: String, CaseIterable, Codable {
     }
 }
 
-/// A file of frame durations: one duration in seconds a line, cycled when exhausted.
-enum FrameTimesFile {
-    static func read(path: String) throws(BenchError) -> [Double] {
-        let text = try FileAccess.readText(path)
-        var durations: [Double] = []
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let field = line.trimmingCharacters(in: .whitespaces)
-            if field.isEmpty { continue }
-            guard let value = Double(field), value.isFinite, value > 0 else {
-                throw .input("\(path):\(n + 1): a frame duration must be a finite positive number of seconds, got \(field)")
-            }
-            durations.append(value)
-        }
-        guard !durations.isEmpty else { throw .input("\(path) holds no frame durations") }
-        return durations
-    }
-}
-
 /// The Float64 oracles of one case stepped with given frame durations, independent of the
 /// kernel's predictor: R, the rest frame of the frames actually taken (the exact propagator of
 /// each frame's duration, until the energy proves the rest), and R_c, the first frame whose end

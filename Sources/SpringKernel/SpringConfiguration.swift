@@ -4,8 +4,8 @@
 /// Material Motion specification (damping ratio 0.811, natural frequency 18.5 rad/s).
 ///
 /// Each parameter is validated when the configuration is made, so a bank never sees one that could
-/// produce a non-finite step: tension in (0, 10⁶], friction in [0, 10⁶], mass in [10⁻⁶, 10⁶], and
-/// tension / mass (ω₀²) at least 10⁻³⁰⁰.
+/// produce a non-finite step or an early rest: tension in (0, 10⁶], friction in [0, 10⁶], mass in
+/// [10⁻⁶, 10⁶], tension / mass (ω₀²) at least 10⁻³⁰⁰ and the damping ratio at most 10⁶.
 /// A friction of zero is valid; such a spring oscillates forever and comes to rest only if its
 /// whole motion already lies within its tolerance.
 ///
@@ -35,6 +35,13 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
     /// tensions (10⁻³²⁴ / 10⁶): the closed form would see a free particle, and its rest prediction
     /// would snap a spring whose exact motion goes on. At the limit a spring's period is 6·10¹⁵⁰ s.
     public static let minimumStiffnessPerMass = 1e-300
+    /// The largest damping ratio ζ = c / (2√(km)) a configuration accepts.
+    ///
+    /// Beyond it the over-damped motion's two rates, ω₀²/(σ + β) and σ + β, differ by more than
+    /// Double can tell apart from 1 − (β/σ), so the time of its one extremum cannot be located and
+    /// its rest would be predicted early. A ratio of 10⁶ is far past any designed spring (Compose's
+    /// and SwiftUI's go to a few), and leaves β/σ a million ulps from 1.
+    public static let maximumDampingRatio = 1e6
 
     /// The Material Motion default: tension 342, friction 30, mass 1.
     public static let `default` = SpringConfiguration(unchecked: 342, 30, 1)
@@ -55,7 +62,8 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
         case duration
         /// A bounce must be finite; SwiftUI's and Flutter's must be in (−1, 1].
         case bounce
-        /// A damping ratio must be finite and non-negative.
+        /// A damping ratio must be finite and non-negative; any configuration's, c / (2√(km)), at
+        /// most ``SpringConfiguration/maximumDampingRatio``.
         case dampingRatio
     }
 
@@ -72,6 +80,10 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
         }
         // The same quotient as SpringMotion's ω₀², so the check holds for the closed form.
         guard tension / mass >= Self.minimumStiffnessPerMass else { throw .invalidConfiguration(.naturalFrequency) }
+        // ζ = σ / ω₀, as SpringMotion's σ and ω₀ (no product that could underflow).
+        guard friction / (2 * mass) <= Self.maximumDampingRatio * (tension / mass).squareRoot() else {
+            throw .invalidConfiguration(.dampingRatio)
+        }
         self.init(unchecked: tension, friction, mass)
     }
 

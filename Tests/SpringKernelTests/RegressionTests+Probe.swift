@@ -56,8 +56,10 @@ extension KernelRegressionTests {
             #expect(throws: SpringKernelError.invalidConfiguration(.naturalFrequency)) {
                 try SpringConfiguration(tension: edge.nextDown, mass: mass)
             }
-            for friction in [0, 1e-9, 1, 1e6] {
-                let configuration = try SpringConfiguration(tension: edge, friction: friction, mass: mass)
+            // Undamped, lightly damped, critically damped and at the largest damping ratio.
+            let omega0 = (edge / mass).squareRoot()
+            for zeta in [0, 1e-3, 1, SpringConfiguration.maximumDampingRatio * (1 - 1e-9)] {
+                let configuration = try SpringConfiguration(tension: edge, friction: 2 * mass * zeta * omega0, mass: mass)
                 let bank = SpringBank<Float32Lanes>()
                 let spring = try bank.add(value: 0, target: 100, configuration: configuration, tolerance: 0.5)
                 // Its exact motion takes longer than 10¹⁰⁰ s to come within 0.5 of its target (or
@@ -72,6 +74,66 @@ extension KernelRegressionTests {
                 for _ in 0..<3 { try fixed.step(dt: 1.0 / 60) }
                 #expect(fixed.awakeCount == 1, "\(configuration)")
             }
+        }
+    }
+
+    /// Found by the fuzzer (Fuzz/Corpus/bank/regression-early-rest-huge-damping-ratio): an
+    /// over-damped spring with ζ ≈ 5·10¹³⁴ (tension 10⁻²⁹⁴, friction 10⁻⁹, mass 10⁶) pushed from
+    /// its target rested after one step of 887 s while it drifted 443 units away: β/σ rounds to 1,
+    /// so the predictor could not place the motion's extremum and took it for already falling.
+    /// Damping ratios above 10⁶ are refused now; at 10⁶ the extremum is found.
+    @Test("a damping ratio above 10^6 is refused; at the limit a pushed spring does not rest early")
+    func hugeDampingRatio() throws {
+        #expect(throws: SpringKernelError.invalidConfiguration(.dampingRatio)) {
+            try SpringConfiguration(tension: 1e-294, friction: 1e-9, mass: 1e6)
+        }
+        #expect(throws: SpringKernelError.invalidConfiguration(.dampingRatio)) {
+            try SpringConfiguration(tension: 1e-12, friction: 2 * 1e-6 * 1e6 * 1.000001, mass: 1)  // ζ = 1.000001·10⁶
+        }
+        for (k, m) in [(0.25, 1.0), (1e-12, 1), (1e-294, 1e6)] {
+            let omega0 = (k / m).squareRoot()
+            let configuration = try SpringConfiguration(tension: k, friction: 2 * m * omega0 * 1e6 * (1 - 1e-12), mass: m)
+            for format in 0..<2 {
+                let rested: Bool
+                if format == 0 {
+                    let bank = SpringBank<Float32Lanes>()
+                    _ = try bank.add(value: 0, target: 0, velocity: 0.5, configuration: configuration, tolerance: 1.0 / 65536)
+                    try bank.step(dt: 887)
+                    rested = !bank.restedInLastStep.isEmpty
+                    try bank._checkInvariants()
+                } else {
+                    let bank = FixedSpringBank()
+                    _ = try bank.add(value: 0, target: 0, velocity: Q16(0.5)!, configuration: configuration, tolerance: .resolution)
+                    try bank.step(dt: 887)
+                    rested = !bank.restedInLastStep.isEmpty
+                    try bank._checkInvariants()
+                }
+                // σ = 10⁶ ω₀: it drifts at 0.5/s for about 1/(2σ) s before its slow decay, so it is
+                // still far outside a band of 2⁻¹⁶ after 887 s unless σ is very large.
+                let exact = SpringMotion(configuration).displacement(after: 887, from: 0, velocity: 0.5)
+                #expect(!rested || abs(exact) <= 1.0 / 65536, "\(configuration): rested at 887 s, exact d \(exact)")
+            }
+        }
+    }
+
+    /// Found by the fuzzer (Fuzz/Corpus/bank/regression-overflowing-lower-bound and
+    /// -overflowing-amplitude): a slow, lightly damped spring (ω₀ = 10⁻¹⁵⁰ rad/s) pushed at 0.5 or
+    /// 32768 units/s has an amplitude v/ω near 10¹⁵⁴, whose square overflows: the cheap lower bound
+    /// came out ∞ (so the spring was never predicted) and the exact prediction ∞ (so it never
+    /// rested), although its exact motion settles in about 10³⁰³ s. The bound is 0 when it
+    /// overflows now, and the amplitude is computed scaled.
+    @Test("a spring whose amplitude squared overflows is still predicted, and rests once its motion has settled")
+    func overflowingAmplitude() throws {
+        let slow = try SpringConfiguration(tension: 1e-300, friction: 1e-300, mass: 1)
+        for speed in [0.5, -32768] {
+            let bank = FixedSpringBank()
+            let spring = try bank.add(value: 0, target: 0, velocity: Q16(speed) ?? .min, configuration: slow, tolerance: Q16(raw: 256))
+            try bank._checkInvariants()
+            let restTime = try bank.restTime(of: spring)
+            #expect(restTime.isFinite && restTime > 1e300, "rest time \(restTime)")
+            try bank.step(dt: 1e307)
+            try bank._checkInvariants()
+            #expect(bank.restedInLastStep == [spring], "after 10^307 s its motion has long settled")
         }
     }
 
