@@ -221,8 +221,10 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         try core.setFrameClock(clock)
     }
 
-    /// Seconds stepped so far: the sum of every step's `dt`, in order.
-    public var time: Double { core.time }
+    /// Seconds stepped so far: the sum of every step's `dt`, in order (summed in pieces of about
+    /// 12 days once that much time has passed, so it may then differ from a plain running sum in
+    /// its last bits; ∞ once it exceeds the largest Double). Rest never depends on it.
+    public var time: Double { core.totalTime }
 
     /// When the spring stays within its tolerance for good, from its current state: the time, in
     /// seconds from now, after which its exact motion never leaves its band again, whatever the

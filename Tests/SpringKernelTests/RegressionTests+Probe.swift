@@ -137,6 +137,30 @@ extension KernelRegressionTests {
         }
     }
 
+    /// Found by the fuzzer (Fuzz/Corpus/bank/regression-infinite-clock): the rest schedule used the
+    /// bank's running sum of durations as its clock. After steps of the largest Double it was ∞
+    /// and a spring added then was never due (never rested); after a step of 10³⁰⁰ s it could not
+    /// tell 1/60 s from 0, and a spring changed then rested at the next step, early. The
+    /// schedule's clock is rebased every 2²⁰ s now.
+    @Test("after a step of any length, a spring changed later rests on the frame a fresh bank rests it", arguments: [1e17, 1e300, .greatestFiniteMagnitude])
+    func restAfterHugeStep(dt: Double) throws {
+        func restFrame(after hitches: Int) throws -> Int? {
+            let bank = SpringBank<Float32Lanes>()
+            for _ in 0..<hitches { try bank.step(dt: dt) }
+            let start = bank.frame
+            let spring = try bank.add(value: 0, target: 100, tolerance: 0.5)
+            try bank._checkInvariants()
+            for _ in 0..<600 {
+                try bank.step(dt: 1.0 / 60)
+                if bank.restedInLastStep == [spring] { return bank.frame - start }
+            }
+            return nil
+        }
+        let fresh = try restFrame(after: 0)
+        #expect(fresh != nil)
+        for hitches in [1, 2, 3] { #expect(try restFrame(after: hitches) == fresh, "after \(hitches) steps of \(dt) s") }
+    }
+
     /// Was: `clearSaturation(of:)` and the `threading` setter changed the bank from inside a
     /// resume's restart closure, where every change is refused. Both are refused now (threading is
     /// set with ``SpringBank/setThreading(_:)``, which can say so).
