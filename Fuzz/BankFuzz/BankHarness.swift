@@ -65,8 +65,8 @@ final class BankHarness<Lanes: FuzzLanes> {
         [
             .default, try! SpringConfiguration(tension: 1323, friction: 91), try! SpringConfiguration(tension: 342, friction: 0),
             try! SpringConfiguration(tension: 1e6, friction: 0, mass: 1e-6), try! SpringConfiguration(tension: 1e6, friction: 1e6, mass: 1e-6),
-            try! SpringConfiguration(tension: 1e-294, friction: 0, mass: 1e6), try! SpringConfiguration(tension: 1e-294, friction: 1e-144, mass: 1e6),
-            try! SpringConfiguration(tension: 1e-300, friction: 1e-300, mass: 1), try! SpringConfiguration(tension: 1e6, friction: 2000, mass: 1),
+            try! SpringConfiguration(tension: 1e-34, friction: 0, mass: 1e6), try! SpringConfiguration(tension: 1e-34, friction: 2e-8 * (1 - 1e-9), mass: 1e6),
+            try! SpringConfiguration(tension: 1e-40, friction: 1e-40, mass: 1), try! SpringConfiguration(tension: 1e-46, friction: 1e-20, mass: 1e-6), try! SpringConfiguration(tension: 1e6, friction: 2000, mass: 1),
             try! SpringConfiguration(tension: 100, friction: 20), try! SpringConfiguration(tension: 0.01, friction: 0),
             try! SpringConfiguration(tension: 1e-6, friction: 1e6, mass: 1e6), try! SpringConfiguration(tension: 0.25, friction: 1e6 * (1 - 1e-12)), try! SpringConfiguration(tension: 120, friction: 6, mass: 2),
         ]
@@ -93,7 +93,7 @@ final class BankHarness<Lanes: FuzzLanes> {
 
     func configuration() -> SpringConfiguration? {
         if input.byte() % 4 != 0 { return Self.configurations[input.index(Self.configurations.count)] }
-        let k = input.double([1, 342, 1e6, 1e-300, .leastNonzeroMagnitude, 0, -1, 1e-6], low: 0, high: 5000)
+        let k = input.double([1, 342, 1e6, 1e-40, 1e-34, 1e-46, 1e-300, .leastNonzeroMagnitude, 0, -1, 1e-6], low: 0, high: 5000)
         let c = input.double([0, 30, 1e6, 1e-9, -1, .nan], low: 0, high: 200)
         let m = input.double([1, 1e-6, 1e6, 0.5, 0, 2e6], low: 0, high: 10)
         return try? SpringConfiguration(tension: k, friction: c, mass: m)

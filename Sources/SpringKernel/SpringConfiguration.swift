@@ -5,7 +5,7 @@
 ///
 /// Each parameter is validated when the configuration is made, so a bank never sees one that could
 /// produce a non-finite step or an early rest: tension in (0, 10⁶], friction in [0, 10⁶], mass in
-/// [10⁻⁶, 10⁶], tension / mass (ω₀²) at least 10⁻³⁰⁰ and the damping ratio at most 10⁶.
+/// [10⁻⁶, 10⁶], tension / mass (ω₀²) at least 10⁻⁴⁰ and the damping ratio at most 10⁶.
 /// A friction of zero is valid; such a spring oscillates forever and comes to rest only if its
 /// whole motion already lies within its tolerance.
 ///
@@ -29,12 +29,15 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
     public static let parameterLimit = 1e6
     /// The smallest mass a configuration accepts.
     public static let minimumMass = 1e-6
-    /// The smallest tension / mass (ω₀², in rad²/s²) a configuration accepts.
+    /// The smallest tension / mass (ω₀², in rad²/s²) a configuration accepts: 10⁻⁴⁰, a period of
+    /// 6·10²⁰ s.
     ///
-    /// Below it ω₀² nears the end of Double's normal range and underflows to 0 for the smallest
-    /// tensions (10⁻³²⁴ / 10⁶): the closed form would see a free particle, and its rest prediction
-    /// would snap a spring whose exact motion goes on. At the limit a spring's period is 6·10¹⁵⁰ s.
-    public static let minimumStiffnessPerMass = 1e-300
+    /// Far below it ω₀² underflows to 0 (10⁻³²⁴ / 10⁶): the closed form would see a free particle,
+    /// and its rest prediction would snap a spring whose exact motion goes on. Well before that, a
+    /// slow spring's swing v/ω₀ leaves float32: from a speed of 10¹⁵ (the float32 lanes' limit)
+    /// the motion reaches 10¹⁵/ω₀, and at the limit that is 10³⁵, so every valid spring's lanes
+    /// stay finite (a factor 3000 below Float's largest value, for rounding).
+    public static let minimumStiffnessPerMass = 1e-40
     /// The largest damping ratio ζ = c / (2√(km)) a configuration accepts.
     ///
     /// Beyond it the over-damped motion's two rates, ω₀²/(σ + β) and σ + β, differ by more than
