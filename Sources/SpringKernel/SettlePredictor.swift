@@ -383,6 +383,12 @@ private struct SampledTrajectory {
         guard let extremum else { return 0 }
         // The rising piece before the extremum: its last frame is its largest.
         let riseEnd = frame(atOrBefore: extremum)
+        // Still rising at the horizon (a slow spring's extremum is 10¹⁵ s away): not at rest
+        // within it; predicted again there.
+        if riseEnd >= SettlePredictor.horizon,
+            abs(motion.displacement(after: extremum, from: displacement, velocity: velocity)) > tolerance {
+            return SettlePredictor.horizon
+        }
         let riseStart = zero.map { frame(atOrAfter: $0) } ?? 0
         if riseEnd >= riseStart, riseEnd < SettlePredictor.horizon, isOutside(riseEnd) {
             return riseEnd + 1

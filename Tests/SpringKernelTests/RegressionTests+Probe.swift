@@ -172,6 +172,27 @@ extension KernelRegressionTests {
         try bank._checkInvariants()
     }
 
+    /// Found by the fuzzer (Fuzz/Corpus/bank/regression-fixed-clock-extremum-past-horizon): under a
+    /// fixed frame clock, an over-damped slow spring pushed from its target (ω₀ = 10⁻²⁰, ζ = 10⁶,
+    /// d 0, v −32768) has its extremum 10¹⁵ s away, past the predictor's horizon of 2³¹ frames;
+    /// the sampled prediction then skipped the rise and said 0 frames, and the next step snapped
+    /// the spring 546 units from its target. It says "not within the horizon" now.
+    @Test("under a fixed clock, a spring still rising at the horizon is not predicted at rest")
+    func extremumPastHorizon() throws {
+        let configuration = try SpringConfiguration(tension: 1e-34, friction: 1.999999998e-08, mass: 1e6)
+        let prediction = SettlePredictor.restFrame(
+            displacement: 0, velocity: -32768, tolerance: 1.0 / 256, motion: SpringMotion(configuration), frameDuration: 1.0 / 60)
+        #expect(prediction == SettlePredictor.horizon)
+        for critical in [false, true] {
+            let slow = critical ? try SpringConfiguration(tension: 1e-34, friction: 2e-14, mass: 1e6) : configuration
+            let bank = FixedSpringBank()
+            try bank.setFrameClock(.fixed(frameDuration: 1.0 / 60))
+            _ = try bank.add(value: 0, target: 0, velocity: .min, configuration: slow, tolerance: Q16(1.0 / 256)!)
+            for _ in 0..<10 { try bank.step(dt: 1.0 / 60) }
+            #expect(bank.restedInLastStep.isEmpty && bank.awakeCount == 1, "\(slow)")
+        }
+    }
+
     /// Found by the fuzzer (Fuzz/Corpus/bank/regression-infinite-clock): the rest schedule used the
     /// bank's running sum of durations as its clock. After steps of the largest Double it was ∞
     /// and a spring added then was never due (never rested); after a step of 10³⁰⁰ s it could not
