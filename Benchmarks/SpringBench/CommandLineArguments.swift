@@ -56,7 +56,7 @@ struct CommandLineArguments {
     mutating func int(_ name: String, in range: ClosedRange<Int>) throws(BenchError) -> Int? {
         guard let text = string(name) else { return nil }
         guard let value = Int(text.replacingOccurrences(of: "_", with: "")), range.contains(value) else {
-            throw .usage("--\(name) takes an integer in \(range.lowerBound)...\(range.upperBound), got \(text)")
+            throw .usage("--\(name) takes an integer in \(range.lowerBound)...\(range.upperBound), got \(printable(text))")
         }
         return value
     }
@@ -65,7 +65,7 @@ struct CommandLineArguments {
     mutating func seed(_ name: String) throws(BenchError) -> UInt64? {
         guard let text = string(name) else { return nil }
         guard let value = UInt64(text.replacingOccurrences(of: "_", with: "")) else {
-            throw .usage("--\(name) takes an integer in 0...\(UInt64.max), got \(text)")
+            throw .usage("--\(name) takes an integer in 0...\(UInt64.max), got \(printable(text))")
         }
         return value
     }
@@ -74,7 +74,7 @@ struct CommandLineArguments {
     mutating func double(_ name: String, in range: ClosedRange<Double>) throws(BenchError) -> Double? {
         guard let text = string(name) else { return nil }
         guard let value = Double(text), range.contains(value) else {
-            throw .usage("--\(name) takes a number in \(range.lowerBound)...\(range.upperBound), got \(text)")
+            throw .usage("--\(name) takes a number in \(range.lowerBound)...\(range.upperBound), got \(printable(text))")
         }
         return value
     }
@@ -90,7 +90,7 @@ struct CommandLineArguments {
         var values: [Double] = []
         for item in items {
             guard let value = Double(item), range.contains(value) else {
-                throw .usage("--\(name) takes numbers in \(range.lowerBound)...\(range.upperBound), got \(item)")
+                throw .usage("--\(name) takes numbers in \(range.lowerBound)...\(range.upperBound), got \(printable(item))")
             }
             values.append(value)
         }
@@ -109,10 +109,10 @@ struct CommandLineArguments {
             var scale = 1
             if digits.hasSuffix("K") { scale = 1 << 10; digits.removeLast() }
             else if digits.hasSuffix("M") { scale = 1 << 20; digits.removeLast() }
-            guard let value = Int(digits), value > 0 else { throw .usage("--\(name): cannot read \(item) (a count like 4096, 16K or 4M)") }
+            guard let value = Int(digits), value > 0 else { throw .usage("--\(name): cannot read \(printable(item)) (a count like 4096, 16K or 4M)") }
             let (size, overflow) = value.multipliedReportingOverflow(by: scale)
-            guard !overflow, size <= limit else { throw .usage("--\(name) \(item): at most \(limit) springs") }
-            try Self.checkMemory(name: name, item: String(item), bytes: Double(size) * Double(bytesEach))
+            guard !overflow, size <= limit else { throw .usage("--\(name) \(printable(item)): at most \(limit) springs") }
+            try Self.checkMemory(name: name, item: printable(item), bytes: Double(size) * Double(bytesEach))
             sizes.append(size)
         }
         return sizes
@@ -131,13 +131,27 @@ struct CommandLineArguments {
     /// then for an option given without its value.
     func rejectUnread() throws(BenchError) {
         let unknown = Set(options.keys).union(flags).union(valueless).subtracting(read)
-        if let name = unknown.sorted().first { throw .usage("unknown option --\(name)") }
-        if let name = valueless.sorted().first { throw .usage("--\(name) needs a value") }
-        if !positionalRead, let extra = positional.first { throw .usage("unexpected argument \(extra)") }
+        if let name = unknown.sorted().first { throw .usage("unknown option --\(printable(name))") }
+        if let name = valueless.sorted().first { throw .usage("--\(printable(name)) needs a value") }
+        if !positionalRead, let extra = positional.first { throw .usage("unexpected argument \(printable(extra))") }
     }
 }
 
 import Foundation
+
+/// `text` from the user (an option, a field of a file) as it may appear in a one-line message:
+/// control characters (a newline, a carriage return, a tab) escaped, at most 80 characters.
+func printable(_ text: some StringProtocol) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+        if result.unicodeScalars.count >= 80 { return result + "..." }
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator, .format: result += "\\u{\(String(scalar.value, radix: 16))}"
+        default: result.unicodeScalars.append(scalar)
+        }
+    }
+    return result
+}
 
 /// Why a spring-bench command stopped.
 enum BenchError: Error, CustomStringConvertible {

@@ -6,7 +6,7 @@ enum FileAccess {
     /// The text of a UTF-8 file.
     static func readText(_ path: String) throws(BenchError) -> String {
         let data = try readData(path)
-        guard let text = String(data: data, encoding: .utf8) else { throw .input("cannot read \(path): not UTF-8 text") }
+        guard let text = String(data: data, encoding: .utf8) else { throw .input("cannot read \(printable(path)): not UTF-8 text") }
         return text
     }
 
@@ -14,9 +14,9 @@ enum FileAccess {
     static func readData(_ path: String) throws(BenchError) -> Data {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw .input("cannot read \(path): Is a directory")
+            throw .input("cannot read \(printable(path)): Is a directory")
         }
-        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch { throw .input("cannot read \(path): \(reason(error))") }
+        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch { throw .input("cannot read \(printable(path)): \(reason(error))") }
     }
 
     /// Writes a file, creating its folder.
@@ -26,7 +26,7 @@ enum FileAccess {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
         } catch {
-            throw .input("cannot write \(path): \(reason(error))")
+            throw .input("cannot write \(printable(path)): \(reason(error))")
         }
     }
 
@@ -39,7 +39,7 @@ enum FileAccess {
             try Data().write(to: URL(fileURLWithPath: probe))
             try FileManager.default.removeItem(atPath: probe)
         } catch {
-            throw .input("cannot write to \(folder): \(reason(error))")
+            throw .input("cannot write to \(printable(folder)): \(reason(error))")
         }
     }
 

@@ -17,11 +17,11 @@ enum FrameTimesFile {
             let field = line.trimmingCharacters(in: .whitespacesAndCarriageReturn)
             if field.isEmpty { continue }
             guard let value = Double(field), value.isFinite, value > 0, value <= longestFrame else {
-                throw .input("\(path):\(n + 1): a frame duration must be a number of seconds in (0, \(Int(longestFrame))], got \(field)")
+                throw .input("\(printable(path)):\(n + 1): a frame duration must be a number of seconds in (0, \(Int(longestFrame))], got \(printable(field))")
             }
             durations.append(value)
         }
-        guard !durations.isEmpty else { throw .input("\(path) holds no frame durations") }
+        guard !durations.isEmpty else { throw .input("\(printable(path)) holds no frame durations") }
         return durations
     }
 }

@@ -60,26 +60,26 @@ enum SettleCaseFile {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
             .map { (number: $0.offset + 1, text: $0.element.trimmingCharacters(in: .whitespacesAndCarriageReturn)) }
             .filter { !$0.text.isEmpty }
-        guard !lines.isEmpty else { throw .input("\(path) is empty") }
+        guard !lines.isEmpty else { throw .input("\(printable(path)) is empty") }
         let headerLine = lines.removeFirst()
         let names = headerLine.text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndCarriageReturn) }
         var column: [String: Int] = [:]
         for (i, name) in names.enumerated() {
-            guard column[name] == nil else { throw .input("\(path):\(headerLine.number): column \(name) appears twice") }
+            guard column[name] == nil else { throw .input("\(printable(path)):\(headerLine.number): column \(printable(name)) appears twice") }
             column[name] = i
         }
         for required in header.split(separator: ",") where column[String(required)] == nil {
-            throw .input("\(path):\(headerLine.number): missing column \(required)")
+            throw .input("\(printable(path)):\(headerLine.number): missing column \(required)")
         }
         var cases: [SettleCase] = []
         cases.reserveCapacity(lines.count)
         for line in lines {
             let fields = line.text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndCarriageReturn) }
-            let at = "\(path):\(line.number)"
+            let at = "\(printable(path)):\(line.number)"
             guard fields.count == names.count else { throw .input("\(at): expected \(names.count) fields, got \(fields.count)") }
             func number(_ name: String) throws(BenchError) -> Double {
                 let field = fields[column[name]!]
-                guard let value = Double(field), value.isFinite else { throw .input("\(at): \(name) is not a finite number: \(field)") }
+                guard let value = Double(field), value.isFinite else { throw .input("\(at): \(name) is not a finite number: \(printable(field))") }
                 return value
             }
             func lane(_ name: String) throws(BenchError) -> Float {
@@ -94,11 +94,11 @@ enum SettleCaseFile {
             let from = try lane("from"), to = try lane("to"), velocity = try lane("velocity")
             let tolerance = try number("tolerance")
             guard tolerance > 0, tolerance <= format.limit, format.holdsTolerance(Double(Float(tolerance))) else {
-                throw .input("\(at): tolerance must be positive (and at least the lanes' resolution), got \(fields[column["tolerance"]!])")
+                throw .input("\(at): tolerance must be positive (and at least the lanes' resolution), got \(printable(fields[column["tolerance"]!]))")
             }
             let hz = try number("hz")
             guard frameRates.contains(hz) else {
-                throw .input("\(at): hz must be in \(Int(frameRates.lowerBound))...\(Int(frameRates.upperBound)), got \(fields[column["hz"]!])")
+                throw .input("\(at): hz must be in \(Int(frameRates.lowerBound))...\(Int(frameRates.upperBound)), got \(printable(fields[column["hz"]!]))")
             }
             // The displacement the bank stores, value − target, must be a lane value too.
             guard abs(Double(from) - Double(to)) <= format.limit else { throw .input("\(at): from − to is outside ±\(format.limit)") }

@@ -63,7 +63,7 @@ enum BenchMain {
             case "help":
                 print(usage)
             case let other?:
-                throw BenchError.usage("unknown command \(other)\n\n\(usage)")
+                throw BenchError.usage("unknown command \(printable(other))\n\n\(usage)")
             }
             return 0
         } catch {
