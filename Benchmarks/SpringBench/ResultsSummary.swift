@@ -196,7 +196,7 @@ enum ResultsSummary {
             let loop = find(t, .simdLoop, springs).flatMap { l in find(t, .cDisplacement, springs).map { ratio(l.springStepsPerSecond.p50 / $0.springStepsPerSecond.p50) } } ?? "-"
             rows.append([
                 springCountLabel(springs), engineering(s), String(format: "%.1f", simd.gigabytesPerSecond.p50),
-                simd.roofline.map { "\(engineering($0.springStepsPerSecond)) (\($0.bound))" } ?? "-",
+                simd.roofline.map { engineering($0.springStepsPerSecond) } ?? "-",
                 simd.roofline.map { percent($0.fraction.p50) } ?? "-",
                 simd.roofline.map { String(format: "%.1f", $0.probeGigabytesPerSecond) } ?? "-",
                 versus(.cDisplacement), loop, versus(.cAbsolute), versus(.scalar), versus(.rk4), versus(.objectPerSpring),
@@ -205,7 +205,7 @@ enum ResultsSummary {
         }
         return [
             "## Throughput against the roofline and the peers", "",
-            "Spring-steps per second of one frame of N springs (`simd`: the bank's whole step on one thread). The roofline is the lower of the compute probe (the step's arithmetic on springs held in registers) and the bandwidth probe (an in-place read and write of the step's 16 bytes a spring, at the same N) over 16 bytes; `x` columns are `simd`'s throughput over the other's. `C` is clang -O3 -march=native on the same step and layout (clang contracts a·b + c to FMA: four vector operations a bundle to the kernel's six, which keeps its results bit-identical on every instruction set); `C 20 B` the ANCHORS loop on absolute positions; `rk4-1ms` the peers' integrator (RK4, 1 ms substeps) vectorised over SIMD16 lanes, at its best; `object-per-spring` one class instance per spring as Rebound and POP keep them.", "",
+            "Spring-steps per second of one frame of N springs (`simd`: the bank's whole step on one thread). The roofline is the bandwidth probe (an in-place read and write of the step's 16 bytes a spring, at the same N, and nothing else) over 16 bytes: an upper bound on any step that moves those bytes. The compute probe (the step's arithmetic on springs held in registers, a C loop) is a reference, not a bound: the bank's step has run faster than it in L1; `x` columns are `simd`'s throughput over the other's. `C` is clang -O3 -march=native on the same step and layout (clang contracts a·b + c to FMA: four vector operations a bundle to the kernel's six, which keeps its results bit-identical on every instruction set); `C 20 B` the ANCHORS loop on absolute positions; `rk4-1ms` the peers' integrator (RK4, 1 ms substeps) vectorised over SIMD16 lanes, at its best; `object-per-spring` one class instance per spring as Rebound and POP keep them.", "",
         ] + markdownTable([
             "springs", "simd steps/s", "GB/s", "roofline", "share", "probe GB/s", "vs C", "simd-loop vs C", "vs C 20 B", "vs scalar",
             "vs rk4-1ms", "vs object", "rk4-1ms", "object-per-spring",

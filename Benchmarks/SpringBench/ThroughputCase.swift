@@ -167,14 +167,14 @@ struct ThroughputResult: Codable {
 
 /// A figure's share of the roofline measured in the same run at the same size.
 struct RooflineShare: Codable {
-    /// The ceiling for this kernel here: the lower of the compute probe's spring-steps/s and the
-    /// bandwidth probe's GB/s over this kernel's bytes per spring-step (p50s).
+    /// The ceiling for this kernel here: the bandwidth probe's GB/s over this kernel's bytes per
+    /// spring-step (p50), an upper bound on any kernel that moves those bytes (see ``Roofline``).
     var springStepsPerSecond: Double
-    /// Which ceiling is lower: "compute" or "bandwidth".
+    /// "bandwidth" (or "compute" for the compute probe itself, which moves no bytes).
     var bound: String
     /// The bandwidth probe's GB/s (p50) at this size.
     var probeGigabytesPerSecond: Double
-    /// The compute probe's spring-steps/s (p50).
+    /// The compute probe's spring-steps/s (p50): a reference loop, not a ceiling.
     var probeComputeSpringStepsPerSecond: Double
     /// Spring-steps/s over the ceiling, per repeat.
     var fraction: Percentiles

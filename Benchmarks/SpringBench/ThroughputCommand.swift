@@ -233,7 +233,7 @@ extension ThroughputKernel {
         case .rk4: "peers' integrator at its best: RK4, 1 ms substeps, SIMD16 over SoA lanes"
         case .objectPerSpring: "peers' layout: a class instance per spring, RK4 1 ms, 64 ms clamp (Rebound)"
         case .probeBandwidth: "roofline: in-place read and write of 16 B a spring (C)"
-        case .probeCompute: "roofline: the step's arithmetic on springs held in registers (C)"
+        case .probeCompute: "reference: the step's arithmetic on springs held in registers (C; not a bound)"
         }
     }
 }
