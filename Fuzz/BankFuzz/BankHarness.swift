@@ -162,11 +162,16 @@ final class BankHarness<Lanes: FuzzLanes> {
     }
 
     /// A new trajectory for every spring a call touched or changed (or all, after a clock change):
-    /// the bank predicts those again from their lanes now.
+    /// the bank predicts those again from their lanes now. `touched` lists only the springs a call
+    /// always predicts again (retarget, impulse, setState, setTolerance); any other change is
+    /// seen in the snapshot (a resume that frees a spring, a new configuration). A call that
+    /// changes nothing keeps the trajectory: Q16 lanes drift from the exact motion, and the bank
+    /// keeps judging rest by the motion from its last change.
     func refreshTracks(touched: [SpringHandle], all: Bool = false) {
         for spring in springs where bank.contains(spring) {
             let now = snapshot(of: spring)
             if !all, !touched.contains(spring), let track = tracks[spring], track.snapshot == now { continue }
+            if Self.tracing { trace("  new trajectory of \(spring) at frame \(bank.frame): lanes \(now.lanes), awake \(now.awake), paused \(now.paused)") }
             tracks[spring] = Track(
                 displacement: Lanes.double(ofLanePattern: now.lanes.0), velocity: Lanes.double(ofLanePattern: now.lanes.1), snapshot: now)
         }
@@ -206,7 +211,7 @@ final class BankHarness<Lanes: FuzzLanes> {
             call("setState(value: \(v), velocity: \(speed))", touching: [spring]) { () throws(SpringKernelError) in try bank.setState(of: spring, value: v, velocity: speed) }
         case 7:
             guard let spring = handle(), let configuration = configuration() else { return }
-            call("setConfiguration(\(configuration))", touching: [spring]) { () throws(SpringKernelError) in try bank.setConfiguration(of: spring, to: configuration) }
+            call("setConfiguration(\(configuration))") { () throws(SpringKernelError) in try bank.setConfiguration(of: spring, to: configuration) }
         case 8:
             guard let spring = handle() else { return }
             let tol = tolerance()
@@ -218,10 +223,10 @@ final class BankHarness<Lanes: FuzzLanes> {
             if let made { masks.append(made) }
         case 10:
             guard let spring = handle(), let mask = mask() else { return }
-            call("insert", touching: [spring]) { () throws(SpringKernelError) in try bank.insert(spring, into: mask) }
+            call("insert") { () throws(SpringKernelError) in try bank.insert(spring, into: mask) }
         case 11:
             guard let spring = handle(), let mask = mask() else { return }
-            call("remove(from:)", touching: [spring]) { () throws(SpringKernelError) in try bank.remove(spring, from: mask) }
+            call("remove(from:)") { () throws(SpringKernelError) in try bank.remove(spring, from: mask) }
         case 12:
             guard let mask = mask() else { return }
             call("pause") { () throws(SpringKernelError) in try bank.pause(mask) }
@@ -264,10 +269,9 @@ final class BankHarness<Lanes: FuzzLanes> {
     func resume(_ mask: PauseMaskID) {
         let restart = input.byte() % 3
         let values = (value(), value())
-        let members = (try? bank.springs(in: mask)) ?? []
         let attempt = input.byte()
         var inside: [SpringKernelError?] = []
-        call("resume", touching: members) { () throws(SpringKernelError) in
+        call("resume") { () throws(SpringKernelError) in
             try bank.resume(mask) { spring in
                 _ = try? self.bank.value(of: spring)
                 inside.append(self.mutationInsideCallback(attempt, spring: spring, mask: mask))
@@ -330,7 +334,13 @@ final class BankHarness<Lanes: FuzzLanes> {
         }
         let frame = bank.frame
         let before = bank.stateHash()
-        if Self.tracing { trace("step(dt: \(dt), path: \(path)) at time \(bank.time)") }
+        if Self.tracing {
+            trace("step(dt: \(dt), path: \(path)) at time \(bank.time), frame \(bank.frame)")
+            for spring in moving {
+                let record = bank.core.records[try! bank.core.recordIndex(spring)]
+                trace("  \(spring): due \(record.due) rest \(record.dueIsRest) queued \(record.queuedDue) changed at \(record.changeTime) from \(record.changeDisplacement), \(record.changeVelocity); lanes \(lanes(of: spring))")
+            }
+        }
         do {
             try bank.step(dt: dt, path: path)
         } catch {
