@@ -13,7 +13,7 @@ struct CompareCommand {
             throughput   every p50 spring-steps/s                      worse by more than F (default 0.25)
             ratio        ratios taken within one run: simd vs C, vs     worse by more than F (default 0.10)
                          rk4-1ms and object-per-spring, share of the
-                         roofline, variants vs the plain bank
+                         bandwidth probe, variants vs the plain bank
             time         interactions: frame and kernel-step ns, ns    worse by more than F (default 0.25)
                          above the step per moving interaction
             exact        settle (early rests, never-rested, share      any worsening

@@ -26,7 +26,7 @@ struct RunResults: Codable {
 }
 
 /// `spring-bench` with no command: the README's main job. Measures the throughput sweep with the
-/// roofline and the peers' algorithms, settle detection on the corpus and the reference cases, the
+/// probes and the peers' algorithms, settle detection on the corpus and the reference cases, the
 /// seed scenario and the interaction layer; prints a summary and writes everything to
 /// `results/local/<machine>-<isa>/` (untracked), with its README on top, or under `--output DIR`.
 struct DefaultRun {
@@ -35,7 +35,7 @@ struct DefaultRun {
         spring-bench [--quick] [--output DIR] [--format table|json|csv]
 
           The main job (a few minutes): `throughput` (1K to 16M springs: the bank's step, C, the peers'
-          algorithms, the roofline probes, threads, pause masks, settling, configurations), `settle`
+          algorithms, the bandwidth and compute probes, threads, pause masks, settling, configurations), `settle`
           (20,000 cases, 4 detectors, the ANCHORS reference cases), `seed-scenario`, and `interactions`
           (13,000 Tossables, about 10,000 moving), `events` (each event kind and a new dt every frame, 16K to 1M springs). Prints a Markdown summary (--format json: results.json; csv: the figures
           against the issue's targets) and writes DIR/<machine>-<isa>/ (default DIR: results/local,

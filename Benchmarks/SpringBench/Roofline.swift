@@ -1,12 +1,13 @@
-/// The machine's ceiling for advancing springs, measured in the same run as the kernels.
+/// What the machine's probes say about advancing springs, measured in the same run as the kernels:
+/// each figure's share of the bandwidth probe (GB/s of an in-place read and write of the kernel's
+/// bytes, with no arithmetic, per size: L1, L2, L3 or DRAM) over its bytes per step.
 ///
-/// The roofline is the bandwidth probe (GB/s for the kernel's in-place traffic, per size: L1, L2,
-/// L3 or DRAM) over the kernel's bytes per step: a loop that only reads and writes a step's bytes
-/// in place, with no arithmetic, bounds any kernel that moves those bytes. The compute probe (the
-/// step's arithmetic on springs held in registers, a C loop) is reported beside it as a reference,
-/// not as a ceiling: it is one compiler's schedule of one loop, and at 1K-4K springs on Zen 3 the
-/// kernel's own step ran 1.37x faster than it (so a roofline taking the lower of the two lay below
-/// the measured kernel).
+/// The probe is a reference, not a bound, and is named for what it is (the JSON keeps the field
+/// name `roofline` for `compare`'s baselines). It used to be called the roofline, the lower of it
+/// and the compute probe (the step's arithmetic in registers); but both are one compiler's loop:
+/// on Zen 3 the kernel ran at 1.37x of the compute probe in L1, and on Zen 5 at up to 1.4x of the
+/// bandwidth probe in L2 (even a 64-byte-vector version of it), so neither bounds the kernel.
+/// A true ceiling would need the core's clock, which these VMs do not expose.
 enum Roofline {
     /// The probes of one size.
     struct Probes {

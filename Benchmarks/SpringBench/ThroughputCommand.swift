@@ -2,7 +2,7 @@ import Foundation
 import SpringKernel
 
 /// `spring-bench throughput`: spring-steps per second of the kernels, the peers' algorithms and
-/// the machine's roofline, at chosen sizes.
+/// the machine's probes, at chosen sizes.
 struct ThroughputCommand {
     /// The command's `--help`.
     static let help = """
@@ -11,7 +11,7 @@ struct ThroughputCommand {
                                 [--moving F] [--frame-clock steady|jitter|vrr|hitch[,...]] [--repeats R] [--quick]
                                 [--format table|json|csv] [--output DIR]
 
-          Spring-steps per second, GB/s and share of the machine's roofline, each as p0/p50/p90/p100
+          Spring-steps per second, GB/s and share of the bandwidth probe, each as p0/p50/p90/p100
           over repeats after an untimed warm-up. Cases of one size are measured together with their
           repeats interleaved (the machine drifts by ±15 % between runs; ratios within a group do not).
           Spring-steps count every spring in the bank (moving, paused or at rest), so two figures'
@@ -169,7 +169,7 @@ struct ThroughputCommand {
     /// The results as a text table (p50s, engineering notation).
     static func table(_ results: [ThroughputResult]) -> TextTable {
         var table = TextTable(header: [
-            "kernel", "springs", "group", "variant", "thr", "steps/s p50", "p0", "p90", "p100", "GB/s p50", "roofline", "share p50",
+            "kernel", "springs", "group", "variant", "thr", "steps/s p50", "p0", "p90", "p100", "GB/s p50", "bw probe", "share p50",
             "ns/frame p50",
         ], leftAligned: [0, 2, 3])
         for r in results {
@@ -232,7 +232,7 @@ extension ThroughputKernel {
         case .cFixed: "C: the fixed-point arithmetic (Int64 products, toward zero, saturation report)"
         case .rk4: "peers' integrator at its best: RK4, 1 ms substeps, SIMD16 over SoA lanes"
         case .objectPerSpring: "peers' layout: a class instance per spring, RK4 1 ms, 64 ms clamp (Rebound)"
-        case .probeBandwidth: "roofline: in-place read and write of 16 B a spring (C)"
+        case .probeBandwidth: "reference: in-place read and write of 16 B a spring (C; not a bound)"
         case .probeCompute: "reference: the step's arithmetic on springs held in registers (C; not a bound)"
         }
     }

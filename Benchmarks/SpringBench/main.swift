@@ -9,7 +9,7 @@ enum BenchMain {
           (none)         the main job (a few minutes): every command below at full size; prints a summary
                          and writes results/local/<machine>-<isa>/ (untracked; --output results
                          refreshes the committed runs)
-          throughput     spring-steps per second of the kernels, the peers' algorithms and the roofline
+          throughput     spring-steps per second of the kernels, the peers' algorithms and the probes
           settle         rest frames of each detector against the exact ones (or --cases FILE.csv)
           seed-scenario  the "Detecting Pauses" chapter's snapping view, detector by detector
           events         what an event (retarget, impulse, set-state, start, resume, configure) costs, the step's
