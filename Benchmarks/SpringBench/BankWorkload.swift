@@ -56,7 +56,7 @@ final class BankWorkload {
         var generator = SplitMix64(seed: 1)
         let churn = c.settle == .churn
         let configurations = churn ? try dampedConfigurations(c.configurations) : try undampedConfigurations(c.configurations)
-        let bank = Bank(threading: c.threads.map { .fixed($0) } ?? .automatic, capacity: c.springs)
+        let bank = try Bank(threading: c.threads.map { .fixed($0) } ?? .automatic, capacity: c.springs)
         // Churn: the target each spring pulls toward now, by handle index (fresh bank: 0..<springs),
         // and the frames and restarts counted since the warm-up.
         let targets = UnsafeMutablePointer<Double>.allocate(capacity: churn ? c.springs : 0)
@@ -117,7 +117,7 @@ final class BankWorkload {
         }
         return BankWorkload(
             springs: c.springs,
-            setThreading: { bank.threading = $0 },
+            setThreading: { try? bank.setThreading($0) },  // never inside a callback here
             makeFrame: { path, durations in
                 if durations == [KernelEntry.frameDuration] {
                     return churn

@@ -33,10 +33,9 @@ struct CBoundaryCommand {
     var format: OutputFormat
 
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
-        springs = try arguments.int("springs") ?? (1 << 20)
-        frames = try arguments.int("frames") ?? 20
-        repeats = try arguments.int("repeats") ?? 15
-        guard springs > 0, frames > 0, repeats > 0 else { throw .usage("--springs, --frames and --repeats must be positive") }
+        springs = try arguments.int("springs", in: 1...(1 << 26)) ?? (1 << 20)
+        frames = try arguments.int("frames", in: 1...100_000) ?? 20
+        repeats = try arguments.int("repeats", in: 1...10_000) ?? 15
         format = try outputFormat(&arguments)
         try arguments.rejectUnread()
     }
@@ -72,7 +71,7 @@ struct CBoundaryCommand {
         // steps all N springs and no repeat is cheaper than another.
         let values = (0..<n).map { Float($0 % 1000) + 1 }
         let zeros = [Float](repeating: 0, count: n)
-        let swiftBank = SpringBank<Float32Lanes>(threading: .single, capacity: n)
+        let swiftBank = try SpringBank<Float32Lanes>(threading: .single, capacity: n)
         let undamped = try SpringConfiguration(tension: 342, friction: 0)
         for value in values { try swiftBank.add(value: value, target: 0, configuration: undamped, tolerance: 0.5) }
         var cBank: UInt64 = 0

@@ -65,7 +65,7 @@ struct CScenariosCommand {
     /// The 100,000-spring frame loop, as `frame_loop` in scenarios.c.
     static func frameLoop() throws -> String {
         let n = 100_000, half = n / 2, frames = 120
-        let bank = SpringBank<Float32Lanes>(threading: .single, capacity: n)
+        let bank = try SpringBank<Float32Lanes>(threading: .single, capacity: n)
         let fast = try SpringConfiguration(tension: 1323, friction: 91)
         var springs: [SpringHandle] = []
         for i in 0..<n {

@@ -13,7 +13,7 @@ struct CompareCommand {
             throughput   every p50 spring-steps/s                      worse by more than F (default 0.25)
             ratio        ratios taken within one run: simd vs C, vs     worse by more than F (default 0.10)
                          rk4-1ms and object-per-spring, share of the
-                         roofline, variants vs the plain bank
+                         bandwidth probe, variants vs the plain bank
             time         interactions: frame and kernel-step ns, ns    worse by more than F (default 0.25)
                          above the step per moving interaction
             exact        settle (early rests, never-rested, share      any worsening
@@ -42,9 +42,9 @@ struct CompareCommand {
         baselinePath = baseline
         currentPath = operands.count == 2 ? operands[1] : nil
         thresholds = [
-            .throughput: try arguments.double("throughput-threshold") ?? 0.25,
-            .ratio: try arguments.double("ratio-threshold") ?? 0.10,
-            .time: try arguments.double("time-threshold") ?? 0.25,
+            .throughput: try arguments.double("throughput-threshold", in: 0...1e6) ?? 0.25,
+            .ratio: try arguments.double("ratio-threshold", in: 0...1e6) ?? 0.10,
+            .time: try arguments.double("time-threshold", in: 0...1e6) ?? 0.25,
             .exact: 0,
         ]
         guard thresholds.values.allSatisfy({ $0 >= 0 }) else { throw .usage("thresholds must not be negative") }
@@ -52,6 +52,7 @@ struct CompareCommand {
         _ = arguments.flag("quick")
         output = arguments.string("output")
         try arguments.rejectUnread()
+        if let output { try FileAccess.prepareFolder(output) }  // refused before the run, not after it
     }
 
     /// One comparable number of a run.
@@ -81,13 +82,26 @@ struct CompareCommand {
 
     /// Decodes a results.json (snake_case keys).
     static func load(_ path: String) throws(BenchError) -> RunResults {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch { throw .input("cannot read \(path): \(error)") }
+        let data = try FileAccess.readData(path)
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         do { return try decoder.decode(RunResults.self, from: data) } catch {
-            throw .input("\(path) is not a spring-bench results.json (schema 1): \(error)")
+            throw .input("\(path) is not a spring-bench results.json (schema 1): \(Self.describe(error))")
         }
+    }
+
+    /// A decoding error in one line: where in the document, and what was wrong.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return FileAccess.reason(error) }
+        let context: DecodingError.Context
+        switch error {
+        case .keyNotFound(let key, let c): return "missing \((c.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): context = c
+        @unknown default: return "cannot decode"
+        }
+        let place = context.codingPath.map(\.stringValue).joined(separator: ".")
+        let reason = context.underlyingError.map { ($0 as NSError).localizedDescription } ?? context.debugDescription
+        return (place.isEmpty ? "" : "\(place): ") + (reason.split(separator: "\n").first.map(String.init) ?? reason)
     }
 
     /// Every comparable figure of a run.
@@ -177,6 +191,13 @@ struct CompareCommand {
             let progress = Progress()
             current = try DefaultRun.measure(quick: baseline.quick, progress: progress).0
             progress.finish()
+        }
+        // A run that lacks a whole kind of figure the baseline has (no throughput at all) compares
+        // nothing of that kind: that is a failure, not a pass.
+        let currentKinds = Set(Self.figures(current).map(\.kind))
+        let absent = Set(Self.figures(baseline).map(\.kind)).subtracting(currentKinds).map(\.rawValue).sorted()
+        if !absent.isEmpty {
+            throw BenchError.failed("the current run has no \(absent.joined(separator: " or ")) figures; the baseline has them")
         }
         let comparisons = Self.compare(baseline: baseline, current: current, thresholds: thresholds)
         let regressions = comparisons.filter { $0.verdict == "regression" }

@@ -26,23 +26,29 @@ struct RunResults: Codable {
 }
 
 /// `spring-bench` with no command: the README's main job. Measures the throughput sweep with the
-/// roofline and the peers' algorithms, settle detection on the corpus and the reference cases, the
+/// probes and the peers' algorithms, settle detection on the corpus and the reference cases, the
 /// seed scenario and the interaction layer; prints a summary and writes everything to
-/// `results/<machine>-<isa>/`, with `results/README.md` on top.
+/// `results/local/<machine>-<isa>/` (untracked), with its README on top, or under `--output DIR`.
 struct DefaultRun {
     /// The command's `--help`.
     static let help = """
         spring-bench [--quick] [--output DIR] [--format table|json|csv]
 
           The main job (a few minutes): `throughput` (1K to 16M springs: the bank's step, C, the peers'
-          algorithms, the roofline probes, threads, pause masks, settling, configurations), `settle`
+          algorithms, the bandwidth and compute probes, threads, pause masks, settling, configurations), `settle`
           (20,000 cases, 4 detectors, the ANCHORS reference cases), `seed-scenario`, and `interactions`
           (13,000 Tossables, about 10,000 moving), `events` (each event kind and a new dt every frame, 16K to 1M springs). Prints a Markdown summary (--format json: results.json; csv: the figures
-          against the issue's targets) and writes DIR/<machine>-<isa>/ (default DIR: results):
-          results.json (everything, for `compare`), JSON and CSV per command, throughput.svg,
-          settle-latency.svg and README.md, and DIR/README.md.
+          against the issue's targets) and writes DIR/<machine>-<isa>/ (default DIR: results/local,
+          which git ignores; --output results refreshes the committed runs): results.json (everything,
+          for `compare`), JSON and CSV per command, throughput.svg, settle-latency.svg and README.md,
+          and DIR/README.md.
           --quick: CI-sized (1K and 16K springs, 500 cases, 1,000 Tossables), well under a minute.
         """
+
+    /// Where a run writes unless told: a folder git ignores, so that running the README's first
+    /// command leaves the checkout clean. The committed runs in `results/` are refreshed on purpose,
+    /// with `--output results`.
+    static let defaultOutputRoot = "results/local"
 
     var quick: Bool
     var outputRoot: String
@@ -51,9 +57,10 @@ struct DefaultRun {
     /// Reads the options.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         quick = arguments.flag("quick")
-        outputRoot = arguments.string("output") ?? "results"
+        outputRoot = arguments.string("output") ?? Self.defaultOutputRoot
         format = try outputFormat(&arguments)
         try arguments.rejectUnread()
+        try FileAccess.prepareFolder(outputRoot)  // refused before the run, not after it
     }
 
     /// Measures everything; `progress` reports each phase.

@@ -11,7 +11,8 @@ struct DeterminismCommand {
           Runs DeterminismScene (600 springs in four configurations through pauses and resumes of two
           overlapping masks, retargets, impulses, removals, additions, reconfigurations and a changing
           frame duration, until everything rests) in a bank of the kernel's lane format, and prints the
-          frame it came to rest on and its state hash; the hash, as 16 hex digits, is the last line.
+          frame it came to rest on and its state hash; in the table format the hash, as 16 hex digits, is
+          the last line (JSON and CSV hold it as a field).
           With --validate-hash, exits 1 unless the hash is HEX. The tests pin the hash of each kernel.
         """
 
@@ -27,7 +28,7 @@ struct DeterminismCommand {
             throw .usage("determinism needs --kernel fixed or --kernel float")
         }
         self.kernel = kernel
-        threads = try arguments.int("threads") ?? 1
+        threads = try arguments.int("threads", in: 1...StepThreading.maximumThreads) ?? 1
         guard threads >= 1 else { throw .usage("--threads must be at least 1") }
         guard let path = StepPath(rawValue: arguments.string("path") ?? "simd") else { throw .usage("--path must be simd or scalar") }
         self.path = path
@@ -70,14 +71,14 @@ struct DeterminismCommand {
         case .table:
             print("\(kernel.rawValue) kernel, \(path.rawValue) path, \(threads) thread(s), built for \(report.isa): at rest on frame \(result.restFrame)")
             if let expected { print(expected == result.hashHex ? "hash matches \(expected)" : "HASH MISMATCH: expected \(expected)") }
+            // The table's last line is the hash alone, for scripts (JSON and CSV carry it as a field).
+            print(result.hashHex)
         case .json:
             print(try jsonText(report), terminator: "")
         case .csv:
             print("kernel,threads,path,isa,rest_frame,hash")
             print("\(kernel.rawValue),\(threads),\(path.rawValue),\(report.isa),\(result.restFrame),\(result.hashHex)")
         }
-        // The last line is the hash, whatever the format, for scripts.
-        print(result.hashHex)
         return report.matches == false ? 1 : 0
     }
 }

@@ -78,10 +78,10 @@ struct EventsCommand {
     /// Reads the options.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         let quick = arguments.flag("quick")
-        sizes = try arguments.sizes("springs") ?? (quick ? [16 << 10] : [16 << 10, 256 << 10, 1 << 20])
+        sizes = try arguments.sizes("springs", limit: 1 << 24, bytesEach: 256) ?? (quick ? [16 << 10] : [16 << 10, 256 << 10, 1 << 20])
         kernels = arguments.list("kernel") ?? ["float", "fixed"]
         for kernel in kernels where kernel != "float" && kernel != "fixed" { throw .usage("--kernel takes float and fixed, got \(kernel)") }
-        fractions = try arguments.doubles("fractions") ?? (quick ? [0.01, 1] : [0.01, 0.1, 1])
+        fractions = try arguments.doubles("fractions", in: 0...1) ?? (quick ? [0.01, 1] : [0.01, 0.1, 1])
         guard fractions.allSatisfy({ $0 > 0 && $0 <= 1 }) else { throw .usage("--fractions must lie in (0, 1]") }
         var kinds: [EventKind] = []
         for name in arguments.list("events") ?? EventKind.allCases.map(\.rawValue) {
@@ -89,11 +89,12 @@ struct EventsCommand {
             kinds.append(kind)
         }
         self.kinds = kinds
-        repeats = try arguments.int("repeats") ?? (quick ? 3 : 5)
+        repeats = try arguments.int("repeats", in: 1...1000) ?? (quick ? 3 : 5)
         guard repeats >= 1, sizes.allSatisfy({ $0 >= 16 && $0 <= 1 << 24 }) else { throw .usage("--repeats ≥ 1, --springs within 16...16M") }
         format = try outputFormat(&arguments)
         output = arguments.string("output")
         try arguments.rejectUnread()
+        if let output { try FileAccess.prepareFolder(output) }  // refused before the run, not after it
     }
 
     func run() throws {
@@ -138,7 +139,7 @@ struct EventsCommand {
         let dt = 1.0 / 60
         let eventCount = kind == .newDuration ? count : max(1, Int((Double(count) * fraction).rounded()))
         func makeBank() throws -> (SpringBank<Lanes>, [SpringHandle]) {
-            let bank = SpringBank<Lanes>(threading: .single, capacity: count)
+            let bank = try SpringBank<Lanes>(threading: .single, capacity: count)
             var handles: [SpringHandle] = []
             handles.reserveCapacity(count)
             for i in 0..<count {

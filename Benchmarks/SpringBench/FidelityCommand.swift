@@ -26,11 +26,8 @@ struct FidelityCommand {
     /// Reads the options.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         let quick = arguments.flag("quick")
-        count = try arguments.int("count") ?? (quick ? 1_000 : 10_000)
-        guard (1...1_000_000).contains(count) else { throw .usage("--count must be 1 to 1000000") }
-        let seed = try arguments.int("seed") ?? 11
-        guard seed >= 0 else { throw .usage("--seed must be non-negative") }
-        self.seed = UInt64(seed)
+        count = try arguments.int("count", in: 1...1_000_000) ?? (quick ? 1_000 : 10_000)
+        self.seed = UInt64(try arguments.int("seed", in: 0...Int.max) ?? 11)
         format = try outputFormat(&arguments)
         try arguments.rejectUnread()
     }

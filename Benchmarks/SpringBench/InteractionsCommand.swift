@@ -34,13 +34,14 @@ struct InteractionsCommand {
     /// Reads the options.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         let quick = arguments.flag("quick")
-        count = try arguments.int("count") ?? (quick ? 1_000 : InteractionsBench.defaultCount)
-        frames = try arguments.int("frames") ?? (quick ? 120 : 600)
-        warmUpFrames = try arguments.int("warm-up") ?? (quick ? 120 : 300)
+        count = try arguments.int("count", in: 1...1_000_000) ?? (quick ? 1_000 : InteractionsBench.defaultCount)
+        frames = try arguments.int("frames", in: 1...10_000_000) ?? (quick ? 120 : 600)
+        warmUpFrames = try arguments.int("warm-up", in: 0...10_000_000) ?? (quick ? 120 : 300)
         guard count >= 1, frames >= 1, warmUpFrames >= 0 else { throw .usage("--count and --frames must be positive, --warm-up not negative") }
         format = try outputFormat(&arguments)
         output = arguments.string("output")
         try arguments.rejectUnread()
+        if let output { try FileAccess.prepareFolder(output) }  // refused before the run, not after it
     }
 
     /// Runs the bench and prints (and writes) its report.
@@ -168,11 +169,11 @@ final class InteractionsBench {
     private var frame = 0
 
     /// A runtime for `count` Tossables, its script not started yet.
-    init(count: Int, frames: Int, warmUpFrames: Int) {
+    init(count: Int, frames: Int, warmUpFrames: Int) throws {
         self.count = count
         self.frames = frames
         self.warmUpFrames = warmUpFrames
-        runtime = MotionRuntime(capacity: 2 * count)
+        runtime = try MotionRuntime(capacity: 2 * count)
         releaseVelocity = ContiguousArray(repeating: .zero, count: count)
         dragStep = ContiguousArray(repeating: 0, count: count)
         inFlight = ContiguousArray(repeating: false, count: count)

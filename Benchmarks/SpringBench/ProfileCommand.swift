@@ -1,4 +1,5 @@
 import Foundation
+import SpringKernel
 
 /// `spring-bench profile`: one kernel in a steady loop, for `perf record` or callgrind.
 struct ProfileCommand {
@@ -28,23 +29,24 @@ struct ProfileCommand {
         guard let name = arguments.string("kernel") else { throw .usage("profile needs --kernel\n\n\(Self.help)") }
         guard let kernel = ThroughputKernel(rawValue: name) else { throw .usage("unknown kernel \(name)") }
         self.kernel = kernel
-        let sizes = try arguments.sizes("springs") ?? [1 << 20]
+        let sizes = try arguments.sizes("springs", bytesEach: 256) ?? [1 << 20]
         guard sizes.count == 1 else { throw .usage("--springs takes one size") }
         springs = sizes[0]
-        seconds = try arguments.double("seconds") ?? 10
-        frames = try arguments.int("frames")
+        seconds = try arguments.double("seconds", in: 1e-3...1e6) ?? 10
+        frames = try arguments.int("frames", in: 1...1_000_000_000)
         guard seconds > 0, frames.map({ $0 > 0 }) ?? true else { throw .usage("--seconds and --frames must be positive") }
         let threadName = arguments.string("threads") ?? "1"
         if threadName == "auto" {
             threads = nil
         } else {
-            guard let count = Int(threadName), count >= 1 else { throw .usage("--threads takes a count or auto") }
+            guard let count = Int(threadName), (1...StepThreading.maximumThreads).contains(count) else { throw .usage("--threads takes a count in 1...\(StepThreading.maximumThreads) or auto") }
             threads = count
         }
         _ = arguments.flag("quick")
         format = try outputFormat(&arguments)
         output = arguments.string("output")
         try arguments.rejectUnread()
+        if let output { try FileAccess.prepareFolder(output) }  // refused before the run, not after it
     }
 
     /// What the loop did.

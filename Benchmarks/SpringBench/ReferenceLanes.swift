@@ -2,7 +2,7 @@ import CSpringReference
 import SpringKernel
 
 /// Plain 64-byte-aligned lanes for the loops that run outside a bank (the kernel's bare loop, the C
-/// loops, the roofline probes, the vectorised RK4 baseline), filled like the bank
+/// loops, the probes, the vectorised RK4 baseline), filled like the bank
 /// (``ThroughputBench/initialState(_:)``, seed 1) and padded with zeros to whole bundles.
 final class ReferenceLanes {
     let springs: Int

@@ -78,10 +78,3 @@ struct Progress {
         if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }
 }
-
-/// Writes a file, creating its folder.
-func writeFile(_ text: String, to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try text.write(to: url, atomically: true, encoding: .utf8)
-}

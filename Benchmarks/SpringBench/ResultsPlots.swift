@@ -1,10 +1,11 @@
 import Foundation
 
-/// The results' plots, from measured figures: throughput against springs with the roofline, and
+/// The results' plots, from measured figures: throughput against springs with the probes, and
 /// the settle latency of each detector.
 enum ResultsPlots {
     /// Throughput (p50) of the bank, C, and the peers' algorithms against springs, log-log, with the
-    /// roofline (the lower of the compute probe and the bandwidth probe over 16 bytes a step).
+    /// bandwidth probe over the step's 16 bytes and the compute probe (C loops in memory and in
+    /// registers: references, not bounds).
     static func throughput(_ results: [ThroughputResult], machine: MachineInfo) -> String? {
         let sizes = Set(results.map(\.springs)).sorted()
         guard sizes.count >= 2 else { return nil }
@@ -16,13 +17,11 @@ enum ResultsPlots {
         }
         let probes = Roofline.probes(in: results)
         let probed = sizes.compactMap { springs in probes[springs].map { (springs, $0) } }
-        let roofline = probed.map { (x: Double($0.0), y: min($0.1.computeSpringStepsPerSecond, $0.1.gigabytesPerSecond * 1e9 / 16)) }
         let bandwidth = probed.map { (x: Double($0.0), y: $0.1.gigabytesPerSecond * 1e9 / 16) }
         let compute = probed.map { (x: Double($0.0), y: $0.1.computeSpringStepsPerSecond) }
         let series: [SVGPlot.Series] = [
-            SVGPlot.Series(name: "roofline (16 B a step)", color: "#bbbbbb", width: 9, points: roofline),
-            SVGPlot.Series(name: "compute probe", color: "#777777", dash: "6 4", width: 1.5, points: compute),
-            SVGPlot.Series(name: "bandwidth probe / 16 B", color: "#777777", dash: "2 3", width: 1.5, points: bandwidth),
+            SVGPlot.Series(name: "bandwidth probe / 16 B (C; not a bound)", color: "#bbbbbb", width: 9, points: bandwidth),
+            SVGPlot.Series(name: "compute probe (C in registers; not a bound)", color: "#777777", dash: "6 4", width: 1.5, points: compute),
             SVGPlot.Series(name: "object-per-spring", color: "#d62728", points: line(.objectPerSpring)),
             SVGPlot.Series(name: "rk4-1ms (SIMD16)", color: "#9467bd", points: line(.rk4)),
             SVGPlot.Series(name: "scalar (bank step)", color: "#8c564b", points: line(.scalar)),

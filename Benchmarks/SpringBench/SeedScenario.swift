@@ -276,6 +276,7 @@ struct SeedScenarioCommand {
         format = try outputFormat(&arguments)
         output = arguments.string("output")
         try arguments.rejectUnread()
+        if let output { try FileAccess.prepareFolder(output) }  // refused before the run, not after it
     }
 
     /// Runs the scenario and prints (and writes) its table.

@@ -38,25 +38,6 @@ enum SettleClock: String, CaseIterable, Codable {
     }
 }
 
-/// A file of frame durations: one duration in seconds a line, cycled when exhausted.
-enum FrameTimesFile {
-    static func read(path: String) throws(BenchError) -> [Double] {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch { throw .input("cannot read \(path): \(error.localizedDescription)") }
-        var durations: [Double] = []
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let field = line.trimmingCharacters(in: .whitespaces)
-            if field.isEmpty { continue }
-            guard let value = Double(field), value.isFinite, value > 0 else {
-                throw .input("\(path):\(n + 1): a frame duration must be a finite positive number of seconds, got \(field)")
-            }
-            durations.append(value)
-        }
-        guard !durations.isEmpty else { throw .input("\(path) holds no frame durations") }
-        return durations
-    }
-}
-
 /// The Float64 oracles of one case stepped with given frame durations, independent of the
 /// kernel's predictor: R, the rest frame of the frames actually taken (the exact propagator of
 /// each frame's duration, until the energy proves the rest), and R_c, the first frame whose end
@@ -166,14 +147,13 @@ enum ClockedSettle {
         _ cases: [SettleCase], lanes: Lanes.Type, fixed: Bool, durations: (Double) -> [Double], limit: Int
     ) throws(BenchError) -> [Int?] {
         var frames = [Int?](repeating: nil, count: cases.count)
-        let groups = Dictionary(grouping: cases.indices, by: { cases[$0].hz })
-        for hz in groups.keys.sorted() {
+        for (hz, group) in SettleCorpus.bankGroups(cases) {
             let steps = durations(hz)
             let bank = SpringBank<Lanes>(threading: .single)
             var caseOf: [SpringHandle: Int] = [:]
             do {
                 if fixed { try bank.setFrameClock(.fixed(frameDuration: steps[0])) }
-                for i in groups[hz]! {
+                for i in group {
                     let c = cases[i]
                     let spring = try bank.add(
                         value: Lanes.nearestValue(to: Double(c.from)), target: Lanes.nearestValue(to: Double(c.to)),

@@ -39,7 +39,12 @@ struct SettleCommand {
           With --cases: reads id,tension,friction,mass,from,to,velocity,tolerance,hz (one spring released
           at `from` with `velocity` toward `to`, stepped at exactly dt = 1/hz) and writes
           id,detector,rest_frame to stdout, one row per case and detector (empty: never at rest);
-          --format json prints the same rows as JSON objects.
+          --format json prints the same rows as JSON objects; --output DIR also writes them to
+          DIR/settle-cases-rest.csv and .json. Every row is checked before anything runs, and one
+          outside the domain is refused with its line number: a configuration the kernel refuses,
+          a value, target or velocity beyond the lanes' range (±10^15, or ±32767 with --kernel
+          fixed), a tolerance not positive, hz outside 10...1000. Any number of distinct
+          configurations (more than one bank's 65,536 run in several banks).
           Without: a built-in seeded corpus over the whole range (damping ratio 0.01-30, distances
           0.01-3000, velocities to ±8000/s, 30-240 Hz; default 20,000 cases, --quick 500), each case's
           exact rest frame R found by brute force in Float64, and per detector: reported frame D against
@@ -51,7 +56,11 @@ struct SettleCommand {
     static let allDetectors = ["ours"] + PeerDetector.allCases.map(\.rawValue)
 
     var casesPath: String?
+    /// The cases of `--cases`, read (and checked) before anything runs.
+    var cases: [SettleCase] = []
     var frameTimesPath: String?
+    /// The durations of `--frame-times`, read before anything runs.
+    var frameTimes: [Double] = []
     var clocks: [SettleClock]?
     var kernel: SettleKernel
     var count: Int
@@ -80,9 +89,9 @@ struct SettleCommand {
         }
         self.kernel = kernel
         let quick = arguments.flag("quick")
-        count = try arguments.int("count") ?? (clocks != nil ? (quick ? 300 : 5_000) : (quick ? 500 : 20_000))
+        count = try arguments.int("count", in: 1...SettleCorpus.maximumCount) ?? (clocks != nil ? (quick ? 300 : 5_000) : (quick ? 500 : 20_000))
         guard count > 0 else { throw .usage("--count must be positive") }
-        seed = UInt64(try arguments.int("seed") ?? 2026)
+        seed = try arguments.seed("seed") ?? 2026
         detectors = arguments.list("detectors") ?? (kernel == .fixed || frameTimesPath != nil ? ["ours"] : Self.allDetectors)
         if frameTimesPath != nil, detectors != ["ours"] { throw .usage("--frame-times has one detector: ours") }
         for name in detectors where !Self.allDetectors.contains(name) {
@@ -93,6 +102,11 @@ struct SettleCommand {
         format = try outputFormat(&arguments)
         output = arguments.string("output")
         try arguments.rejectUnread()
+        // Every input and the output folder are checked now: a bad row or an unwritable folder is
+        // reported before the run, not after it.
+        if let output { try FileAccess.prepareFolder(output) }
+        if let casesPath { cases = try SettleCorpus.read(path: casesPath, kernel: kernel) }
+        if let frameTimesPath { frameTimes = try FrameTimesFile.read(path: frameTimesPath) }
     }
 
     /// Runs the cases file or the corpus and prints (and writes) the results.
@@ -111,11 +125,10 @@ struct SettleCommand {
             }
             return
         }
-        if let casesPath {
-            let cases = try SettleCorpus.read(path: casesPath)
+        if casesPath != nil {
             let columns: [(name: String, frames: [Int?])]
-            if let frameTimesPath {
-                let durations = try FrameTimesFile.read(path: frameTimesPath)
+            if frameTimesPath != nil {
+                let durations = frameTimes
                 let frames = kernel == .fixed
                     ? try ClockedSettle.restFrames(cases, lanes: Q16Lanes.self, fixed: false, durations: { _ in durations }, limit: 10_000_000)
                     : try ClockedSettle.restFrames(cases, lanes: Float32Lanes.self, fixed: false, durations: { _ in durations }, limit: 10_000_000)
@@ -127,10 +140,15 @@ struct SettleCommand {
             for (i, c) in cases.enumerated() {
                 for column in columns { rows.append(CaseRestFrame(id: c.id, detector: column.name, restFrame: column.frames[i])) }
             }
+            let csv = (["id,detector,rest_frame"] + rows.map { "\($0.id),\($0.detector),\($0.restFrame.map(String.init) ?? "")" }).joined(separator: "\n") + "\n"
+            if let output {
+                try writeFile(csv, to: "\(output)/settle-cases-rest.csv")
+                try writeFile(try jsonText(rows), to: "\(output)/settle-cases-rest.json")
+            }
             if format == .json {
                 print(try jsonText(rows), terminator: "")
             } else {
-                print((["id,detector,rest_frame"] + rows.map { "\($0.id),\($0.detector),\($0.restFrame.map(String.init) ?? "")" }).joined(separator: "\n"))
+                print(csv, terminator: "")
             }
             return
         }

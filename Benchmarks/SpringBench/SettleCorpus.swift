@@ -1,27 +1,11 @@
 import Foundation
 import SpringKernel
 
-/// One spring released at `from` with `velocity`, pulled toward `to`, stepped at exactly 1/hz:
-/// a row of the settle CSV `id,tension,friction,mass,from,to,velocity,tolerance,hz`.
-struct SettleCase: Codable {
-    var id: String
-    var tension: Double
-    var friction: Double
-    var mass: Double
-    var from: Float
-    var to: Float
-    var velocity: Float
-    var tolerance: Float
-    var hz: Double
-
-    var frameDuration: Double { 1 / hz }
-    func configuration() throws(SpringKernelError) -> SpringConfiguration {
-        try SpringConfiguration(tension: tension, friction: friction, mass: mass)
-    }
-}
-
 enum SettleCorpus {
-    static let header = "id,tension,friction,mass,from,to,velocity,tolerance,hz"
+    static let header = SettleCaseFile.header
+    /// The most cases `--count` asks for (about 100 bytes each, and a Float64 brute-force rest
+    /// frame per case).
+    static let maximumCount = 10_000_000
     static let frameRates: [Double] = [30, 48, 60, 72, 90, 120, 144, 165, 240]
 
     /// A seeded corpus over the whole range the kernel promises: damping ratio 0.01 to 30,
@@ -56,38 +40,31 @@ enum SettleCorpus {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Reads a settle CSV; columns may come in any order, names as in ``header``.
-    static func read(path: String) throws(BenchError) -> [SettleCase] {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch { throw .input("cannot read \(path): \(error)") }
-        var lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !lines.isEmpty else { throw .input("\(path) is empty") }
-        let names = lines.removeFirst().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        var column: [String: Int] = [:]
-        for (i, name) in names.enumerated() { column[name] = i }
-        for required in header.split(separator: ",") where column[String(required)] == nil {
-            throw .input("\(path): missing column \(required)")
-        }
-        var cases: [SettleCase] = []
-        for (n, line) in lines.enumerated() {
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            let lineNumber = n + 2
-            guard fields.count == names.count else { throw .input("\(path):\(lineNumber): expected \(names.count) fields") }
-            func number(_ name: String) throws(BenchError) -> Double {
-                guard let value = Double(fields[column[name]!]), value.isFinite else {
-                    throw .input("\(path):\(lineNumber): \(name) is not a finite number")
+    /// The cases that share a bank: one frame rate, and at most a bank's 65,536 distinct
+    /// configurations (a file with more is run in several banks), in order of rate.
+    static func bankGroups(_ cases: [SettleCase]) -> [(hz: Double, indices: [Int])] {
+        var groups: [(hz: Double, indices: [Int])] = []
+        let byRate = Dictionary(grouping: cases.indices, by: { cases[$0].hz })
+        for hz in byRate.keys.sorted() {
+            var indices: [Int] = [], configurations: Set<[Double]> = []
+            for i in byRate[hz]! {
+                let key = [cases[i].tension, cases[i].friction, cases[i].mass]
+                if !configurations.contains(key), configurations.count == SpringBank<Float32Lanes>.maximumConfigurationCount {
+                    groups.append((hz, indices))
+                    indices = []
+                    configurations = []
                 }
-                return value
+                configurations.insert(key)
+                indices.append(i)
             }
-            let c = SettleCase(
-                id: fields[column["id"]!], tension: try number("tension"), friction: try number("friction"),
-                mass: try number("mass"), from: Float(try number("from")), to: Float(try number("to")),
-                velocity: Float(try number("velocity")), tolerance: Float(try number("tolerance")), hz: try number("hz"))
-            guard c.hz > 0 else { throw .input("\(path):\(lineNumber): hz must be positive") }
-            do { _ = try c.configuration() } catch { throw .input("\(path):\(lineNumber): \(error)") }
-            cases.append(c)
+            groups.append((hz, indices))
         }
-        return cases
+        return groups
+    }
+
+    /// Reads a settle CSV (see ``SettleCaseFile``).
+    static func read(path: String, kernel: SettleKernel) throws(BenchError) -> [SettleCase] {
+        try SettleCaseFile.parse(FileAccess.readText(path), path: path, format: kernel == .fixed ? .q16 : .float32)
     }
 }
 
@@ -142,13 +119,12 @@ enum KernelRestFrames {
         _ cases: [SettleCase], lanes: Lanes.Type, limit: Int
     ) throws(BenchError) -> [Int?] {
         var frames = [Int?](repeating: nil, count: cases.count)
-        let groups = Dictionary(grouping: cases.indices, by: { cases[$0].hz })
-        for hz in groups.keys.sorted() {
+        for (hz, group) in SettleCorpus.bankGroups(cases) {
             let bank = SpringBank<Lanes>(threading: .single)
             // A steady frame rate, declared: the bank then rests each case on its sampled rest frame R.
             do { try bank.setFrameClock(.fixed(frameDuration: 1 / hz)) } catch { throw .input("\(hz) Hz: \(error)") }
             var caseOf: [SpringHandle: Int] = [:]
-            for i in groups[hz]! {
+            for i in group {
                 let c = cases[i]
                 do {
                     let spring = try bank.add(

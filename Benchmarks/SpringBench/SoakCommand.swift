@@ -50,16 +50,17 @@ struct SoakCommand {
     /// Reads the options.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         quick = arguments.flag("quick")
-        frames = try arguments.int("frames") ?? (quick ? 3_000 : 20_000)
-        springs = try arguments.int("springs") ?? (quick ? 8_000 : 40_000)
-        tossables = try arguments.int("tossables") ?? (quick ? 500 : 2_000)
+        frames = try arguments.int("frames", in: 1...100_000_000) ?? (quick ? 3_000 : 20_000)
+        springs = try arguments.int("springs", in: 1...10_000_000) ?? (quick ? 8_000 : 40_000)
+        tossables = try arguments.int("tossables", in: 0...1_000_000) ?? (quick ? 500 : 2_000)
         guard frames >= 1, springs >= 1, tossables >= 0 else {
             throw .usage("--frames and --springs must be positive, --tossables not negative")
         }
-        seed = UInt64(bitPattern: Int64(try arguments.int("seed") ?? 2026))
+        seed = try arguments.seed("seed") ?? 2026
         format = try outputFormat(&arguments)
         output = arguments.string("output")
         try arguments.rejectUnread()
+        if let output { try FileAccess.prepareFolder(output) }  // refused before the run, not after it
     }
 
     /// Runs the soak, prints (and writes) its report; returns the exit status.
@@ -104,7 +105,7 @@ struct SoakRun {
         progress.note(String(format: "soak: drift bound %.2e of the motion scale (K = %.1f, ", bound.relative, bound.stepsOfMemory) + "\(bound.slowestConfiguration))")
 
         progress.note("soak: \(thousands(springs)) springs, \(thousands(tossables)) Tossables, \(thousands(frames)) frames")
-        let bank = FloatSpringBank(capacity: springs / 4)
+        let bank = try FloatSpringBank(capacity: springs / 4)
         let model = SoakSpringModel(bank: bank, configurations: SoakConfiguration.all, bound: bound)
         let workload = SoakKernelWorkload(bank: bank, springs: springs, period: period, seed: seed, observer: model, extremeTargets: true)
         let interactions = try SoakInteractions(count: tossables, seed: seed &+ 1)

@@ -37,7 +37,7 @@ enum SoakFixedPointTwins {
     private static func run(
         springs: Int, frames: Int, seed: UInt64, clock: SoakFrameClock, threading: StepThreading, path: StepPath
     ) throws -> (hashes: [UInt64], refusals: Int, saturations: Int, restEvents: Int) {
-        let bank = FixedSpringBank(threading: threading, capacity: springs / 4)
+        let bank = try FixedSpringBank(threading: threading, capacity: springs / 4)
         let workload = SoakKernelWorkload(
             bank: bank, springs: springs, period: max(2, frames / 3), seed: seed, observer: nil, extremeTargets: false, path: path)
         var clock = clock

@@ -74,7 +74,7 @@ final class SoakInteractions {
 
     /// `count` Tossables, each resting on its own destination.
     init(count: Int, seed: UInt64) throws {
-        runtime = MotionRuntime(capacity: 2 * count)
+        runtime = try MotionRuntime(capacity: 2 * count)
         random = SplitMix64(seed: seed)
         for i in 0..<count { slots.append(try makeSlot(at: Self.home(i))) }
         tally.tossables = count

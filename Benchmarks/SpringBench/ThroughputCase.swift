@@ -37,9 +37,9 @@ enum ThroughputKernel: String, CaseIterable, Codable {
     case fixedScalar = "fixed-scalar"
     /// C, clang -O3 -march=native, the fixed-point kernel's arithmetic and saturation report.
     case cFixed = "c-fixed"
-    /// The bandwidth roofline: an in-place read and write of the kernel's 16 bytes per spring (C).
+    /// The bandwidth probe: an in-place read and write of the kernel's 16 bytes per spring (C).
     case probeBandwidth = "probe-bandwidth"
-    /// The compute roofline: the exact step's arithmetic on springs held in registers (C).
+    /// The compute probe: the exact step's arithmetic on springs held in registers (C).
     case probeCompute = "probe-compute"
 
     /// How a kernel's frame is built.
@@ -50,7 +50,7 @@ enum ThroughputKernel: String, CaseIterable, Codable {
         case lanes
         /// A peer's algorithm, written here in Swift.
         case peer
-        /// A roofline probe over ``ReferenceLanes``.
+        /// A probe over ``ReferenceLanes``.
         case probe
     }
 
@@ -154,7 +154,7 @@ struct ThroughputResult: Codable {
     var springStepsPerSecond: Percentiles
     var nanosecondsPerFrame: Percentiles
     var gigabytesPerSecond: Percentiles
-    /// This figure against the machine's roofline at this size (nil when the run measured no probes).
+    /// This figure against the bandwidth probe at this size (nil when the run measured no probes).
     var roofline: RooflineShare?
     /// For ``SettleWorkload/churn``: springs that came to rest (and were restarted) per frame, over
     /// every frame the bank stepped after its warm-up.
@@ -165,16 +165,17 @@ struct ThroughputResult: Codable {
     var isPlain: Bool { moving == 1 && paused == 0 && settle == SettleWorkload.off.rawValue && configurations == 1 }
 }
 
-/// A figure's share of the roofline measured in the same run at the same size.
+/// A figure's share of the bandwidth probe measured in the same run at the same size (the JSON key
+/// is `roofline`, its historical name; see ``Roofline``).
 struct RooflineShare: Codable {
-    /// The ceiling for this kernel here: the lower of the compute probe's spring-steps/s and the
-    /// bandwidth probe's GB/s over this kernel's bytes per spring-step (p50s).
+    /// The bandwidth probe's GB/s over this kernel's bytes per spring-step (p50): what moving its
+    /// bytes alone runs at here, a reference and not a bound (see ``Roofline``).
     var springStepsPerSecond: Double
-    /// Which ceiling is lower: "compute" or "bandwidth".
+    /// "bandwidth" (or "compute" for the compute probe itself, which moves no bytes).
     var bound: String
     /// The bandwidth probe's GB/s (p50) at this size.
     var probeGigabytesPerSecond: Double
-    /// The compute probe's spring-steps/s (p50).
+    /// The compute probe's spring-steps/s (p50): a reference loop, not a ceiling.
     var probeComputeSpringStepsPerSecond: Double
     /// Spring-steps/s over the ceiling, per repeat.
     var fraction: Percentiles

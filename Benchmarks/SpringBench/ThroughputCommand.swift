@@ -1,7 +1,8 @@
 import Foundation
+import SpringKernel
 
 /// `spring-bench throughput`: spring-steps per second of the kernels, the peers' algorithms and
-/// the machine's roofline, at chosen sizes.
+/// the machine's probes, at chosen sizes.
 struct ThroughputCommand {
     /// The command's `--help`.
     static let help = """
@@ -10,7 +11,7 @@ struct ThroughputCommand {
                                 [--moving F] [--frame-clock steady|jitter|vrr|hitch[,...]] [--repeats R] [--quick]
                                 [--format table|json|csv] [--output DIR]
 
-          Spring-steps per second, GB/s and share of the machine's roofline, each as p0/p50/p90/p100
+          Spring-steps per second, GB/s and share of the bandwidth probe, each as p0/p50/p90/p100
           over repeats after an untimed warm-up. Cases of one size are measured together with their
           repeats interleaved (the machine drifts by ±15 % between runs; ratios within a group do not).
           Spring-steps count every spring in the bank (moving, paused or at rest), so two figures'
@@ -89,13 +90,13 @@ struct ThroughputCommand {
     /// Reads the options: any kernel or variant option selects a custom sweep.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         quick = arguments.flag("quick")
-        sizes = try arguments.sizes("springs") ?? (quick ? ThroughputSuite.quickSizes : ThroughputSuite.sizes)
+        sizes = try arguments.sizes("springs", bytesEach: 256) ?? (quick ? ThroughputSuite.quickSizes : ThroughputSuite.sizes)
         let kernelNames = arguments.list("kernel")
         let threadNames = arguments.list("threads")
-        let paused = try arguments.doubles("paused")
+        let paused = try arguments.doubles("paused", in: 0...1)
         let settleNames = arguments.list("settle")
-        let configurations = try arguments.doubles("configurations")
-        let moving = try arguments.double("moving")
+        let configurations = try arguments.doubles("configurations", in: 1...65_536)
+        let moving = try arguments.double("moving", in: 0...1)
         let clockNames = arguments.list("frame-clock")
         if kernelNames != nil || threadNames != nil || paused != nil || settleNames != nil || configurations != nil || moving != nil
             || clockNames != nil {
@@ -113,7 +114,7 @@ struct ThroughputCommand {
             }
             for item in threadNames ?? ["1"] {
                 if item == "auto" { sweep.threads.append(nil); continue }
-                guard let count = Int(item), count >= 1 else { throw .usage("--threads takes counts of at least 1 and auto") }
+                guard let count = Int(item), (1...StepThreading.maximumThreads).contains(count) else { throw .usage("--threads takes counts in 1...\(StepThreading.maximumThreads) and auto") }
                 sweep.threads.append(count)
             }
             guard sweep.paused.allSatisfy({ $0 >= 0 && $0 <= 1 }) else { throw .usage("--paused fractions must be in [0, 1]") }
@@ -128,11 +129,12 @@ struct ThroughputCommand {
             guard sweep.moving > 0 && sweep.moving <= 1 else { throw .usage("--moving must be in (0, 1]") }
             custom = sweep
         }
-        timer = FrameTimer(repeats: try arguments.int("repeats") ?? (quick ? 3 : 7), secondsPerRepeat: quick ? 0.01 : 0.05)
+        timer = FrameTimer(repeats: try arguments.int("repeats", in: 1...1000) ?? (quick ? 3 : 7), secondsPerRepeat: quick ? 0.01 : 0.05)
         guard timer.repeats >= 1 else { throw .usage("--repeats must be at least 1") }
         format = try outputFormat(&arguments)
         output = arguments.string("output")
         try arguments.rejectUnread()
+        if let output { try FileAccess.prepareFolder(output) }  // refused before the run, not after it
     }
 
     /// Measures and prints (and writes) the results.
@@ -167,7 +169,7 @@ struct ThroughputCommand {
     /// The results as a text table (p50s, engineering notation).
     static func table(_ results: [ThroughputResult]) -> TextTable {
         var table = TextTable(header: [
-            "kernel", "springs", "group", "variant", "thr", "steps/s p50", "p0", "p90", "p100", "GB/s p50", "roofline", "share p50",
+            "kernel", "springs", "group", "variant", "thr", "steps/s p50", "p0", "p90", "p100", "GB/s p50", "bw probe", "share p50",
             "ns/frame p50",
         ], leftAligned: [0, 2, 3])
         for r in results {
@@ -230,8 +232,8 @@ extension ThroughputKernel {
         case .cFixed: "C: the fixed-point arithmetic (Int64 products, toward zero, saturation report)"
         case .rk4: "peers' integrator at its best: RK4, 1 ms substeps, SIMD16 over SoA lanes"
         case .objectPerSpring: "peers' layout: a class instance per spring, RK4 1 ms, 64 ms clamp (Rebound)"
-        case .probeBandwidth: "roofline: in-place read and write of 16 B a spring (C)"
-        case .probeCompute: "roofline: the step's arithmetic on springs held in registers (C)"
+        case .probeBandwidth: "reference: in-place read and write of 16 B a spring (C; not a bound)"
+        case .probeCompute: "reference: the step's arithmetic on springs held in registers (C; not a bound)"
         }
     }
 }

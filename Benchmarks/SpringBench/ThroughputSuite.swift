@@ -5,7 +5,7 @@ import Foundation
 /// every ratio the summary reports is taken between figures of one group.
 ///
 /// - `kernels`: the bank's step, its bare loop and scalar twin, the C loops, the peers' algorithms
-///   and the two roofline probes.
+///   and the two probes.
 /// - `threads`: 1 and 2 threads, and `StepThreading.automatic` (which must never be slower than 1). `pause` (to 4M): 0, 50 and 100 % of the springs held by a pause
 ///   mask. `settle` (to 1M): no settling against springs that rest and restart (``SettleWorkload``).
 ///   `configurations`: 1 and 64. `skip-at-rest` (one size): all moving against 1 %.
@@ -54,7 +54,7 @@ enum ThroughputSuite {
     }
 
     /// Runs every group of every size, one size at a time (its plain bank kept across its groups,
-    /// everything else freed after each group), and fills in the roofline shares.
+    /// everything else freed after each group), and fills in the shares of the bandwidth probe.
     static func run(sizes: [Int], quick: Bool, bench: ThroughputBench) throws -> [ThroughputResult] {
         var results: [ThroughputResult] = []
         for (n, springs) in sizes.enumerated() {

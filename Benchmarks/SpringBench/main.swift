@@ -7,8 +7,9 @@ enum BenchMain {
 
         commands:
           (none)         the main job (a few minutes): every command below at full size; prints a summary
-                         and writes results/<machine>-<isa>/ and results/README.md
-          throughput     spring-steps per second of the kernels, the peers' algorithms and the roofline
+                         and writes results/local/<machine>-<isa>/ (untracked; --output results
+                         refreshes the committed runs)
+          throughput     spring-steps per second of the kernels, the peers' algorithms and the probes
           settle         rest frames of each detector against the exact ones (or --cases FILE.csv)
           seed-scenario  the "Detecting Pauses" chapter's snapping view, detector by detector
           events         what an event (retarget, impulse, set-state, start, resume, configure) costs, the step's
@@ -30,7 +31,7 @@ enum BenchMain {
 
     static func main() -> Int32 {
         do {
-            var arguments = try CommandLineArguments(Array(CommandLine.arguments.dropFirst()))
+            var arguments = CommandLineArguments(Array(CommandLine.arguments.dropFirst()))
             let help = arguments.flag("help")
             switch arguments.command {
             case nil:
@@ -75,7 +76,7 @@ enum BenchMain {
             case "help":
                 print(usage)
             case let other?:
-                throw BenchError.usage("unknown command \(other)\n\n\(usage)")
+                throw BenchError.usage("unknown command \(printable(other))\n\n\(usage)")
             }
             return 0
         } catch {

@@ -95,14 +95,28 @@ public final class MotionRuntime {
 
     /// A runtime with an empty kernel.
     ///
+    /// - Parameter threading: how many threads one kernel step may use.
+    public init(threading: StepThreading = .automatic) {
+        bank = SpringBank(threading: threading)
+    }
+
+    /// A runtime with an empty kernel and room reserved for `capacity` springs.
+    ///
     /// - Parameters:
-    ///   - capacity: springs to reserve room for (two per `CGPoint` interaction).
+    ///   - capacity: springs to reserve room for (two per `CGPoint` interaction), 0 to
+    ///     `SpringBank.maximumSpringCount`.
     ///   - threading: how many threads one kernel step may use.
-    public init(capacity: Int = 0, threading: StepThreading = .automatic) {
-        bank = SpringBank(threading: threading, capacity: capacity)
-        streamSlots.reserveCapacity(max(0, capacity))
-        connectionOfSpring.reserveCapacity(max(0, capacity))
-        componentOfSpring.reserveCapacity(max(0, capacity))
+    /// - Throws: ``MotionRuntimeError/invalidCapacity(_:)`` for a negative capacity or one above
+    ///   the kernel's spring limit.
+    public init(capacity: Int, threading: StepThreading = .automatic) throws(MotionRuntimeError) {
+        do {
+            bank = try SpringBank(threading: threading, capacity: capacity)
+        } catch {
+            throw .invalidCapacity(capacity)
+        }
+        streamSlots.reserveCapacity(capacity)
+        connectionOfSpring.reserveCapacity(capacity)
+        componentOfSpring.reserveCapacity(capacity)
     }
 
     /// Disconnects what the runtime connected from the properties and recognizers that may
@@ -135,6 +149,8 @@ public enum MotionRuntimeError: Error, Hashable, Sendable {
     case reentrantAdvance
     /// The interaction is already added to another runtime; remove it there first.
     case interactionBelongsToAnotherRuntime
+    /// A capacity to reserve was negative or above the kernel's `SpringBank.maximumSpringCount`.
+    case invalidCapacity(Int)
 }
 
 /// An action waiting for every spring to be at rest.

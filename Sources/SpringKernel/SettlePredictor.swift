@@ -83,8 +83,10 @@ public enum SettlePredictor {
         if excess > 0, bound <= 0 {
             bound = excess / (v * v + stiffness * d * d).squareRoot()
         }
-        // The bounds are computed in rounded arithmetic: keep them on the safe side.
-        return bound.isFinite ? Swift.max(0, bound * (1 - 0x1p-30)) : bound
+        // The bounds are computed in rounded arithmetic: keep them on the safe side. A bound that
+        // overflowed (a ratio past the largest Double: a huge amplitude over a tiny band) bounds
+        // nothing, so it is 0 and the exact prediction decides (an undamped spring's ∞ returned above).
+        return bound.isFinite ? Swift.max(0, bound * (1 - 0x1p-30)) : 0
     }
 
     /// The number of further frames R after which the spring stays within `tolerance` of its
@@ -145,7 +147,8 @@ private struct ContinuousTrajectory {
         let amplitudeSquared = displacement * displacement + b * b
         guard amplitudeSquared > tolerance * tolerance else { return 0 }  // |d(t)| ≤ A for good
         guard sigma > 0 else { return .infinity }  // undamped: it swings out of the band forever
-        let amplitude = amplitudeSquared.squareRoot()
+        // A² past the largest Double (a slow spring's v/ω near 10¹⁵⁴): A itself, scaled, is finite.
+        let amplitude = amplitudeSquared.isFinite ? amplitudeSquared.squareRoot() : Self.hypot(displacement, b)
         let peakScale = amplitude * (omega / motion.stiffnessPerMass.squareRoot())  // A cos α
         let phase = DeterministicMath.atan2(b, displacement)
         let alpha = DeterministicMath.atan(sigma / omega)
@@ -192,6 +195,14 @@ private struct ContinuousTrajectory {
         guard abs(displacement) > tolerance else { return 0 }
         let next = ((-Double.pi / 2 - phase) / .pi).rounded(.up)
         return Self.crossing(from: 0, to: Swift.max(0, zeroTime(next)), lobe(next))
+    }
+
+    /// √(x² + y²) without overflow: scaled by the larger magnitude.
+    static func hypot(_ x: Double, _ y: Double) -> Double {
+        let scale = Swift.max(abs(x), abs(y))
+        guard scale.isFinite, scale > 0 else { return scale }
+        let (a, b) = (x / scale, y / scale)
+        return scale * (a * a + b * b).squareRoot()
     }
 
     func nonOscillatingRestTime() -> Double {
@@ -372,6 +383,12 @@ private struct SampledTrajectory {
         guard let extremum else { return 0 }
         // The rising piece before the extremum: its last frame is its largest.
         let riseEnd = frame(atOrBefore: extremum)
+        // Still rising at the horizon (a slow spring's extremum is 10¹⁵ s away): not at rest
+        // within it; predicted again there.
+        if riseEnd >= SettlePredictor.horizon,
+            abs(motion.displacement(after: extremum, from: displacement, velocity: velocity)) > tolerance {
+            return SettlePredictor.horizon
+        }
         let riseStart = zero.map { frame(atOrAfter: $0) } ?? 0
         if riseEnd >= riseStart, riseEnd < SettlePredictor.horizon, isOutside(riseEnd) {
             return riseEnd + 1

@@ -33,18 +33,36 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// An empty bank.
     ///
-    /// - Parameters:
-    ///   - threading: how many threads a step uses.
-    ///   - capacity: springs to reserve room for.
-    public init(threading: StepThreading = .automatic, capacity: Int = 0) {
-        core = SpringBankCore(lanes: Lanes.self, threading: threading, reservingCapacity: max(0, capacity))
+    /// - Parameter threading: how many threads a step uses.
+    public init(threading: StepThreading = .automatic) {
+        core = SpringBankCore(lanes: Lanes.self, threading: threading, reservingCapacity: 0)
         frameState = core.frameState
     }
 
-    /// How many threads a step uses.
-    public var threading: StepThreading {
-        get { core.threading }
-        set { core.threading = newValue }
+    /// An empty bank with room reserved for `capacity` springs' records.
+    ///
+    /// - Parameters:
+    ///   - threading: how many threads a step uses.
+    ///   - capacity: springs to reserve room for, 0 to ``maximumSpringCount``. The reservation
+    ///     is made at once (about 80 bytes a spring); like any Swift allocation, one the system
+    ///     cannot give stops the process.
+    /// - Throws: ``SpringKernelError/invalidCapacity(_:)`` for a negative capacity or one above
+    ///   ``maximumSpringCount`` (more springs than a bank can ever hold).
+    public init(threading: StepThreading = .automatic, capacity: Int) throws(SpringKernelError) {
+        guard capacity >= 0, capacity <= SpringBankCore.maximumSpringCount else { throw .invalidCapacity(capacity) }
+        core = SpringBankCore(lanes: Lanes.self, threading: threading, reservingCapacity: capacity)
+        frameState = core.frameState
+    }
+
+    /// How many threads a step uses (see ``setThreading(_:)``).
+    public var threading: StepThreading { core.threading }
+
+    /// Sets how many threads a step uses; the bits of a step never depend on it.
+    ///
+    /// - Throws: ``SpringKernelError/reentrantMutation`` inside a callback (a resume's restart closure).
+    public func setThreading(_ threading: StepThreading) throws(SpringKernelError) {
+        try core.checkMutable()
+        core.threading = threading
     }
 
     /// Springs in the bank.
@@ -267,8 +285,10 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         try core.setFrameClock(clock)
     }
 
-    /// Seconds stepped so far: the sum of every step's `dt`, in order.
-    public var time: Double { core.time }
+    /// Seconds stepped so far: the sum of every step's `dt`, in order (summed in pieces of about
+    /// 12 days once that much time has passed, so it may then differ from a plain running sum in
+    /// its last bits; ∞ once it exceeds the largest Double). Rest never depends on it.
+    public var time: Double { core.totalTime }
 
     /// When the spring stays within its tolerance for good, from its current state: the time, in
     /// seconds from now, after which its exact motion never leaves its band again, whatever the
@@ -306,7 +326,10 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// Clears the spring's saturation mark.
+    ///
+    /// - Throws: ``SpringKernelError/reentrantMutation`` inside a callback, like every change.
     public func clearSaturation(of spring: SpringHandle) throws(SpringKernelError) {
+        try core.checkMutable()
         core.records[try core.recordIndex(spring)].wasSaturated = false
     }
 
@@ -332,6 +355,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// Takes a spring out of a mask; if that was the last hold on it, it moves on from where it was.
+    ///
+    /// - Throws: ``SpringKernelError/notInMask(_:_:)`` if the mask does not list the spring (a
+    ///   caller that thinks it does has lost track of its masks), changing nothing.
     public func remove(_ spring: SpringHandle, from mask: PauseMaskID) throws(SpringKernelError) {
         try core.remove(spring, from: mask)
     }

@@ -162,7 +162,7 @@ extension SpringBankCore {
         try checkMutable()
         let index = try recordIndex(handle)
         let mask = try maskIndex(id)
-        guard isMember(record: index, mask: mask) else { return }
+        guard isMember(record: index, mask: mask) else { throw .notInMask(handle, id) }
         removeMembership(record: index, mask: mask)
         removeMember(record: index, mask: mask)
     }

@@ -235,16 +235,42 @@ extension SpringBankCore {
         publishNextDue()
     }
 
-    /// Tells the inlined step when it must call back: the schedule's next due time, on its clock.
+    /// Tells the inlined step when it must call back: the schedule's next due time, on its clock,
+    /// and at the latest when the clock is to be rebased.
     func publishNextDue() {
         let next = schedule.nextDue ?? .infinity
         switch frameClock {
         case .variable:
-            frameState.pointee.nextDueTime = next
+            frameState.pointee.nextDueTime = Swift.min(next, Self.rebaseTime)
             frameState.pointee.nextDueFrame = .max
         case .fixed:
-            frameState.pointee.nextDueTime = .infinity
+            frameState.pointee.nextDueTime = Self.rebaseTime
             frameState.pointee.nextDueFrame = next < 0x1p62 ? Int(next) : .max
         }
+    }
+
+    /// The schedule's clock reading at which it is rebased to 0: 2²⁰ s, about 12 days, where a
+    /// Double still resolves 2⁻³² s.
+    static let rebaseTime = 0x1p20
+
+    /// Moves the schedule's clock back to 0, and every time the schedule holds with it.
+    ///
+    /// The schedule compares absolute times (change time + rest time against the clock). Summed
+    /// without end, the clock would lose the resolution to tell a frame from the next (at 10¹⁷ s a
+    /// Double steps by 16 s; after one step of 10³⁰⁰ s by 10²⁸⁴), and a spring changed then would
+    /// rest at once, early. Rebased, times are measured from at most 12 days ago, whatever the
+    /// steps before.
+    func rebaseClock() {
+        let shift = frameState.pointee.time
+        timeEpoch += shift
+        frameState.pointee.time = 0
+        for index in records.indices where records[index].isLive {
+            records[index].changeTime -= shift
+            guard case .variable = frameClock else { continue }
+            records[index].due -= shift
+            records[index].queuedDue -= shift
+        }
+        if case .variable = frameClock { compactSchedule() }
+        publishNextDue()
     }
 }

@@ -17,12 +17,14 @@ struct FrameState {
     @usableFromInline var firstWork: LaneWork
     /// Steps taken so far.
     @usableFromInline var frame = 0
-    /// Seconds stepped so far (the sum of every step's `dt`, in order).
+    /// Seconds stepped since the clock was last rebased (``SpringBankCore/rebaseClock()``): the
+    /// rest schedule's reading, kept small so that its times stay precise.
     @usableFromInline var time = 0.0
     /// The earliest frame a spring is due under a fixed frame clock, `Int.max` when none is.
     @usableFromInline var nextDueFrame = Int.max
-    /// The earliest time a spring is due under a variable frame clock, ∞ when none is.
-    @usableFromInline var nextDueTime = Double.infinity
+    /// The earliest time a spring is due under a variable frame clock, or the time the clock is
+    /// to be rebased if that comes first (``SpringBankCore/rebaseTime``).
+    @usableFromInline var nextDueTime = SpringBankCore.rebaseTime
     /// One result slot per thread of a step (``StepThreading/maximumThreads``).
     @usableFromInline var threadResults: UnsafeMutablePointer<Int>
 
@@ -112,6 +114,7 @@ extension SpringBankCore {
     func finishStep(saturated: Bool) {
         if saturated { markSaturatedSprings() }
         if frame >= frameState.pointee.nextDueFrame || time >= frameState.pointee.nextDueTime { settleDueSprings() }
+        if time >= Self.rebaseTime { rebaseClock() }
         if !restedInLastStep.isEmpty || !saturatedInLastStep.isEmpty { frameState.pointee.needsPreparation = true }
     }
 

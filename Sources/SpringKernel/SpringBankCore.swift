@@ -102,8 +102,12 @@ final class SpringBankCore {
     var frameClock = FrameClock.variable
     /// Frames stepped so far.
     var frame: Int { frameState.pointee.frame }
-    /// Seconds stepped so far.
+    /// The rest schedule's clock: seconds since it was last rebased (see ``rebaseClock()``).
     var time: Double { frameState.pointee.time }
+    /// Seconds stepped before the schedule's clock was last rebased.
+    var timeEpoch = 0.0
+    /// Seconds stepped so far.
+    var totalTime: Double { timeEpoch + frameState.pointee.time }
     /// The springs that came to rest in the last step, in the order they did.
     @exclusivity(unchecked) var restedInLastStep: [SpringHandle] = []
     /// The springs a step saturated in the last step, and the count of such events ever.

@@ -4,7 +4,8 @@
 /// Material Motion specification (damping ratio 0.811, natural frequency 18.5 rad/s).
 ///
 /// Each parameter is validated when the configuration is made, so a bank never sees one that could
-/// produce a non-finite step: tension in (0, 10⁶], friction in [0, 10⁶], mass in [10⁻⁶, 10⁶].
+/// produce a non-finite step or an early rest: tension in (0, 10⁶], friction in [0, 10⁶], mass in
+/// [10⁻⁶, 10⁶], tension / mass (ω₀²) at least 10⁻⁴⁰ and the damping ratio at most 10⁶.
 /// A friction of zero is valid; such a spring oscillates forever and comes to rest only if its
 /// whole motion already lies within its tolerance.
 ///
@@ -28,6 +29,22 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
     public static let parameterLimit = 1e6
     /// The smallest mass a configuration accepts.
     public static let minimumMass = 1e-6
+    /// The smallest tension / mass (ω₀², in rad²/s²) a configuration accepts: 10⁻⁴⁰, a period of
+    /// 6·10²⁰ s.
+    ///
+    /// Far below it ω₀² underflows to 0 (10⁻³²⁴ / 10⁶): the closed form would see a free particle,
+    /// and its rest prediction would snap a spring whose exact motion goes on. Well before that, a
+    /// slow spring's swing v/ω₀ leaves float32: from a speed of 10¹⁵ (the float32 lanes' limit)
+    /// the motion reaches 10¹⁵/ω₀, and at the limit that is 10³⁵, so every valid spring's lanes
+    /// stay finite (a factor 3000 below Float's largest value, for rounding).
+    public static let minimumStiffnessPerMass = 1e-40
+    /// The largest damping ratio ζ = c / (2√(km)) a configuration accepts.
+    ///
+    /// Beyond it the over-damped motion's two rates, ω₀²/(σ + β) and σ + β, differ by more than
+    /// Double can tell apart from 1 − (β/σ), so the time of its one extremum cannot be located and
+    /// its rest would be predicted early. A ratio of 10⁶ is far past any designed spring (Compose's
+    /// and SwiftUI's go to a few), and leaves β/σ a million ulps from 1.
+    public static let maximumDampingRatio = 1e6
 
     /// The Material Motion default: tension 342, friction 30, mass 1.
     public static let `default` = SpringConfiguration(unchecked: 342, 30, 1)
@@ -40,12 +57,16 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
         case friction
         /// Mass must be finite and in [10⁻⁶, 10⁶].
         case mass
+        /// Tension / mass (ω₀², the natural frequency squared) must be at least
+        /// ``SpringConfiguration/minimumStiffnessPerMass``.
+        case naturalFrequency
         /// A duration (SwiftUI's `duration` or `response`, Motion's `visualDuration`) must be finite
         /// and positive, and give a stiffness in (0, 10⁶].
         case duration
         /// A bounce must be finite; SwiftUI's and Flutter's must be in (−1, 1].
         case bounce
-        /// A damping ratio must be finite and non-negative.
+        /// A damping ratio must be finite and non-negative; any configuration's, c / (2√(km)), at
+        /// most ``SpringConfiguration/maximumDampingRatio``.
         case dampingRatio
     }
 
@@ -59,6 +80,12 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
         }
         guard mass.isFinite, mass >= Self.minimumMass, mass <= Self.parameterLimit else {
             throw .invalidConfiguration(.mass)
+        }
+        // The same quotient as SpringMotion's ω₀², so the check holds for the closed form.
+        guard tension / mass >= Self.minimumStiffnessPerMass else { throw .invalidConfiguration(.naturalFrequency) }
+        // ζ = σ / ω₀, as SpringMotion's σ and ω₀ (no product that could underflow).
+        guard friction / (2 * mass) <= Self.maximumDampingRatio * (tension / mass).squareRoot() else {
+            throw .invalidConfiguration(.dampingRatio)
         }
         self.init(unchecked: tension, friction, mass)
     }

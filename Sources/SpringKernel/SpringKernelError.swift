@@ -31,6 +31,10 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
     case tooManySprings
     /// A closure the bank was running (a resume's restart values) tried to change the bank.
     case reentrantMutation
+    /// A capacity to reserve was negative or above ``SpringBank/maximumSpringCount``.
+    case invalidCapacity(Int)
+    /// The spring is not in the pause mask it was to be taken out of.
+    case notInMask(SpringHandle, PauseMaskID)
 
     public var description: String {
         switch self {
@@ -48,6 +52,8 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
         case .tooManyConfigurations: "too many distinct spring configurations in one bank"
         case .tooManySprings: "too many springs in one bank"
         case .reentrantMutation: "the bank cannot be changed from inside one of its own callbacks"
+        case .invalidCapacity(let capacity): "capacity \(capacity) is outside 0...\(SpringBankCore.maximumSpringCount)"
+        case .notInMask(let handle, let mask): "\(handle) is not in \(mask)"
         }
     }
 }

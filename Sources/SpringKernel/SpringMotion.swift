@@ -77,7 +77,7 @@ public struct SpringMotion: Hashable, Sendable {
         switch regime {
         case .underdamped:
             let envelope = DeterministicMath.exp(-sigma * t)
-            let (sine, cosine) = DeterministicMath.sinCos(splitting * t)
+            let (sine, cosine) = DeterministicMath.sinCos(phase(after: t))
             return SpringPropagator(
                 cosineTerm: envelope * cosine, sineTerm: envelope * sine / splitting, motion: self)
         case .critical:
@@ -105,6 +105,16 @@ public struct SpringMotion: Hashable, Sendable {
                 a21: -stiffnessPerMass * sineTerm,
                 a22: (fast * fastTerm - slow * slowTerm) / twoBeta)
         }
+    }
+
+    /// ωt, the under-damped phase after `t`. Past the largest Double (ω up to 10⁶ rad/s, t up to
+    /// 1.8·10³⁰⁸ s) t is first reduced by the exact remainder modulo the period 2π/ω, so the phase
+    /// stays finite and the propagator a rotation; every phase that fits is left as it was, so no
+    /// step coefficient changes.
+    func phase(after t: Double) -> Double {
+        let phase = splitting * t
+        guard !phase.isFinite, t.isFinite else { return phase }
+        return splitting * t.truncatingRemainder(dividingBy: 2 * .pi / splitting)
     }
 
     /// The displacement from the target after a duration `t`, starting from displacement `d` and

@@ -36,8 +36,9 @@ public func sk_bank_create(_ format: Int32, _ threads: Int32, _ capacity: UInt, 
         let reserve = min(try checkedCount(capacity), SpringBank<Float32Lanes>.maximumSpringCount)
         bank.pointee = try BankRegistry.shared.register { number in
             switch format {
-            case ._float32: BankEntry(bank: .float(SpringBank(threading: threading, capacity: reserve)), number: number)
-            case ._q16: BankEntry(bank: .fixed(SpringBank(threading: threading, capacity: reserve)), number: number)
+            // `reserve` is within 0...2^30, so the kernel cannot refuse it.
+            case ._float32: BankEntry(bank: .float(try! SpringBank(threading: threading, capacity: reserve)), number: number)
+            case ._q16: BankEntry(bank: .fixed(try! SpringBank(threading: threading, capacity: reserve)), number: number)
             }
         }
     }
@@ -66,8 +67,8 @@ public func sk_bank_set_threading(_ bank: UInt64, _ threads: Int32) -> sk_status
         let entry = try BankRegistry.shared.entry(bank)
         guard let threading = threading(threads) else { throw Refusal(._invalid_argument) }
         switch entry.bank {
-        case .float(let bank): bank.threading = threading
-        case .fixed(let bank): bank.threading = threading
+        case .float(let bank): try kernel { () throws(SpringKernelError) in try bank.setThreading(threading) }
+        case .fixed(let bank): try kernel { () throws(SpringKernelError) in try bank.setThreading(threading) }
         }
     }
 }

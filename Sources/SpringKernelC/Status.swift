@@ -61,6 +61,10 @@ public enum sk_status: Int32, Sendable {
     case _too_many_springs = 24
     /// The bank was changed from inside one of its own callbacks (not reachable from C).
     case _reentrant_mutation = 25
+    /// A capacity negative or above 2^30.
+    case _invalid_capacity = 26
+    /// A spring removed from a mask that does not list it.
+    case _not_in_mask = 27
     /// A buffer the call needs was NULL.
     case _null_pointer = 100
     /// The bank id is 0, was destroyed, or was never made.
@@ -105,7 +109,7 @@ struct Refusal: Error {
             case .tension: status = ._invalid_tension
             case .friction: status = ._invalid_friction
             case .mass: status = ._invalid_mass
-            case .duration, .bounce, .dampingRatio: status = ._invalid_configuration
+            case .duration, .bounce, .dampingRatio, .naturalFrequency: status = ._invalid_configuration
             }
         case .invalidTimeStep: status = ._invalid_time_step
         case .timeStepMismatch: status = ._time_step_mismatch
@@ -118,6 +122,8 @@ struct Refusal: Error {
         case .tooManyConfigurations: status = ._too_many_configurations
         case .tooManySprings: status = ._too_many_springs
         case .reentrantMutation: status = ._reentrant_mutation
+        case .invalidCapacity: status = ._invalid_capacity
+        case .notInMask: status = ._not_in_mask
         }
     }
 }
@@ -171,6 +177,8 @@ public func sk_status_name(_ status: Int32) -> UnsafePointer<CChar> {
         case ._too_many_configurations: "too_many_configurations"
         case ._too_many_springs: "too_many_springs"
         case ._reentrant_mutation: "reentrant_mutation"
+        case ._invalid_capacity: "invalid_capacity"
+        case ._not_in_mask: "not_in_mask"
         case ._null_pointer: "null_pointer"
         case ._invalid_bank: "invalid_bank"
         case ._short_buffer: "short_buffer"

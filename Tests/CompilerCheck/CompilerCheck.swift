@@ -25,6 +25,11 @@ public enum CompilerCheck {
     /// The compiler's errors for `source`, which imports `module`, in Swift 6 mode (type checking
     /// and the SIL diagnostics that find data races), one per line; empty when it compiles.
     public static func errors(importing module: String, in source: String) throws -> [String] {
+        try diagnostics(importing: module, in: source).filter { $0.contains("error:") }
+    }
+
+    /// The compiler's errors and warnings for `source`, as ``errors(importing:in:)`` runs it.
+    public static func diagnostics(importing module: String, in source: String) throws -> [String] {
         guard let modules = modules(holding: module), let swiftc else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no swiftc or no \(module).swiftmodule"])
         }
@@ -45,7 +50,7 @@ public enum CompilerCheck {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self).split(separator: "\n")
-            .filter { $0.hasPrefix(file.path) && $0.contains("error:") }
+            .filter { $0.hasPrefix(file.path) && ($0.contains("error:") || $0.contains("warning:")) }
             .map { String($0.dropFirst(file.path.count)) }
     }
 }

@@ -20,6 +20,15 @@ struct NoComponents: SpringAnimatable {
 /// test covered.
 @Suite("Bad input table (interaction layer)")
 struct InteractionBadInputTableTests {
+    /// Was: `MotionRuntime(capacity:)` passed any capacity to the kernel, which aborted above 2³⁰
+    /// and trapped at `Int.max`. It throws now; a runtime made without a capacity cannot fail.
+    @Test("a runtime capacity outside 0...2^30 is refused", arguments: [-1, SpringBank<Float32Lanes>.maximumSpringCount + 1, .max])
+    func runtimeCapacity(capacity: Int) throws {
+        #expect(throws: MotionRuntimeError.invalidCapacity(capacity)) { try MotionRuntime(capacity: capacity) }
+        let runtime = try MotionRuntime(capacity: 64)
+        #expect(runtime.isAllAtRest)
+    }
+
     @Test("advancing by timestamp or stepping from inside a delivery's callback throws reentrantAdvance and the frame completes")
     func reentrantFromCallbacks() throws {
         let runtime = MotionRuntime()

@@ -61,12 +61,14 @@ struct BadInputTableTests {
     func configurationLimits() throws {
         let limit = SpringConfiguration.parameterLimit, lightest = SpringConfiguration.minimumMass
         // Accepted at the edges.
-        for (k, c, m) in [(Double.leastNonzeroMagnitude, 0.0, lightest), (limit, limit, limit), (1, 0, 1), (limit, 0, lightest)] {
+        for (k, c, m) in [(1e-46, 0.0, lightest), (limit, limit, limit), (1, 0, 1), (limit, 0, lightest), (1e-40, 0, 1)] {
             #expect((try? SpringConfiguration(tension: k, friction: c, mass: m)) != nil, "k \(k) c \(c) m \(m)")
         }
         for bad in [0, -0.0, -1, limit.nextUp, .nan, .infinity, -.infinity] {
             #expect(throws: SpringKernelError.invalidConfiguration(.tension)) { try SpringConfiguration(tension: bad) }
         }
+        // Tension / mass below 10⁻⁴⁰ (ω₀² underflowing toward 0, swings beyond float32): KernelRegressionTests.underflowingNaturalFrequency.
+        #expect(throws: SpringKernelError.invalidConfiguration(.naturalFrequency)) { try SpringConfiguration(tension: .leastNonzeroMagnitude, mass: lightest) }
         for bad in [-.leastNonzeroMagnitude, -1, limit.nextUp, .nan, .infinity] {
             #expect(throws: SpringKernelError.invalidConfiguration(.friction)) { try SpringConfiguration(friction: bad) }
         }

@@ -74,7 +74,7 @@ struct BadInputTests {
     func extremesStayFinite() throws {
         let bank = SpringBank<Float32Lanes>()
         let extremes = try [
-            SpringConfiguration(tension: 1e6, friction: 0, mass: 1e-6), SpringConfiguration(tension: 1e-9, friction: 1e6, mass: 1e6),
+            SpringConfiguration(tension: 1e6, friction: 0, mass: 1e-6), SpringConfiguration(tension: 1e-6, friction: 1e6, mass: 1e6),
             SpringConfiguration(tension: 1e6, friction: 1e6, mass: 1e-6), SpringConfiguration(tension: 1e-9, friction: 0, mass: 1e6),
         ]
         let springs = try extremes.map { try bank.add(value: 1e15, target: -1e15, velocity: -1e15, configuration: $0, tolerance: 0.5) }

@@ -11,10 +11,10 @@ import Testing
 @Suite("Fixed point at its edges")
 struct FixedPointEdgeTests {
     static let extremeConfigurations: [SpringConfiguration] = [
-        // Smallest tension, with and without friction, lightest and heaviest.
-        try! SpringConfiguration(tension: .leastNonzeroMagnitude, friction: 0, mass: 1e6),
-        try! SpringConfiguration(tension: .leastNonzeroMagnitude, friction: 1e6, mass: 1e-6),
-        try! SpringConfiguration(tension: 1e-300, friction: 1e-300, mass: 1),
+        // Smallest tension per mass (ω₀² = 10⁻⁴⁰), with and without friction, heaviest and lightest.
+        try! SpringConfiguration(tension: 1e-34, friction: 0, mass: 1e6),
+        try! SpringConfiguration(tension: 1e-46, friction: 1e-20, mass: 1e-6),  // ζ = 5·10⁵
+        try! SpringConfiguration(tension: 1e-40, friction: 1e-40, mass: 1),
         // Largest tension: stiffest per mass (ω₀ = 10⁶ rad/s), undamped and heavily damped.
         try! SpringConfiguration(tension: 1e6, friction: 0, mass: 1e-6),
         try! SpringConfiguration(tension: 1e6, friction: 1e6, mass: 1e-6),
@@ -285,8 +285,9 @@ struct FixedPointEdgeTests {
         var generator = SeededGenerator(seed: 0xF1ED)
         var saturated = 0
         for index in 0..<20_000 {
-            let configuration = try! SpringConfiguration(
-                tension: generator.logUniform(1e-3, 1e6), friction: Double.random(in: 0...2000, using: &generator), mass: generator.logUniform(1e-6, 1e3))
+            let (k, c, m) = (generator.logUniform(1e-3, 1e6), Double.random(in: 0...2000, using: &generator), generator.logUniform(1e-6, 1e3))
+            // Within the largest damping ratio, 10⁶.
+            let configuration = try! SpringConfiguration(tension: k, friction: min(c, 2 * m * (k / m).squareRoot() * 1e6 * 0.999), mass: m)
             let scale = Q16Lanes.laneScale(tolerance: generator.logUniform(0x1p-16, 4), naturalFrequency: configuration.naturalFrequency)
             let coefficients = Q16Lanes.coefficients(of: SpringMotion(configuration).propagator(over: generator.logUniform(1e-6, 10)), scale: scale)
             // Half the states anywhere in Int32, half within the ±2³⁰ a bank's lanes keep.

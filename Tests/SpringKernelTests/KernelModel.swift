@@ -110,7 +110,7 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         self.keepsLog = keepsLog
         generator = SeededGenerator(seed: seed &* 0x9E37_79B9 &+ 17)
         let threading: StepThreading = Bool.random(using: &generator) ? .single : .fixed(2)
-        bank = SpringBank(threading: threading, capacity: Int.random(in: 0...4, using: &generator))
+        bank = try SpringBank(threading: threading, capacity: Int.random(in: 0...4, using: &generator))
         foreignBank = SpringBank()
         foreignSpring = try foreignBank.add(value: reference.zero(), target: reference.zero(), tolerance: reference.tolerance(&generator, extreme: false))
         foreignMask = try foreignBank.makePauseMask([foreignSpring])
@@ -489,14 +489,14 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         let expected = result { () throws(SpringKernelError) -> Void in
             if let error = handleError(spring) { throw error }
             if let error = maskError(mask) { throw error }
+            if masks[mask]?.members.contains(spring) == false { throw .notInMask(spring, mask) }
         }
         guard try perform("remove(\(spring), from: \(mask))", expected, { () throws(SpringKernelError) in
             try bank.remove(spring, from: mask)
         }) != nil else { return }
-        if masks[mask]!.members.remove(spring) != nil {
-            springs[spring]!.masks.remove(mask)
-            if masks[mask]!.isPausing { release(spring) }
-        }
+        masks[mask]!.members.remove(spring)
+        springs[spring]!.masks.remove(mask)
+        if masks[mask]!.isPausing { release(spring) }
         try check([spring])
     }
 

@@ -1,5 +1,7 @@
 import Testing
 import SpringKernel
+import CompilerCheck
+import Foundation
 
 /// The README's kernel example, as written there.
 @Test("the README example runs as written")
@@ -31,4 +33,29 @@ func readmeExample() throws {
     try physics.setFrameClock(.fixed(frameDuration: 1.0 / 60))
     try physics.step(dt: 1.0 / 60)
     #expect(throws: SpringKernelError.self) { try physics.step(dt: 1.0 / 59) }
+}
+
+/// The README's kernel example, compiled as the README prints it (inside a function that supplies
+/// `measuredFrameTime`, `followers` and `newTargets`): no error and no warning, so a reader who
+/// pastes it into a package built with warnings as errors gets no surprise.
+@Test("the README example compiles without a warning", .enabled(if: CompilerCheck.isAvailable(for: "SpringKernel")))
+func readmeExampleCompilesCleanly() throws {
+    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
+    let text = try String(contentsOf: readme, encoding: .utf8)
+    guard let section = text.range(of: "## Using the kernel"), let start = text.range(of: "```swift\n", range: section.upperBound..<text.endIndex),
+          let end = text.range(of: "\n```", range: start.upperBound..<text.endIndex) else {
+        Issue.record("no swift example under \"## Using the kernel\" in README.md")
+        return
+    }
+    let example = text[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+        .filter { !$0.hasPrefix("import ") }.map { "    " + $0 }.joined(separator: "\n")
+    let source = """
+        import SpringKernel
+
+        func example(measuredFrameTime: Double, followers: [SpringHandle], newTargets: [Float]) throws {
+        \(example)
+        }
+        """
+    let diagnostics = try CompilerCheck.diagnostics(importing: "SpringKernel", in: source)
+    #expect(diagnostics.isEmpty, "\(diagnostics.joined(separator: "\n"))")
 }

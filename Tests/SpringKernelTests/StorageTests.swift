@@ -50,7 +50,7 @@ struct StorageTests {
 
     @Test("growth past capacity keeps every spring's lanes bit for bit")
     func growthKeepsLanes() throws {
-        let bank = SpringBank<Float32Lanes>(capacity: 4)
+        let bank = try SpringBank<Float32Lanes>(capacity: 4)
         var springs: [SpringHandle] = []
         var expected: [[UInt32]] = []
         for i in 0..<300 {
