@@ -149,6 +149,13 @@ final class BankHarness<Lanes: FuzzLanes> {
         do { try bank._checkInvariants() } catch { violated("after \(name): \(error)") }
     }
 
+    /// A spring's displacement and velocity in value units: its lanes read at its batch's scale
+    /// (fixed-point lanes are stored finer than the API's patterns).
+    func exactState(of spring: SpringHandle, _ lanes: (UInt32, UInt32, UInt32)) -> (displacement: Double, velocity: Double) {
+        let scale = bank.core.storage(ofRecord: try! bank.core.recordIndex(spring)).scale
+        return (Lanes.double(ofLanePattern: lanes.0) * scale.displacementFactor, Lanes.double(ofLanePattern: lanes.1) * scale.velocityFactor)
+    }
+
     func lanes(of spring: SpringHandle) -> (UInt32, UInt32, UInt32) {
         let index = try! bank.core.recordIndex(spring)
         let lanes = bank.core.lanePatterns(ofRecord: index)
@@ -173,7 +180,7 @@ final class BankHarness<Lanes: FuzzLanes> {
             if !all, !touched.contains(spring), let track = tracks[spring], track.snapshot == now { continue }
             if Self.tracing { trace("  new trajectory of \(spring) at frame \(bank.frame): lanes \(now.lanes), awake \(now.awake), paused \(now.paused)") }
             tracks[spring] = Track(
-                displacement: Lanes.double(ofLanePattern: now.lanes.0), velocity: Lanes.double(ofLanePattern: now.lanes.1), snapshot: now)
+                displacement: exactState(of: spring, now.lanes).displacement, velocity: exactState(of: spring, now.lanes).velocity, snapshot: now)
         }
     }
 
@@ -375,7 +382,7 @@ final class BankHarness<Lanes: FuzzLanes> {
             let now = snapshot(of: spring)
             if bank.restedInLastStep.contains(spring) || bank.saturatedInLastStep.contains(spring) {
                 tracks[spring] = Track(
-                    displacement: Lanes.double(ofLanePattern: now.lanes.0), velocity: Lanes.double(ofLanePattern: now.lanes.1), snapshot: now)
+                    displacement: exactState(of: spring, now.lanes).displacement, velocity: exactState(of: spring, now.lanes).velocity, snapshot: now)
             } else {
                 tracks[spring]!.snapshot = now
             }
