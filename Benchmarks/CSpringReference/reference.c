@@ -60,20 +60,17 @@ void spring_probe_compute(float *state, size_t steps, float a11, float a12, floa
     }
 }
 
-static inline int64_t toward_zero(int64_t s, int shift) { return (s + ((s >> 63) & ((1LL << shift) - 1))) >> shift; }
-static inline int32_t clamp32(int64_t x) { return x > INT32_MAX ? INT32_MAX : x < INT32_MIN ? INT32_MIN : (int32_t)x; }
-
 int64_t spring_reference_step_fixed(int32_t *restrict d, int32_t *restrict v, size_t n, int32_t a11, int32_t a12, int32_t a21,
-                                    int32_t a22, int shift_d, int shift_v) {
-    int64_t outside = 0;
+                                    int32_t a22) {
+    uint32_t outside = 0;
     for (size_t i = 0; i < n; i++) {
         int64_t di = d[i], vi = v[i];
-        int64_t nd = toward_zero(a11 * di + a12 * vi, shift_d), nv = toward_zero(a21 * di + a22 * vi, shift_v);
-        // High 32 bits set when a result does not fit in int32, as the kernel reports saturation
-        // (tested once, after the loop).
-        outside |= (nd + 0x80000000LL) | (nv + 0x80000000LL);
-        d[i] = clamp32(nd);
-        v[i] = clamp32(nv);
+        int32_t nd = (int32_t)((a11 * di + a12 * vi + (1LL << 28)) >> 29);
+        int32_t nv = (int32_t)((a21 * di + a22 * vi + (1LL << 28)) >> 29);
+        // Bit 31 set when a lane is outside [-2^30, 2^30) (tested once, after the loop).
+        outside |= ((uint32_t)nd + (1u << 30)) | ((uint32_t)nv + (1u << 30));
+        d[i] = nd;
+        v[i] = nv;
     }
-    return outside >> 32;
+    return outside >> 31;
 }

@@ -23,6 +23,8 @@ struct RunResults: Codable {
     var events: [EventsCommand.Row]?
     /// The kernel's rest under each frame clock, float32 and Q16.16 (nil in earlier runs).
     var settleClocks: [ClockSummary]?
+    /// The fixed-point bank against the exact trajectory, frame by frame (nil in earlier runs).
+    var fidelity: FidelityCommand.Report?
 }
 
 /// `spring-bench` with no command: the README's main job. Measures the throughput sweep with the
@@ -90,6 +92,8 @@ struct DefaultRun {
             sizes: quick ? [4 << 10] : [16 << 10, 256 << 10, 1 << 20], kernels: ["float", "fixed"],
             fractions: quick ? [1] : [0.01, 0.1, 1], kinds: EventsCommand.EventKind.allCases, repeats: quick ? 2 : 5
         ).measure(progress: progress)
+        progress.note("fidelity: the fixed-point bank against the exact trajectory")
+        let fidelity = try FidelityCommand.measure(FidelityCommand.corpus(count: quick ? 1_000 : 10_000, seed: 11))
         progress.note("seed scenario")
         let seed = try SeedScenario.run()
         let interactions = try InteractionsBench(
@@ -97,7 +101,8 @@ struct DefaultRun {
         let results = RunResults(
             quick: quick, machine: machine, durationSeconds: now() - started, throughput: throughput, settle: settle.summaries,
             settleReference: reference, seedScenario: seed, interactions: interactions,
-            fixedSettle: fixedSettle.summaries, determinism: determinism, events: events, settleClocks: settleClocks)
+            fixedSettle: fixedSettle.summaries, determinism: determinism, events: events, settleClocks: settleClocks,
+            fidelity: fidelity)
         return (results, settle)
     }
 

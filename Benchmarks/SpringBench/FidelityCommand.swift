@@ -103,7 +103,7 @@ struct FidelityCommand {
         var judged: Int
         var framesCompared: Int
         var largestDeviationOfTolerance: Double
-        var largestDeviationLSB: Double
+        var largestDeviationQ16Steps: Double
         var deviationP999OfTolerance: Double
         var largestDeviationPointScale: Double
         var largestDeviationUnitScale: Double
@@ -167,7 +167,7 @@ struct FidelityCommand {
         let w = cases[worstIndex]
         return Report(
             cases: cases.count, refused: refused, judged: judged, framesCompared: compared,
-            largestDeviationOfTolerance: judgedWorst.last ?? 0, largestDeviationLSB: worstLSB,
+            largestDeviationOfTolerance: judgedWorst.last ?? 0, largestDeviationQ16Steps: worstLSB,
             deviationP999OfTolerance: judgedWorst.isEmpty ? 0 : judgedWorst[min(judgedWorst.count - 1, Int(Double(judgedWorst.count) * 0.999))],
             largestDeviationPointScale: cases.indices.filter { !cases[$0].unitScale }.map { worst[$0] }.max() ?? 0,
             largestDeviationUnitScale: cases.indices.filter { cases[$0].unitScale }.map { worst[$0] }.max() ?? 0,
@@ -183,12 +183,12 @@ struct FidelityCommand {
         case .json:
             print(try jsonText(report), terminator: "")
         case .csv:
-            print("cases,refused,judged,frames_compared,largest_deviation_of_tolerance,largest_deviation_lsb,p999_of_tolerance,early_loosened,within_one_tightened")
-            print("\(report.cases),\(report.refused),\(report.judged),\(report.framesCompared),\(report.largestDeviationOfTolerance),\(report.largestDeviationLSB),\(report.deviationP999OfTolerance),\(report.earlyAgainstLoosenedBand),\(report.withinOneFrameOfTightenedBand)")
+            print("cases,refused,judged,frames_compared,largest_deviation_of_tolerance,largest_deviation_q16_steps,p999_of_tolerance,early_loosened,within_one_tightened")
+            print("\(report.cases),\(report.refused),\(report.judged),\(report.framesCompared),\(report.largestDeviationOfTolerance),\(report.largestDeviationQ16Steps),\(report.deviationP999OfTolerance),\(report.earlyAgainstLoosenedBand),\(report.withinOneFrameOfTightenedBand)")
         case .table:
             print("""
                 Fixed point (Q16.16) against the exact trajectory, \(report.cases) cases (\(report.refused) outside the format: a velocity past ±32768 or a motion past its lanes' range), \(report.framesCompared) frames compared
-                largest deviation: \(String(format: "%.4f", report.largestDeviationOfTolerance)) of the tolerance (point \(String(format: "%.4f", report.largestDeviationPointScale)), unit \(String(format: "%.4f", report.largestDeviationUnitScale))), \(String(format: "%.1f", report.largestDeviationLSB)) LSB of 2^-16; p99.9 \(String(format: "%.4f", report.deviationP999OfTolerance))
+                largest deviation: \(String(format: "%.4f", report.largestDeviationOfTolerance)) of the tolerance (point \(String(format: "%.4f", report.largestDeviationPointScale)), unit \(String(format: "%.4f", report.largestDeviationUnitScale))), \(String(format: "%.1f", report.largestDeviationQ16Steps)) LSB of 2^-16; p99.9 \(String(format: "%.4f", report.deviationP999OfTolerance))
                 rest: \(report.earlyAgainstLoosenedBand) early against the band loosened by 5 %, \(String(format: "%.3f", report.withinOneFrameOfTightenedBand * 100)) % within one frame of the band tightened by 5 %
                 worst case: \(report.worstCase)
                 """)

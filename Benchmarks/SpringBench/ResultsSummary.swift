@@ -142,6 +142,20 @@ enum ResultsSummary {
             let r = fixed.springStepsPerSecond.p50 / float.springStepsPerSecond.p50
             rows.append(["fixed-point vs float32 at 16M", ">= 0.90x", ratio(r), verdict(r >= 0.9)])
         }
+        if let smallest = t.map(\.springs).min(), let fixed = find(t, .fixed, smallest), let float = find(t, .simd, smallest) {
+            let r = fixed.springStepsPerSecond.p50 / float.springStepsPerSecond.p50
+            rows.append(["fixed-point vs float32 at \(springCountLabel(smallest)) (in cache)", ">= 0.50x", ratio(r), verdict(r >= 0.5)])
+        }
+        if let f = results.fidelity {
+            rows.append([
+                "fixed point: largest deviation from the exact trajectory until rest (`fidelity`, \(f.judged) cases, point and unit scales)", "<= 5 % of the tolerance",
+                String(format: "%.2f %% (%.0f LSB of 2^-16; point %.2f %%, unit %.2f %%)", f.largestDeviationOfTolerance * 100, f.largestDeviationQ16Steps,
+                       f.largestDeviationPointScale * 100, f.largestDeviationUnitScale * 100),
+                verdict(f.largestDeviationOfTolerance <= 0.05),
+            ])
+            rows.append(["fixed point: rest early against the exact trajectory with the band loosened by 5 %", "0", "\(f.earlyAgainstLoosenedBand) of \(f.judged)", verdict(f.earlyAgainstLoosenedBand == 0)])
+            rows.append(["fixed point: rest within one frame of the exact trajectory's with the band tightened by 5 %", ">= 99.9 %", String(format: "%.3f %%", f.withinOneFrameOfTightenedBand * 100), verdict(f.withinOneFrameOfTightenedBand >= 0.999)])
+        }
         if let ours = results.fixedSettle?.first(where: { $0.detector == "ours" }) {
             rows.append(["fixed point: early rests (against the exact motion of the case as it holds it; clamped cases not judged)", "0", "\(ours.early) of \(ours.cases)", verdict(ours.early == 0)])
             rows.append(["fixed point: rest reported on R or R + 1", ">= 99.9 %", String(format: "%.3f %%", ours.withinOneFrame * 100), verdict(ours.withinOneFrame >= 0.999)])
@@ -172,7 +186,7 @@ enum ResultsSummary {
         }
         var lines = [
             "## Fixed point (Q16.16)", "",
-            "The fixed-point bank's whole step (`fixed`) against clang -O3 -march=native on the same arithmetic (`c-fixed`: Int64 products, rounding toward zero, saturation and its report) and against the float32 bank, measured in the same groups as the float32 kernel.", "",
+            "The fixed-point bank's whole step (`fixed`) against clang -O3 -march=native on the same arithmetic (`c-fixed`: 64-bit products of 32-bit lanes, rounded to nearest, the bound's report) and against the float32 bank, measured in the same groups as the float32 kernel.", "",
         ] + markdownTable(["springs", "fixed steps/s", "GB/s", "c-fixed", "vs c-fixed", "vs float32", "vs fixed-scalar"], rows)
         if let settle = results.fixedSettle?.first {
             lines += ["", String(format: "Settle on the corpus, judged against the fixed-point trajectory itself: %d cases, D = R %d, D = R + 1 %d, later %d, early %d, never %d (%.3f %% within [R, R + 1]).",

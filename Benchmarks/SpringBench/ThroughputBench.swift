@@ -142,9 +142,8 @@ struct ThroughputBench {
         case .cFixed:
             let c = Q16Lanes.coefficients(of: p)
             let (f11, f12, f21, f22) = (Int32(bitPattern: c[0]), Int32(bitPattern: c[1]), Int32(bitPattern: c[2]), Int32(bitPattern: c[3]))
-            let (shiftD, shiftV) = (Int32(c[4]), Int32(c[5]))
             return (Contender(frame: {
-                _ = spring_reference_step_fixed(lanes.fixedDisplacement, lanes.fixedVelocity, springs, f11, f12, f21, f22, shiftD, shiftV)
+                _ = spring_reference_step_fixed(lanes.fixedDisplacement, lanes.fixedVelocity, springs, f11, f12, f21, f22)
             }), springs)
         case .probeBandwidth:
             return (Contender(frame: { spring_probe_bandwidth(lanes.displacement, lanes.velocity, springs) }), springs)
