@@ -405,6 +405,10 @@ typedef SWIFT_ENUM(int32_t, sk_status, closed) {
   sk_status_too_many_springs = 24,
 /// The bank was changed from inside one of its own callbacks (not reachable from C).
   sk_status_reentrant_mutation = 25,
+/// A capacity negative or above 2^30.
+  sk_status_invalid_capacity = 26,
+/// A spring removed from a mask that does not list it.
+  sk_status_not_in_mask = 27,
 /// A buffer the call needs was NULL.
   sk_status_null_pointer = 100,
 /// The bank id is 0, was destroyed, or was never made.
