@@ -38,7 +38,8 @@ final class ConfigurationBatch {
     @exclusivity(unchecked) private(set) var pausedLaneCount = 0 { didSet { planValidity.invalidate() } }
 
     /// Recently used (frame duration, coefficients), most recent first.
-    private var coefficientCache: [(duration: Double, coefficients: SIMD8<UInt32>)] = []
+    /// Read and written only by `coefficients(duration:lanes:)`, a single statement each time.
+    @exclusivity(unchecked) private var coefficientCache: [(duration: Double, coefficients: SIMD8<UInt32>)] = []
     private static let coefficientCacheSize = 4
 
     init(

@@ -93,11 +93,16 @@ extension SpringBankCore {
         }
         var items = 0
         var bundles = 0
-        for case let batch? in batches where batch.awakeCount > 0 {
-            let item = batch.work(coefficients: batch.coefficients(duration: duration, lanes: lanes))
-            (work + items).initialize(to: item)
-            items += 1
-            bundles += item.bundleCount
+        for index in 0..<batchObjects.count {
+            // Unretained, as on the per-event path: a new frame duration visits every batch.
+            guard let object = batchObjects[index] else { continue }
+            object._withUnsafeGuaranteedRef { batch in
+                guard batch.awakeCount > 0 else { return }
+                let item = batch.work(coefficients: batch.coefficients(duration: duration, lanes: lanes))
+                (work + items).initialize(to: item)
+                items += 1
+                bundles += item.bundleCount
+            }
         }
         let plan = StepPlan(
             work: UnsafePointer(work), workCount: items, totalBundles: bundles,

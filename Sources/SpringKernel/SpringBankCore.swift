@@ -49,7 +49,9 @@ final class SpringBankCore {
 
     let lanes: any SpringLaneArithmetic.Type
     @usableFromInline let tag: UInt32
-    var threading: StepThreading { didSet { planValidity.invalidate() } }
+    // Read by every step that lays out a frame, written only between steps (the bank is used
+    // from one thread at a time): no runtime exclusivity checks.
+    @exclusivity(unchecked) var threading: StepThreading { didSet { planValidity.invalidate() } }
 
     // The tables below are read and written on every spring that rests, wakes or moves between
     // slots. Each access is a single statement or a call that reaches no other access to the same
@@ -99,7 +101,9 @@ final class SpringBankCore {
     /// Springs whose trajectory changed since the last step, in the order they changed.
     @exclusivity(unchecked) var pending: [UInt32] = []
     /// How callers advance time, and so which rest rule the schedule follows.
-    var frameClock = FrameClock.variable
+    // Read on every step and written only outside one (like the tables above): no runtime
+    // exclusivity checks, each a call and a thread-local access set.
+    @exclusivity(unchecked) var frameClock = FrameClock.variable
     /// Frames stepped so far.
     var frame: Int { frameState.pointee.frame }
     /// The rest schedule's clock: seconds since it was last rebased (see ``rebaseClock()``).
@@ -111,19 +115,20 @@ final class SpringBankCore {
     /// The springs that came to rest in the last step, in the order they did.
     @exclusivity(unchecked) var restedInLastStep: [SpringHandle] = []
     /// The springs a step saturated in the last step, and the count of such events ever.
-    var saturatedInLastStep: [SpringHandle] = []
+    @exclusivity(unchecked) var saturatedInLastStep: [SpringHandle] = []
     var saturationCount = 0
 
     /// This frame's work, one entry per batch with moving springs.
-    var work: UnsafeMutablePointer<LaneWork>
-    var workCapacity: Int
+    @exclusivity(unchecked) var work: UnsafeMutablePointer<LaneWork>
+    @exclusivity(unchecked) var workCapacity: Int
     /// What every step reads and writes; owned here, deallocated in deinit.
     @usableFromInline let frameState: UnsafeMutablePointer<FrameState>
     private let threadResults: UnsafeMutablePointer<Int>
     let planValidity: PlanValidity
 
     /// Set while a caller's closure runs inside a bank operation; mutations (steps included) then throw.
-    var isRunningCallback = false { didSet { planValidity.invalidate() } }
+    // Read by every mutation and step (see `threading`).
+    @exclusivity(unchecked) var isRunningCallback = false { didSet { planValidity.invalidate() } }
 
     static let maximumSpringCount = 1 << 30
     static let maximumConfigurationCount = 1 << 16
