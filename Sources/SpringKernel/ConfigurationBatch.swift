@@ -142,6 +142,13 @@ final class ConfigurationBatch {
         }
     }
 
+    /// The displacement and velocity of the spring in `slot`, in value units: its lanes read at
+    /// this batch's scale.
+    func motionState(slot: Int, lanes: any SpringLaneArithmetic.Type) -> (displacement: Double, velocity: Double) {
+        (lanes.double(ofLanePattern: displacements[slot]) * scale.displacementFactor,
+         lanes.double(ofLanePattern: velocities[slot]) * scale.velocityFactor)
+    }
+
     /// Zeroes a slot that no spring owns any more.
     func clearSlot(_ slot: Int) {
         displacements[slot] = 0

@@ -203,20 +203,25 @@ public enum Q16Lanes: SpringLaneArithmetic {
         /// One spring: the arithmetic every loop shares. 32-bit lanes times 32-bit coefficients
         /// make 64-bit products (`vpmuldq`); the sum, plus half a step, shifted right by 29 is the
         /// rounded result, whose low 32 bits are all a lane keeps. `outside` gets bit 31 set when a
-        /// result lane is beyond ±2³⁰ (bits 31 and 30 differ), which cannot wrap in one step.
+        /// result lane is outside [−2³⁰, 2³⁰) (see ``outsideBound(_:)``), which cannot wrap in one step.
         @inlinable @inline(__always)
         func callAsFunction(_ d: Int32, _ v: Int32, outside: inout UInt32) -> (Int32, Int32) {
             let d64 = Int64(d), v64 = Int64(v)
             let half: Int64 = 1 << (Q16Lanes.coefficientShift - 1)
             let newD = Int32(truncatingIfNeeded: (Int64(b11) &* d64 &+ Int64(b12) &* v64 &+ half) &>> Q16Lanes.coefficientShift)
             let newV = Int32(truncatingIfNeeded: (Int64(b21) &* d64 &+ Int64(b22) &* v64 &+ half) &>> Q16Lanes.coefficientShift)
-            outside |= UInt32(bitPattern: (newD ^ (newD &<< 1)) | (newV ^ (newV &<< 1)))
+            outside |= UInt32(bitPattern: Q16Lanes.outsideBound(newD) | Q16Lanes.outsideBound(newV))
             return (newD, newV)
         }
     }
 
     @inlinable @inline(__always)
     static func saturated(_ outside: UInt32) -> Bool { outside & 0x8000_0000 != 0 }
+
+    /// Bit 31 set when `lane` is outside [−2³⁰, 2³⁰), the bound a motion is admitted within:
+    /// adding 2³⁰ carries such a lane, and only such a lane, into the sign bit.
+    @inlinable @inline(__always)
+    static func outsideBound(_ lane: Int32) -> Int32 { lane &+ (1 << 30) }
 
     /// The rounded results of the even springs' sums (low halves) and the odd ones' (high halves).
     @inlinable @inline(__always)
@@ -250,7 +255,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
         let half = SIMD8<Int64>(repeating: 1 << (coefficientShift - 1))
         let newD = merge(b11 &* dEven &+ b12 &* vEven &+ half, b11 &* dOdd &+ b12 &* vOdd &+ half)
         let newV = merge(b21 &* dEven &+ b22 &* vEven &+ half, b21 &* dOdd &+ b22 &* vOdd &+ half)
-        // Bit 31 set when a lane is outside [−2³⁰, 2³⁰), as the scalar step's test.
+        // ``outsideBound(_:)`` on every lane.
         let bias = SIMD16<Int32>(repeating: 1 << 30)
         outside |= (newD &+ bias) | (newV &+ bias)
         return (newD, newV)

@@ -229,7 +229,7 @@ extension SpringBankCore {
                 resumeScratch.append((batch.springOfSlot[bundle * BundleIndexing.laneCount + $0], nil))
             }
         }
-        putResumeScratchInHandleOrder()
+        resumeScratch.sort { $0.spring < $1.spring }
         isRunningCallback = true
         defer { isRunningCallback = false }
         for i in resumeScratch.indices {
@@ -251,26 +251,6 @@ extension SpringBankCore {
                 setState(record: index, displacement: restart.displacement, velocity: restart.velocity)
             } else if isAwake(record: index) {
                 trajectoryChanged(record: index)
-            }
-        }
-    }
-
-    /// Sorts the freed springs by record index: a comparison sort for a few, else a bitmap over
-    /// the records (each spring is listed once), which costs a bit per record instead of a
-    /// logarithmic factor per spring.
-    private func putResumeScratchInHandleOrder() {
-        guard resumeScratch.count > 64 else { return resumeScratch.sort { $0.spring < $1.spring } }
-        let words = (records.count + 63) / 64
-        if resumeOrder.count < words { resumeOrder.append(contentsOf: repeatElement(0, count: words - resumeOrder.count)) }
-        for entry in resumeScratch { resumeOrder[Int(entry.spring) >> 6] |= 1 &<< UInt64(entry.spring & 63) }
-        var next = 0
-        for w in 0..<words where resumeOrder[w] != 0 {
-            var bits = resumeOrder[w]
-            resumeOrder[w] = 0
-            while bits != 0 {
-                resumeScratch[next] = (UInt32(w * 64 + bits.trailingZeroBitCount), nil)
-                next += 1
-                bits &= bits &- 1
             }
         }
     }

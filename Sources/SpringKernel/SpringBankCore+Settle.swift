@@ -60,10 +60,8 @@ extension SpringBankCore {
     /// The spring's lanes as Doubles, its tolerance and its motion.
     private func restInputs(record index: Int) -> (displacement: Double, velocity: Double, tolerance: Double, motion: SpringMotion) {
         let (batch, slot) = batch(ofRecord: index)
-        return (
-            lanes.double(ofLanePattern: batch.displacements[slot]) * batch.scale.displacementFactor,
-            lanes.double(ofLanePattern: batch.velocities[slot]) * batch.scale.velocityFactor,
-            records[index].tolerance, batch.motion)
+        let state = batch.motionState(slot: slot, lanes: lanes)
+        return (state.displacement, state.velocity, records[index].tolerance, batch.motion)
     }
 
     /// The exact rest time of the spring's current state, in seconds from now.
@@ -107,8 +105,7 @@ extension SpringBankCore {
 
     /// A variable clock's first due time for a changed spring: a cheap lower bound on its rest.
     private func scheduleLowerBound(record index: Int, batch: ConfigurationBatch, slot: Int, now: Double) {
-        let displacement = lanes.double(ofLanePattern: batch.displacements[slot]) * batch.scale.displacementFactor
-        let velocity = lanes.double(ofLanePattern: batch.velocities[slot]) * batch.scale.velocityFactor
+        let (displacement, velocity) = batch.motionState(slot: slot, lanes: lanes)
         records[index].changeDisplacement = displacement
         records[index].changeVelocity = velocity
         records[index].changeTime = now

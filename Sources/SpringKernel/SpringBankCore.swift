@@ -91,8 +91,6 @@ final class SpringBankCore {
     var batchVelocities: [Int: UInt32] = [:]
     /// Springs released by a resume, kept between calls so resuming allocates nothing.
     var resumeScratch: [(spring: UInt32, restart: (displacement: UInt32, velocity: UInt32)?)] = []
-    /// One bit per record, to put a resume's springs in handle order in linear time.
-    var resumeOrder: [UInt64] = []
 
     @exclusivity(unchecked) var schedule = RestSchedule()
     /// Springs with a live entry in `schedule` (a finite `queuedDue`): the schedule is compacted
