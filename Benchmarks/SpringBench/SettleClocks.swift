@@ -173,41 +173,6 @@ enum ClockedSettle {
         return frames
     }
 
-    /// The frame on which a peer's detector reports `c` at rest when its frames last `durations`
-    /// (cycled), as `PeerRestFrames` does at a steady 1/hz: the peers take the measured frame time.
-    static func peerRestFrame(_ c: SettleCase, detector: PeerDetector, durations: [Double], limit: Int) -> Int? {
-        func dt(_ frame: Int) -> Double { durations[(frame - 1) % durations.count] }
-        switch detector {
-        case .rebound:
-            var spring = ReboundSpring(c)
-            for frame in 1...limit {
-                spring.advance(dt(frame))
-                if spring.isAtRest { return frame }
-                if !spring.position.isFinite { return nil }
-            }
-        case .pop:
-            guard var spring = try? POPSpring(c, threshold: PeerDetector.popThreshold(tolerance: c.tolerance)) else { return nil }
-            for frame in 1...limit {
-                if spring.advance(dt(frame)) { return frame }
-                if !spring.p.sum().isFinite { return nil }
-            }
-        case .frameWatcher:
-            guard let configuration = try? c.configuration() else { return nil }
-            let motion = SpringMotion(configuration)
-            var propagators: [UInt64: SpringPropagator] = [:]
-            var d = Double(c.from) - Double(c.to), v = Double(c.velocity)
-            var watcher = FrameWatcher(start: d, laxity: Double(c.tolerance), frames: PeerDetector.watchFrames(hz: c.hz))
-            for frame in 1...limit {
-                let duration = dt(frame)
-                let p = propagators[duration.bitPattern] ?? motion.propagator(over: duration)
-                if propagators.count < 256 { propagators[duration.bitPattern] = p }
-                (d, v) = p.apply(displacement: d, velocity: v)
-                if watcher.observe(d) { return frame }
-            }
-        }
-        return nil
-    }
-
     /// The case as the fixed-point bank holds it (nearest values), and whether its own trajectory
     /// at the nominal rate saturates.
     static func fixedPointCase(_ c: SettleCase) -> (case: SettleCase, saturates: Bool) {
@@ -255,7 +220,7 @@ enum ClockedSettle {
                     let hz = item.case.hz
                     let durations = durationsOfRate[hz] ?? clock.durations(hz: hz, count: frameCount)
                     durationsOfRate[hz] = durations
-                    return peerRestFrame(item.case, detector: peer, durations: durations, limit: limit)
+                    return PeerRestFrames.restFrame(item.case, detector: peer, durations: durations, limit: limit)
                 }))
             }
             for (name, reported) in detectors {

@@ -214,12 +214,20 @@ enum PeerRestFrames {
 
     /// The frame (state after that many steps of 1/hz) on which `detector` reports rest.
     static func restFrame(_ c: SettleCase, detector: PeerDetector, popThreshold: Double? = nil, limit: Int = 10_000_000) -> Int? {
-        let dt = c.frameDuration
+        restFrame(c, detector: detector, durations: [c.frameDuration], popThreshold: popThreshold, limit: limit)
+    }
+
+    /// The frame on which `detector` reports rest when its frames last `durations` (cycled): the
+    /// peers take the measured frame time, as the kernel does.
+    static func restFrame(
+        _ c: SettleCase, detector: PeerDetector, durations: [Double], popThreshold: Double? = nil, limit: Int = 10_000_000
+    ) -> Int? {
+        func dt(_ frame: Int) -> Double { durations[(frame - 1) % durations.count] }
         switch detector {
         case .rebound:
             var spring = ReboundSpring(c)
             for frame in 1...limit {
-                spring.advance(dt)
+                spring.advance(dt(frame))
                 if spring.isAtRest { return frame }
                 // RK4 in 1 ms steps diverges once a rate exceeds ~2.8 per ms (friction/mass above
                 // ~2800 here): such a spring never rests in the peer either.
@@ -228,15 +236,20 @@ enum PeerRestFrames {
         case .pop:
             guard var spring = try? POPSpring(c, threshold: popThreshold ?? PeerDetector.popThreshold(tolerance: c.tolerance)) else { return nil }
             for frame in 1...limit {
-                if spring.advance(dt) { return frame }
+                if spring.advance(dt(frame)) { return frame }
                 if !spring.p.sum().isFinite { return nil }
             }
         case .frameWatcher:
             guard let configuration = try? c.configuration() else { return nil }
-            let step = SpringMotion(configuration).propagator(over: dt)
+            let motion = SpringMotion(configuration)
+            // One propagator per distinct duration, made once.
+            var propagators: [UInt64: SpringPropagator] = [:]
             var d = Double(c.from) - Double(c.to), v = Double(c.velocity)
             var watcher = FrameWatcher(start: d, laxity: Double(c.tolerance), frames: PeerDetector.watchFrames(hz: c.hz))
             for frame in 1...limit {
+                let duration = dt(frame)
+                let step = propagators[duration.bitPattern] ?? motion.propagator(over: duration)
+                if propagators.count < 256 { propagators[duration.bitPattern] = step }
                 (d, v) = step.apply(displacement: d, velocity: v)
                 if watcher.observe(d) { return frame }
             }
