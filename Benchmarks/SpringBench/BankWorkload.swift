@@ -58,10 +58,10 @@ final class BankWorkload {
         let configurations = churn ? try dampedConfigurations(c.configurations) : try undampedConfigurations(c.configurations)
         let bank = try Bank(threading: c.threads.map { .fixed($0) } ?? .automatic, capacity: c.springs)
         // Churn: the target each spring pulls toward now, by handle index (fresh bank: 0..<springs),
-        // and the frames and restarts counted since the warm-up.
+        // the frames and restarts counted since the warm-up, and the next frame duration's index.
         let targets = UnsafeMutablePointer<Double>.allocate(capacity: churn ? c.springs : 0)
-        let counts = UnsafeMutablePointer<Int>.allocate(capacity: 2)
-        counts.initialize(repeating: 0, count: 2)
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: 3)
+        counts.initialize(repeating: 0, count: 3)
         var handles: [SpringHandle] = []
         handles.reserveCapacity(c.springs)
         for i in 0..<c.springs {
@@ -127,11 +127,14 @@ final class BankWorkload {
                         }
                         : { try Lanes.benchStep(bank, path: path, dt: KernelEntry.frameDuration) }
                 }
-                // A changing frame duration: the next one each frame.
-                var next = 0
+                // A changing frame duration: the next one each frame. Its index lives behind a
+                // pointer, as the counts do: a captured `var` is a box with two runtime
+                // exclusivity checks a frame (about 15 ns, all an empty frame would cost).
+                let next = counts + 2
+                next.pointee = 0
                 return {
-                    try Lanes.benchStep(bank, path: path, dt: durations[next])
-                    next = next + 1 == durations.count ? 0 : next + 1
+                    try Lanes.benchStep(bank, path: path, dt: durations[next.pointee])
+                    next.pointee = next.pointee + 1 == durations.count ? 0 : next.pointee + 1
                     if churn { try restart(bank) }
                 }
             },

@@ -16,6 +16,7 @@ struct EventsCommand {
             retarget   a new target every frame          impulse    a velocity added
             set-state  a new value and velocity          start      a spring removed and a new one added
             resume     a mask paused and resumed with new values and velocities
+            pause      a mask paused and resumed as it was: ns/event is the pair, a pause and a resume of one spring
             configure  another configuration (two alternate)
             new-dt     no call: every frame lasts 1/60 s ± 15 % (a measured frame time); reported as the
                        frame cost over a steady frame's
@@ -25,7 +26,7 @@ struct EventsCommand {
         """
 
     enum EventKind: String, CaseIterable, Codable {
-        case retarget, impulse, setState = "set-state", start, resume, configure
+        case retarget, impulse, setState = "set-state", start, resume, pause, configure
         /// Not a call: every frame has a new duration (60 Hz ± 15 %), for the frame cost against a
         /// steady one (the issue's bound: 1.1x).
         case newDuration = "new-dt"
@@ -34,7 +35,7 @@ struct EventsCommand {
         var forms: [String] {
             switch self {
             case .retarget, .impulse: ["single", "batch"]
-            case .resume: ["batch"]
+            case .resume, .pause: ["batch"]
             case .setState, .start, .configure: ["single"]
             case .newDuration: ["frame"]
             }
@@ -208,6 +209,9 @@ struct EventsCommand {
             case (.resume, _):
                 try bank.pause(mask)
                 try bank.resume(mask) { _ in (value: targets[parity][0], velocity: targets[1 - parity][0]) }
+            case (.pause, _):
+                try bank.pause(mask)
+                try bank.resume(mask)
             case (.configure, _):
                 let configuration = configurations[parity]
                 try handles.withUnsafeBufferPointer { springs in

@@ -13,8 +13,6 @@ final class ReferenceLanes {
     /// The same springs in Q16.16, for the fixed-point C loop.
     let fixedDisplacement: UnsafeMutablePointer<Int32>
     let fixedVelocity: UnsafeMutablePointer<Int32>
-    /// One zero word per bundle (no lane paused).
-    let pausedLanes: UnsafeMutablePointer<UInt16>
     /// The compute probe's springs: displacements, then velocities (2 x 128 floats), held in
     /// registers by the probe and written back after each call.
     let computeState: UnsafeMutablePointer<Float>
@@ -22,8 +20,6 @@ final class ReferenceLanes {
     init(springs: Int) {
         self.springs = springs
         let bundles = BundleIndexing.bundleCount(springs: max(springs, 1))
-        pausedLanes = .allocate(capacity: bundles)
-        pausedLanes.initialize(repeating: 0, count: bundles)
         func buffer(_ count: Int) -> UnsafeMutablePointer<Float> {
             let lanes = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: BundleIndexing.bundleBytes)
                 .bindMemory(to: Float.self, capacity: count)
@@ -66,7 +62,6 @@ final class ReferenceLanes {
         target.deallocate()
         fixedDisplacement.deallocate()
         fixedVelocity.deallocate()
-        pausedLanes.deallocate()
         computeState.deallocate()
     }
 }

@@ -129,9 +129,8 @@ struct ThroughputBench {
             let bundles = BundleIndexing.bundleCount(springs: springs)
             let work = LaneWork(
                 displacements: UnsafeMutableRawPointer(lanes.displacement), velocities: UnsafeMutableRawPointer(lanes.velocity),
-                pausedLanes: UnsafePointer(lanes.pausedLanes), bundleCount: bundles,
-                finalBundleLanes: BundleIndexing.liveLanes(bundle: bundles - 1, springs: springs),
-                hasPausedLanes: false, coefficients: Float32Lanes.coefficients(of: p))
+                bundleCount: bundles, finalBundleLanes: BundleIndexing.liveLanes(bundle: bundles - 1, springs: springs),
+                coefficients: Float32Lanes.coefficients(of: p))
             return (Contender(frame: { KernelEntry.float32Loop(work) }), springs)
         case .cDisplacement:
             return (Contender(frame: { spring_reference_step_displacement(lanes.displacement, lanes.velocity, springs, a11, a12, a21, a22) }), springs)

@@ -59,40 +59,47 @@ public enum Float32Lanes: SpringLaneArithmetic {
             Float(propagator.a21).bitPattern, Float(propagator.a22).bitPattern, 0, 0, 0, 0)
     }
 
+    /// The step, d' = a11·d + a12·v and v' = a21·d + a22·v in float32: the one formula every loop
+    /// (SIMD bundles, the last bundle, the scalar lanes) applies.
+    @frozen @usableFromInline
+    struct Step {
+        @usableFromInline let a11, a12, a21, a22: Float
+
+        @inlinable @inline(__always)
+        init(_ c: SIMD8<UInt32>) {
+            a11 = Float(bitPattern: c[0])
+            a12 = Float(bitPattern: c[1])
+            a21 = Float(bitPattern: c[2])
+            a22 = Float(bitPattern: c[3])
+        }
+
+        @inlinable @inline(__always)
+        func callAsFunction<Operand: Float32StepOperand>(_ d: Operand, _ v: Operand) -> (Operand, Operand) {
+            let (a11, a12) = (Operand(broadcasting: a11), Operand(broadcasting: a12))
+            let (a21, a22) = (Operand(broadcasting: a21), Operand(broadcasting: a22))
+            return (a11 * d + a12 * v, a21 * d + a22 * v)
+        }
+    }
+
     /// Float32 lanes never saturate within ``valueLimit``: always returns 0.
     @inlinable @inline(__always)
     public static func advance(_ work: LaneWork, bundles: Range<Int>) -> Int {
-        let c = work.coefficients
-        let a11 = SIMD16<Float>(repeating: Float(bitPattern: c[0]))
-        let a12 = SIMD16<Float>(repeating: Float(bitPattern: c[1]))
-        let a21 = SIMD16<Float>(repeating: Float(bitPattern: c[2]))
-        let a22 = SIMD16<Float>(repeating: Float(bitPattern: c[3]))
+        let step = Step(work.coefficients)
         let capacity = work.bundleCount
         work.displacements.withMemoryRebound(to: SIMD16<Float>.self, capacity: capacity) { d in
             work.velocities.withMemoryRebound(to: SIMD16<Float>.self, capacity: capacity) { v in
                 let last = capacity - 1
-                if !work.hasPausedLanes {
-                    // Whole bundles first: the same loop a C compiler emits for the plain step.
-                    let wholeEnd = bundles.upperBound > last && work.finalBundleLanes != .max
-                        ? last : bundles.upperBound
-                    for b in bundles.lowerBound..<wholeEnd {
-                        let displacement = d[b]
-                        let velocity = v[b]
-                        d[b] = a11 * displacement + a12 * velocity
-                        v[b] = a21 * displacement + a22 * velocity
-                    }
-                    guard wholeEnd < bundles.upperBound else { return }
+                // Whole bundles first: the same loop a C compiler emits for the plain step.
+                let wholeEnd = bundles.upperBound > last && work.finalBundleLanes != .max ? last : bundles.upperBound
+                for b in bundles.lowerBound..<wholeEnd {
+                    (d[b], v[b]) = step(d[b], v[b])
                 }
-                let maskedStart = work.hasPausedLanes ? bundles.lowerBound : last
-                for b in maskedStart..<bundles.upperBound {
-                    let stored = work.storedLanes(bundle: b)
-                    if stored == 0 { continue }
-                    let store = laneMask(stored)
-                    let displacement = d[b]
-                    let velocity = v[b]
-                    d[b] = displacement.replacing(with: a11 * displacement + a12 * velocity, where: store)
-                    v[b] = velocity.replacing(with: a21 * displacement + a22 * velocity, where: store)
-                }
+                // The last bundle's unused lanes hold paused or resting springs: computed, not stored.
+                guard wholeEnd < bundles.upperBound else { return }
+                let store = laneMask(work.finalBundleLanes)
+                let (displacement, velocity) = step(d[last], v[last])
+                d[last].replace(with: displacement, where: store)
+                v[last].replace(with: velocity, where: store)
             }
         }
         return 0
@@ -100,19 +107,16 @@ public enum Float32Lanes: SpringLaneArithmetic {
 
     @inlinable
     public static func advanceScalar(_ work: LaneWork, bundles: Range<Int>) -> Int {
-        let c = work.coefficients
-        let a11 = Float(bitPattern: c[0])
-        let a12 = Float(bitPattern: c[1])
-        let a21 = Float(bitPattern: c[2])
-        let a22 = Float(bitPattern: c[3])
+        let step = Step(work.coefficients)
         for b in bundles {
             let stored = work.storedLanes(bundle: b)
             for lane in 0..<BundleIndexing.laneCount where stored & (1 &<< UInt16(lane)) != 0 {
                 let offset = (b * BundleIndexing.laneCount + lane) * 4
-                let displacement = work.displacements.load(fromByteOffset: offset, as: Float.self)
-                let velocity = work.velocities.load(fromByteOffset: offset, as: Float.self)
-                work.displacements.storeBytes(of: a11 * displacement + a12 * velocity, toByteOffset: offset, as: Float.self)
-                work.velocities.storeBytes(of: a21 * displacement + a22 * velocity, toByteOffset: offset, as: Float.self)
+                let (displacement, velocity) = step(
+                    work.displacements.load(fromByteOffset: offset, as: Float.self),
+                    work.velocities.load(fromByteOffset: offset, as: Float.self))
+                work.displacements.storeBytes(of: displacement, toByteOffset: offset, as: Float.self)
+                work.velocities.storeBytes(of: velocity, toByteOffset: offset, as: Float.self)
             }
         }
         return 0
@@ -125,4 +129,23 @@ public enum Float32Lanes: SpringLaneArithmetic {
             1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
         return (SIMD16<UInt32>(repeating: UInt32(lanes)) & laneBits) .!= SIMD16<UInt32>(repeating: 0)
     }
+}
+
+/// What ``Float32Lanes/Step`` computes on: one lane or a bundle of sixteen, with the same
+/// rounding (each operation rounds to nearest, none is fused).
+@usableFromInline
+protocol Float32StepOperand {
+    init(broadcasting scalar: Float)
+    static func * (lhs: Self, rhs: Self) -> Self
+    static func + (lhs: Self, rhs: Self) -> Self
+}
+
+extension Float: Float32StepOperand {
+    @inlinable @inline(__always)
+    init(broadcasting scalar: Float) { self = scalar }
+}
+
+extension SIMD16: Float32StepOperand where Scalar == Float {
+    @inlinable @inline(__always)
+    init(broadcasting scalar: Float) { self.init(repeating: scalar) }
 }

@@ -4,23 +4,19 @@
 /// propagator on that pair and never reads the target, so one spring-step moves 16 bytes (read
 /// and write two lanes). Springs of one configuration share a batch of lane buffers, so the four
 /// step coefficients are broadcast once per batch and the loop reads no per-spring coefficient.
-/// Lanes outside
-/// `finalBundleLanes` in the last bundle, and lanes set in a bundle's paused word, are computed
-/// but never stored (Bepu's "discarded" lanes).
+/// Every lane of the bundles is a moving spring (paused and resting springs
+/// live past them in their batch) except those outside `finalBundleLanes` in the last bundle,
+/// which are computed but never stored (Bepu's "discarded" lanes).
 @frozen
 public struct LaneWork {
     /// Displacements from the targets, `bundleCount` bundles of 64 bytes, 64-byte aligned.
     public let displacements: UnsafeMutableRawPointer
     /// Velocities, laid out like `displacements`.
     public let velocities: UnsafeMutableRawPointer
-    /// One word per bundle: bit l set when lane l is paused.
-    public let pausedLanes: UnsafePointer<UInt16>
     /// Bundles holding moving springs.
     public let bundleCount: Int
     /// Lanes of the last bundle that hold moving springs.
     public let finalBundleLanes: UInt16
-    /// Whether any lane of this batch is paused (if not, the paused words need not be read).
-    public let hasPausedLanes: Bool
     /// The step's parameters: a11, a12, a21, a22 as 32-bit lane patterns, then any the lane format
     /// adds (see ``SpringLaneArithmetic/coefficients(of:)``).
     public let coefficients: SIMD8<UInt32>
@@ -29,23 +25,20 @@ public struct LaneWork {
     @inlinable
     public init(
         displacements: UnsafeMutableRawPointer, velocities: UnsafeMutableRawPointer,
-        pausedLanes: UnsafePointer<UInt16>, bundleCount: Int, finalBundleLanes: UInt16, hasPausedLanes: Bool,
-        coefficients: SIMD8<UInt32>
+        bundleCount: Int, finalBundleLanes: UInt16, coefficients: SIMD8<UInt32>
     ) {
         self.displacements = displacements
         self.velocities = velocities
-        self.pausedLanes = pausedLanes
         self.bundleCount = bundleCount
         self.finalBundleLanes = finalBundleLanes
-        self.hasPausedLanes = hasPausedLanes
         self.coefficients = coefficients
     }
 
-    /// The lanes of bundle `bundle` whose results are stored: live and not paused.
+    /// The lanes of bundle `bundle` whose results are stored: every lane but the last bundle's
+    /// unused ones.
     @inlinable @inline(__always)
     public func storedLanes(bundle: Int) -> UInt16 {
-        let live = bundle == bundleCount - 1 ? finalBundleLanes : UInt16.max
-        return hasPausedLanes ? live & ~pausedLanes[bundle] : live
+        bundle == bundleCount - 1 ? finalBundleLanes : UInt16.max
     }
 }
 

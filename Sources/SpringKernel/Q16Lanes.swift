@@ -271,8 +271,8 @@ public enum Q16Lanes: SpringLaneArithmetic {
         return (newD, newV, saturated(outside))
     }
 
-    /// Advances the lanes with a plain loop that LLVM vectorizes (`vpmuldq`, a shift and a blend
-    /// per row on AVX2); bundles with paused lanes store lane by lane.
+    /// Advances the lanes, sixteen at a time (`vpmuldq`, a shift and a blend per row on AVX2), the
+    /// last few one by one: every lane of the range but the last bundle's unused ones is moving.
     @inlinable @inline(__always)
     public static func advance(_ work: LaneWork, bundles: Range<Int>) -> Int {
         let step = Step(work.coefficients)
@@ -280,42 +280,32 @@ public enum Q16Lanes: SpringLaneArithmetic {
         let capacity = work.bundleCount * BundleIndexing.laneCount
         work.displacements.withMemoryRebound(to: Int32.self, capacity: capacity) { d in
             work.velocities.withMemoryRebound(to: Int32.self, capacity: capacity) { v in
-                if !work.hasPausedLanes {
-                    // Every live lane of the range, as one contiguous run.
-                    let first = bundles.lowerBound * BundleIndexing.laneCount
-                    var end = bundles.upperBound * BundleIndexing.laneCount
-                    if bundles.upperBound == work.bundleCount {
-                        end -= BundleIndexing.laneCount - work.finalBundleLanes.nonzeroBitCount
-                    }
-                    let c = (
-                        unsafeBitCast(SIMD16<Int32>(repeating: step.b11), to: SIMD8<Int64>.self),
-                        unsafeBitCast(SIMD16<Int32>(repeating: step.b12), to: SIMD8<Int64>.self),
-                        unsafeBitCast(SIMD16<Int32>(repeating: step.b21), to: SIMD8<Int64>.self),
-                        unsafeBitCast(SIMD16<Int32>(repeating: step.b22), to: SIMD8<Int64>.self))
-                    var sixteen = SIMD16<Int32>(repeating: 0)
-                    var i = first
-                    while i &+ 16 <= end {
-                        let lanesD = UnsafeRawPointer(d + i).loadUnaligned(as: SIMD16<Int32>.self)
-                        let lanesV = UnsafeRawPointer(v + i).loadUnaligned(as: SIMD16<Int32>.self)
-                        let (newD, newV) = stepSixteen(lanesD, lanesV, c, outside: &sixteen)
-                        UnsafeMutableRawPointer(d + i).storeBytes(of: newD, as: SIMD16<Int32>.self)
-                        UnsafeMutableRawPointer(v + i).storeBytes(of: newV, as: SIMD16<Int32>.self)
-                        i &+= 16
-                    }
-                    // Bit 31 of any lane: the smallest lane is negative.
-                    outside |= UInt32(bitPattern: sixteen.min())
-                    while i < end {
-                        (d[i], v[i]) = step(d[i], v[i], outside: &outside)
-                        i &+= 1
-                    }
-                    return
+                // Every live lane of the range, as one contiguous run.
+                let first = bundles.lowerBound * BundleIndexing.laneCount
+                var end = bundles.upperBound * BundleIndexing.laneCount
+                if bundles.upperBound == work.bundleCount {
+                    end -= BundleIndexing.laneCount - work.finalBundleLanes.nonzeroBitCount
                 }
-                for b in bundles {
-                    let stored = work.storedLanes(bundle: b)
-                    for lane in 0..<BundleIndexing.laneCount where stored & (1 &<< UInt16(lane)) != 0 {
-                        let i = b * BundleIndexing.laneCount + lane
-                        (d[i], v[i]) = step(d[i], v[i], outside: &outside)
-                    }
+                let c = (
+                    unsafeBitCast(SIMD16<Int32>(repeating: step.b11), to: SIMD8<Int64>.self),
+                    unsafeBitCast(SIMD16<Int32>(repeating: step.b12), to: SIMD8<Int64>.self),
+                    unsafeBitCast(SIMD16<Int32>(repeating: step.b21), to: SIMD8<Int64>.self),
+                    unsafeBitCast(SIMD16<Int32>(repeating: step.b22), to: SIMD8<Int64>.self))
+                var sixteen = SIMD16<Int32>(repeating: 0)
+                var i = first
+                while i &+ 16 <= end {
+                    let lanesD = UnsafeRawPointer(d + i).loadUnaligned(as: SIMD16<Int32>.self)
+                    let lanesV = UnsafeRawPointer(v + i).loadUnaligned(as: SIMD16<Int32>.self)
+                    let (newD, newV) = stepSixteen(lanesD, lanesV, c, outside: &sixteen)
+                    UnsafeMutableRawPointer(d + i).storeBytes(of: newD, as: SIMD16<Int32>.self)
+                    UnsafeMutableRawPointer(v + i).storeBytes(of: newV, as: SIMD16<Int32>.self)
+                    i &+= 16
+                }
+                // Bit 31 of any lane: the smallest lane is negative.
+                outside |= UInt32(bitPattern: sixteen.min())
+                while i < end {
+                    (d[i], v[i]) = step(d[i], v[i], outside: &outside)
+                    i &+= 1
                 }
             }
         }

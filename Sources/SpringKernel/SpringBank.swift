@@ -29,7 +29,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// The most distinct configurations one bank holds at once.
     public static var maximumConfigurationCount: Int { SpringBankCore.maximumConfigurationCount }
     /// The most pause masks that can hold one spring at once.
-    public static var maximumPauseDepth: Int { PauseDepth.maximumDepth }
+    public static var maximumPauseDepth: Int { SpringBankCore.maximumPauseDepth }
 
     /// An empty bank.
     ///
@@ -374,6 +374,13 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         try core.pause(mask)
     }
 
+    /// Lets go of the mask's hold. A spring that no other mask holds moves on from where it was
+    /// paused: its motion, and its rest, continue as if the pause had not happened, later. Resuming
+    /// a mask that is not pausing does nothing.
+    public func resume(_ mask: PauseMaskID) throws(SpringKernelError) {
+        try core.resume(mask)
+    }
+
     /// Lets go of the mask's hold. A spring that no other mask holds moves again, from the value and
     /// velocity `restart` returns for it (nil: from where it was paused), as PausesSpring asks.
     ///
@@ -386,7 +393,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     @_specialize(where Lanes == Q16Lanes)
     public func resume(
         _ mask: PauseMaskID,
-        restart: (SpringHandle) -> (value: Lanes.Value, velocity: Lanes.Value)? = { _ in nil }
+        restart: (SpringHandle) -> (value: Lanes.Value, velocity: Lanes.Value)?
     ) throws(SpringKernelError) {
         try core.resume(mask) { spring throws(SpringKernelError) in
             guard let state = restart(spring) else { return nil }

@@ -12,52 +12,57 @@ extension SpringBankCore {
     func _checkInvariants() throws {
         var liveSprings = 0
         var pauseHolds = [Int: Int]()  // record → masks pausing it
+        var springEdges = 0
+        for index in records.indices where records[index].isLive {
+            var edge = records[index].firstMaskEdge, previous = MaskEdge.none
+            while edge != MaskEdge.none {
+                let e = maskEdges[Int(edge)]
+                try check(Int(e.spring) == index && e.previousOfSpring == previous, "edge \(edge) of spring \(index) mislinked")
+                try check(masks[Int(e.mask)].isLive, "spring \(index) listed by a free mask")
+                try check(edge == self.edge(record: index, mask: Int(e.mask)), "spring \(index) listed twice by mask \(e.mask)")
+                springEdges += 1
+                (previous, edge) = (edge, e.nextOfSpring)
+            }
+        }
+        var maskEdgeCount = 0
         for (m, mask) in masks.enumerated() where mask.isLive {
             var members = 0
-            for word in mask.members {
-                let (key, lanes) = (word.key, word.lanes)
-                let (batchIndex, bundle) = Self.split(bundleKey: key)
-                try check(lanes != 0, "empty member word kept in mask \(m)")
-                let batch = try batches[batchIndex] ?? { throw InvariantViolation(description: "mask \(m) names a free batch") }()
-                for lane in 0..<BundleIndexing.laneCount where lanes & (1 << lane) != 0 {
-                    let slot = bundle * BundleIndexing.laneCount + lane
-                    try check(slot < batch.count, "mask \(m) names an empty slot")
-                    let spring = Int(batch.springOfSlot[slot])
-                    try check(isMember(record: spring, mask: m), "mask \(m) lists a spring that does not list it")
-                    if mask.isPausing { pauseHolds[spring, default: 0] += 1 }
-                    members += 1
-                }
+            var edge = mask.firstEdge, previous = MaskEdge.none
+            while edge != MaskEdge.none {
+                let e = maskEdges[Int(edge)]
+                try check(Int(e.mask) == m && e.previousInMask == previous, "edge \(edge) of mask \(m) mislinked")
+                try check(records[Int(e.spring)].isLive, "mask \(m) lists a removed spring")
+                if mask.isPausing { pauseHolds[Int(e.spring), default: 0] += 1 }
+                members += 1
+                (previous, edge) = (edge, e.nextInMask)
             }
+            try check(previous == mask.lastEdge, "last edge of mask \(m)")
             try check(members == mask.memberCount, "mask \(m) counts \(mask.memberCount) members, has \(members)")
+            maskEdgeCount += members
         }
+        try check(maskEdgeCount == springEdges, "masks list \(maskEdgeCount) memberships, springs \(springEdges)")
+        try check(maskEdges.count == springEdges + freeMaskEdges.count, "edges lost")
         for (b, slot) in batches.enumerated() {
             guard let batch = slot else { continue }
             try check(batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] == b, "configuration index of batch \(b)")
-            try check(0 <= batch.awakeCount && batch.awakeCount <= batch.count && batch.count <= batch.capacity, "batch \(b) counts")
+            try check(0 <= batch.movingCount && batch.movingCount <= batch.awakeCount && batch.awakeCount <= batch.count
+                && batch.count <= batch.capacity, "batch \(b) counts")
             try check(batch.count > 0, "empty batch \(b) kept")
-            var paused = 0
-            for bundle in 0..<(batch.capacity / BundleIndexing.laneCount) {
-                try check(batch.pausedLanes[bundle] == batch.pauseDepth.heldLanes(bundle: bundle), "paused word of batch \(b) bundle \(bundle)")
-                paused += batch.pausedLanes[bundle].nonzeroBitCount
-            }
-            try check(paused == batch.pausedLaneCount, "paused lane count of batch \(b)")
             for slot in 0..<batch.capacity {
                 guard slot < batch.count else {
-                    try check(batch.displacements[slot] == 0 && batch.velocities[slot] == 0 && batch.targets[slot] == 0
-                        && batch.pauseDepth.depth(slot: slot) == 0, "unused slot \(slot) of batch \(b) not clear")
+                    try check(batch.displacements[slot] == 0 && batch.velocities[slot] == 0 && batch.targets[slot] == 0,
+                        "unused slot \(slot) of batch \(b) not clear")
                     continue
                 }
                 let spring = Int(batch.springOfSlot[slot])
                 let record = records[spring]
                 try check(record.isLive && Int(record.batch) == b && Int(record.slot) == slot, "slot \(slot) of batch \(b) and its record disagree")
-                try check(batch.pauseDepth.depth(slot: slot) == pauseHolds[spring, default: 0], "pause depth of spring \(spring)")
-                for mask in masks(ofRecord: spring) {
-                    let word = masks[mask].members.first { $0.key == Self.bundleKey(batch: b, slot: slot) }?.lanes ?? 0
-                    try check(word & BundleIndexing.laneBit(ofSlot: slot) != 0, "spring \(spring) lists mask \(mask) without its bit")
-                }
+                try check(Int(record.pauseDepth) == pauseHolds[spring, default: 0], "pause depth of spring \(spring)")
+                try check((slot < batch.movingCount) == (slot < batch.awakeCount && record.pauseDepth == 0),
+                    "spring \(spring) in the wrong region of batch \(b)")
                 if slot >= batch.awakeCount {
                     try check(batch.displacements[slot] == 0 && batch.velocities[slot] == 0, "resting spring \(spring) is not exactly at rest")
-                } else if !batch.isPaused(slot: slot) && !record.awaitingPrediction {
+                } else if slot < batch.movingCount && !record.awaitingPrediction {
                     // Never due only if it never rests: under a variable clock as predicted from the
                     // state its trajectory changed at (its lanes may since have left that motion:
                     // float32 cannot hold a velocity of 10⁻¹⁴⁶), else from its lanes.
@@ -71,7 +76,7 @@ extension SpringBankCore {
                     }
                     try check(record.due.isFinite || neverRests, "moving spring \(spring) is never due")
                 }
-                if slot < batch.awakeCount && !batch.isPaused(slot: slot) && !record.awaitingPrediction && record.due.isFinite {
+                if slot < batch.movingCount && !record.awaitingPrediction && record.due.isFinite {
                     try check(record.queuedDue <= record.due, "moving spring \(spring) is queued after its due time")
                     try check(schedule.entries.contains { Int($0.spring) == spring && $0.stamp == record.stamp && $0.due == record.queuedDue },
                         "moving spring \(spring) is missing from the rest schedule")

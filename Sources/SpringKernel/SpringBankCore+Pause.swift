@@ -1,24 +1,35 @@
 /// A pause mask: a set of springs that one source (a gesture recognizer, say) pauses and resumes
-/// together. Its members are kept as lane words per bundle, so pausing or resuming the whole set
-/// is one carry ripple per bundle word (``PauseDepth``), not a call per spring.
+/// together. Its members are its edges in ``SpringBankCore/maskEdges``, in the order they joined.
 struct PauseMaskRecord {
     var generation: UInt32 = 0
     var isLive = false
     /// Whether the mask currently holds its members paused.
     var isPausing = false
-    /// Member lanes, one word per bundle.
-    var members = MaskMembers()
+    /// The mask's first and last edges, or ``MaskEdge/none``.
+    var firstEdge = MaskEdge.none
+    var lastEdge = MaskEdge.none
     var memberCount = 0
 }
 
-extension SpringBankCore {
-    static func bundleKey(batch: Int, slot: Int) -> UInt64 {
-        UInt64(batch) << 32 | UInt64(BundleIndexing.bundle(ofSlot: slot))
-    }
+/// One mask listing one spring: membership stored once, as Box2D stores a contact between two
+/// bodies, on two doubly linked lists: the mask's members (walked to pause and resume it) and the
+/// spring's masks (walked when it leaves the bank or a mask, a few edges at most). A spring's slot
+/// is not stored here, so a spring can move between slots and batches without touching its masks.
+struct MaskEdge {
+    /// The end of a list.
+    static let none = UInt32.max
 
-    static func split(bundleKey key: UInt64) -> (batch: Int, bundle: Int) {
-        (Int(key >> 32), Int(key & 0xFFFF_FFFF))
-    }
+    var mask: UInt32
+    var spring: UInt32
+    var previousInMask = MaskEdge.none
+    var nextInMask = MaskEdge.none
+    var previousOfSpring = MaskEdge.none
+    var nextOfSpring = MaskEdge.none
+}
+
+extension SpringBankCore {
+    /// The deepest a spring can be held: the masks pausing it at once.
+    static let maximumPauseDepth = Int(UInt8.max)
 
     func maskIndex(_ id: PauseMaskID) throws(SpringKernelError) -> Int {
         guard id.bankTag == tag else { throw .foreignHandle }
@@ -33,66 +44,95 @@ extension SpringBankCore {
         PauseMaskID(index: UInt32(index), generation: masks[index].generation, bankTag: tag)
     }
 
-    /// Sets or clears one mask's bit for a slot.
-    private func setMemberBit(mask: Int, batch: Int, slot: Int, present: Bool) {
-        let key = Self.bundleKey(batch: batch, slot: slot)
-        let bit = BundleIndexing.laneBit(ofSlot: slot)
-        if present {
-            masks[mask].members.insert(key: key, bit: bit)
-        } else {
-            masks[mask].members.remove(key: key, bit: bit)
-        }
-    }
+    // MARK: Edges
 
-    /// Sets or clears a spring's bit in every mask that lists it.
-    func setMaskBits(ofRecord index: Int, batch: Int, slot: Int, present: Bool) {
-        forEachMask(ofRecord: index) { setMemberBit(mask: $0, batch: batch, slot: slot, present: present) }
-    }
-
-    // MARK: Which masks list a spring
-
-    /// Calls `body` with each mask that lists the spring: the record's two, then any extras.
+    /// Calls `body` with each spring the mask lists, in the order they joined it.
     @inline(__always)
-    func forEachMask(ofRecord index: Int, _ body: (Int) -> Void) {
-        let record = records[index]
-        guard record.firstMask != Self.noMask else { return }
-        body(Int(record.firstMask))
-        guard record.secondMask != Self.noMask else { return }
-        body(Int(record.secondMask))
-        if let extra = extraMasks[index] { for mask in extra { body(Int(mask)) } }
-    }
-
-    func masks(ofRecord index: Int) -> [Int] {
-        var list: [Int] = []
-        forEachMask(ofRecord: index) { list.append($0) }
-        return list
-    }
-
-    func isMember(record index: Int, mask: Int) -> Bool {
-        let record = records[index]
-        if record.firstMask == UInt32(mask) || record.secondMask == UInt32(mask) { return true }
-        return record.secondMask != Self.noMask && (extraMasks[index]?.contains(UInt32(mask)) ?? false)
-    }
-
-    /// Notes that `mask` lists the spring (not already noted).
-    func addMembership(record index: Int, mask: Int) {
-        if records[index].firstMask == Self.noMask {
-            records[index].firstMask = UInt32(mask)
-        } else if records[index].secondMask == Self.noMask {
-            records[index].secondMask = UInt32(mask)
-        } else {
-            extraMasks[index, default: []].append(UInt32(mask))
+    func forEachMember<Failure: Error>(ofMask mask: Int, _ body: (Int) throws(Failure) -> Void) throws(Failure) {
+        var edge = masks[mask].firstEdge
+        while edge != MaskEdge.none {
+            let next = maskEdges[Int(edge)].nextInMask
+            try body(Int(maskEdges[Int(edge)].spring))
+            edge = next
         }
     }
 
-    /// Forgets that `mask` lists the spring, keeping the record's fields filled in order.
-    func removeMembership(record index: Int, mask: Int) {
-        var list = masks(ofRecord: index)
-        guard let at = list.firstIndex(of: mask) else { return }
-        list.remove(at: at)
-        records[index].firstMask = list.count > 0 ? UInt32(list[0]) : Self.noMask
-        records[index].secondMask = list.count > 1 ? UInt32(list[1]) : Self.noMask
-        extraMasks[index] = list.count > 2 ? list[2...].map { UInt32($0) } : nil
+    /// The edge joining the spring and the mask, if the mask lists the spring.
+    func edge(record index: Int, mask: Int) -> UInt32? {
+        var edge = records[index].firstMaskEdge
+        while edge != MaskEdge.none {
+            if maskEdges[Int(edge)].mask == UInt32(mask) { return edge }
+            edge = maskEdges[Int(edge)].nextOfSpring
+        }
+        return nil
+    }
+
+    /// Lists the spring in the mask: last of the mask's members, first of the spring's masks.
+    private func addEdge(record index: Int, mask: Int) {
+        var new = MaskEdge(mask: UInt32(mask), spring: UInt32(index))
+        new.previousInMask = masks[mask].lastEdge
+        new.nextOfSpring = records[index].firstMaskEdge
+        let edge: UInt32
+        if let free = freeMaskEdges.popLast() {
+            edge = free
+            maskEdges[Int(edge)] = new
+        } else {
+            edge = UInt32(maskEdges.count)
+            maskEdges.append(new)
+        }
+        if new.previousInMask != MaskEdge.none { maskEdges[Int(new.previousInMask)].nextInMask = edge }
+        if masks[mask].firstEdge == MaskEdge.none { masks[mask].firstEdge = edge }
+        masks[mask].lastEdge = edge
+        if new.nextOfSpring != MaskEdge.none { maskEdges[Int(new.nextOfSpring)].previousOfSpring = edge }
+        records[index].firstMaskEdge = edge
+        masks[mask].memberCount += 1
+    }
+
+    /// Unlinks an edge from both its lists and, if its mask is pausing, lets go of the mask's hold
+    /// on the spring. A spring freed this way continues from the state it was paused in.
+    func removeEdge(_ edge: UInt32) {
+        let e = maskEdges[Int(edge)]
+        let mask = Int(e.mask), index = Int(e.spring)
+        if e.previousInMask != MaskEdge.none {
+            maskEdges[Int(e.previousInMask)].nextInMask = e.nextInMask
+        } else {
+            masks[mask].firstEdge = e.nextInMask
+        }
+        if e.nextInMask != MaskEdge.none {
+            maskEdges[Int(e.nextInMask)].previousInMask = e.previousInMask
+        } else {
+            masks[mask].lastEdge = e.previousInMask
+        }
+        if e.previousOfSpring != MaskEdge.none {
+            maskEdges[Int(e.previousOfSpring)].nextOfSpring = e.nextOfSpring
+        } else {
+            records[index].firstMaskEdge = e.nextOfSpring
+        }
+        if e.nextOfSpring != MaskEdge.none { maskEdges[Int(e.nextOfSpring)].previousOfSpring = e.previousOfSpring }
+        freeMaskEdges.append(edge)
+        masks[mask].memberCount -= 1
+        if masks[mask].isPausing { letGo(record: index) }
+    }
+
+    // MARK: Holds
+
+    /// Adds one mask's hold; the first hold takes a moving spring out of the step.
+    private func hold(record index: Int) {
+        records[index].pauseDepth += 1
+        guard records[index].pauseDepth == 1, isMoving(record: index) else { return }
+        holdStill(record: index)
+        suspendSchedule(record: index)
+    }
+
+    /// Removes one mask's hold; returns whether that freed the spring.
+    @discardableResult
+    private func letGo(record index: Int) -> Bool {
+        records[index].pauseDepth -= 1
+        guard records[index].pauseDepth == 0 else { return false }
+        guard !isMoving(record: index), isAwake(record: index) else { return true }
+        release(record: index)
+        resumeSchedule(record: index)
+        return true
     }
 
     // MARK: Masks
@@ -113,10 +153,8 @@ extension SpringBankCore {
     func removePauseMask(_ id: PauseMaskID) throws(SpringKernelError) {
         try checkMutable()
         let mask = try maskIndex(id)
-        if masks[mask].isPausing { try resume(id, restart: { _ throws(SpringKernelError) in nil }) }
-        for spring in memberRecords(ofMask: mask) {
-            removeMembership(record: spring, mask: mask)
-        }
+        if masks[mask].isPausing { try resume(id) }
+        while masks[mask].firstEdge != MaskEdge.none { removeEdge(masks[mask].firstEdge) }
         masks[mask] = PauseMaskRecord(generation: masks[mask].generation &+ 1)
         freeMasks.append(UInt32(mask))
     }
@@ -125,85 +163,40 @@ extension SpringBankCore {
     func memberRecords(ofMask mask: Int) -> [Int] {
         var springs: [Int] = []
         springs.reserveCapacity(masks[mask].memberCount)
-        for word in masks[mask].members {
-            let (batchIndex, bundle) = Self.split(bundleKey: word.key)
-            let batch = batches[batchIndex].unsafelyUnwrapped
-            forEachLane(word.lanes) { springs.append(Int(batch.springOfSlot[bundle * BundleIndexing.laneCount + $0])) }
-        }
+        forEachMember(ofMask: mask) { springs.append($0) }
         return springs.sorted()
-    }
-
-    func forEachLane(_ lanes: UInt16, _ body: (Int) -> Void) {
-        var remaining = lanes
-        while remaining != 0 {
-            body(remaining.trailingZeroBitCount)
-            remaining &= remaining - 1
-        }
     }
 
     func insert(_ handle: SpringHandle, into id: PauseMaskID) throws(SpringKernelError) {
         try checkMutable()
         let index = try recordIndex(handle)
         let mask = try maskIndex(id)
-        guard !isMember(record: index, mask: mask) else { return }
-        let (batch, slot) = batch(ofRecord: index)
+        guard edge(record: index, mask: mask) == nil else { return }
         if masks[mask].isPausing {
-            guard batch.pauseDepth.depth(slot: slot) < PauseDepth.maximumDepth else { throw .pauseDepthExceeded(handle) }
-            let bundle = BundleIndexing.bundle(ofSlot: slot)
-            batch.pauseDepth.increment(bundle: bundle, lanes: BundleIndexing.laneBit(ofSlot: slot))
-            batch.refreshPausedLanes(bundle: bundle)
+            guard Int(records[index].pauseDepth) < Self.maximumPauseDepth else { throw .pauseDepthExceeded(handle) }
+            hold(record: index)
         }
-        addMembership(record: index, mask: mask)
-        setMemberBit(mask: mask, batch: Int(records[index].batch), slot: slot, present: true)
-        masks[mask].memberCount += 1
+        addEdge(record: index, mask: mask)
     }
 
     func remove(_ handle: SpringHandle, from id: PauseMaskID) throws(SpringKernelError) {
         try checkMutable()
         let index = try recordIndex(handle)
         let mask = try maskIndex(id)
-        guard isMember(record: index, mask: mask) else { throw .notInMask(handle, id) }
-        removeMembership(record: index, mask: mask)
-        removeMember(record: index, mask: mask)
+        guard let edge = edge(record: index, mask: mask) else { throw .notInMask(handle, id) }
+        removeEdge(edge)
     }
 
-    /// Takes a spring out of a mask's member bits and, if the mask is pausing, lets go of its hold.
-    /// A spring freed this way continues from the state it was paused in.
-    func removeMember(record index: Int, mask: Int) {
-        let (batch, slot) = batch(ofRecord: index)
-        setMemberBit(mask: mask, batch: Int(records[index].batch), slot: slot, present: false)
-        masks[mask].memberCount -= 1
-        guard masks[mask].isPausing else { return }
-        let bundle = BundleIndexing.bundle(ofSlot: slot)
-        batch.pauseDepth.decrement(bundle: bundle, lanes: BundleIndexing.laneBit(ofSlot: slot))
-        if batch.refreshPausedLanes(bundle: bundle).released != 0, slot < batch.awakeCount {
-            trajectoryChanged(record: index)
-        }
-    }
-
-    /// Adds the mask's hold to every member: word operations per bundle.
+    /// Adds the mask's hold to every member; members that were moving leave the step.
     func pause(_ id: PauseMaskID) throws(SpringKernelError) {
         try checkMutable()
         let mask = try maskIndex(id)
         guard !masks[mask].isPausing else { return }
         // Refuse before changing anything if a member is already held as deep as it can be.
-        for word in masks[mask].members {
-            let (key, lanes) = (word.key, word.lanes)
-            let (batchIndex, bundle) = Self.split(bundleKey: key)
-            let batch = batches[batchIndex].unsafelyUnwrapped
-            let saturated = batch.pauseDepth.saturatedLanes(bundle: bundle) & lanes
-            if saturated != 0 {
-                let slot = bundle * BundleIndexing.laneCount + saturated.trailingZeroBitCount
-                throw .pauseDepthExceeded(handle(ofRecord: Int(batch.springOfSlot[slot])))
-            }
+        try forEachMember(ofMask: mask) { (index: Int) throws(SpringKernelError) in
+            if Int(records[index].pauseDepth) == Self.maximumPauseDepth { throw .pauseDepthExceeded(handle(ofRecord: index)) }
         }
-        for word in masks[mask].members {
-            let (key, lanes) = (word.key, word.lanes)
-            let (batchIndex, bundle) = Self.split(bundleKey: key)
-            let batch = batches[batchIndex].unsafelyUnwrapped
-            batch.pauseDepth.increment(bundle: bundle, lanes: lanes)
-            batch.refreshPausedLanes(bundle: bundle)
-        }
+        forEachMember(ofMask: mask) { hold(record: $0) }
         masks[mask].isPausing = true
     }
 
@@ -221,15 +214,13 @@ extension SpringBankCore {
         let mask = try maskIndex(id)
         guard masks[mask].isPausing else { return }
         resumeScratch.removeAll(keepingCapacity: true)
-        for word in masks[mask].members {
-            let (key, lanes) = (word.key, word.lanes)
-            let (batchIndex, bundle) = Self.split(bundleKey: key)
-            let batch = batches[batchIndex].unsafelyUnwrapped
-            forEachLane(lanes & batch.pauseDepth.lanesHeldOnce(bundle: bundle)) {
-                resumeScratch.append((batch.springOfSlot[bundle * BundleIndexing.laneCount + $0], nil))
-            }
+        forEachMember(ofMask: mask) { index in
+            if records[index].pauseDepth == 1 { resumeScratch.append((UInt32(index), nil)) }
         }
-        resumeScratch.sort { $0.spring < $1.spring }
+        // Members usually join in handle order: sort only when they did not.
+        if !resumeScratch.indices.dropFirst().allSatisfy({ resumeScratch[$0 - 1].spring < resumeScratch[$0].spring }) {
+            resumeScratch.sort { $0.spring < $1.spring }
+        }
         isRunningCallback = true
         defer { isRunningCallback = false }
         for i in resumeScratch.indices {
@@ -237,27 +228,34 @@ extension SpringBankCore {
         }
         isRunningCallback = false
 
-        for word in masks[mask].members {
-            let (key, lanes) = (word.key, word.lanes)
-            let (batchIndex, bundle) = Self.split(bundleKey: key)
-            let batch = batches[batchIndex].unsafelyUnwrapped
-            batch.pauseDepth.decrement(bundle: bundle, lanes: lanes)
-            batch.refreshPausedLanes(bundle: bundle)
-        }
         masks[mask].isPausing = false
         for (spring, restart) in resumeScratch {
             let index = Int(spring)
-            if let restart {
-                setState(record: index, displacement: restart.displacement, velocity: restart.velocity)
-            } else if isAwake(record: index) {
-                trajectoryChanged(record: index)
+            guard let restart else {
+                letGo(record: index)
+                continue
             }
+            // Back among the moving, then given its restart state (which wakes it if it rested).
+            records[index].pauseDepth = 0
+            if isAwake(record: index) { release(record: index) }
+            setState(record: index, displacement: restart.displacement, velocity: restart.velocity)
+        }
+        // Members still held by another mask keep their place among the paused.
+        forEachMember(ofMask: mask) { index in
+            if records[index].pauseDepth > 1 { records[index].pauseDepth -= 1 }
         }
     }
 
-    /// How many masks hold a spring paused.
-    func pauseDepth(record index: Int) -> Int {
-        let (batch, slot) = batch(ofRecord: index)
-        return batch.pauseDepth.depth(slot: slot)
+    /// ``resume(_:restart:)`` with nothing to ask: one walk, each freed spring moving on from where
+    /// it was paused.
+    func resume(_ id: PauseMaskID) throws(SpringKernelError) {
+        try checkMutable()
+        let mask = try maskIndex(id)
+        guard masks[mask].isPausing else { return }
+        masks[mask].isPausing = false
+        forEachMember(ofMask: mask) { letGo(record: $0) }
     }
+
+    /// How many masks hold a spring paused.
+    func pauseDepth(record index: Int) -> Int { Int(records[index].pauseDepth) }
 }

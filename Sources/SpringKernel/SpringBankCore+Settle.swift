@@ -25,8 +25,9 @@ extension SpringBankCore {
     /// ``trajectoryChanged(record:)`` for a caller that holds the spring's batch and slot.
     func trajectoryChanged(record index: Int, batch: ConfigurationBatch, slot: Int) {
         records[index].dueIsRest = false
+        records[index].scheduleSuspended = false
         if case .variable = frameClock, !records[index].awaitingPrediction {
-            if slot < batch.awakeCount, !batch.isPaused(slot: slot) {
+            if slot < batch.movingCount {
                 scheduleLowerBound(record: index, batch: batch, slot: slot, now: time)
                 if records[index].queuedDue < frameState.pointee.nextDueTime {
                     frameState.pointee.nextDueTime = records[index].queuedDue
@@ -47,6 +48,43 @@ extension SpringBankCore {
         records[index].queuedDue = .infinity
         records[index].due = .infinity
         records[index].dueIsRest = false
+        records[index].scheduleSuspended = false
+    }
+
+    /// A moving spring is paused: its due time and change time are kept, measured from now.
+    /// Its schedule entry stays: if it is still queued when the spring resumes (a pause of a
+    /// frame or two), the resume need not queue another.
+    func suspendSchedule(record index: Int) {
+        guard !records[index].awaitingPrediction, !records[index].scheduleSuspended else { return }
+        records[index].due -= clockReading
+        records[index].scheduleSuspended = true
+    }
+
+    /// A spring paused mid-motion moves again from the state it was paused in: its motion is the
+    /// one it had, started later by the time it was paused, and so is its rest. Under a fixed clock
+    /// its frames are the same frames, later: its due frame moves by the frames it was paused.
+    /// Under a variable clock it is anchored again at the lanes it resumes from (the motion a
+    /// later exact prediction starts from), and its old due time, moved on, is kept as a check a
+    /// tenth early: a lower bound on the same motion's rest, without a prediction now. A spring
+    /// changed while paused (or never scheduled) is predicted afresh.
+    func resumeSchedule(record index: Int) {
+        guard records[index].scheduleSuspended else { return trajectoryChanged(record: index) }
+        records[index].scheduleSuspended = false
+        let now = clockReading
+        records[index].due += now
+        switch frameClock {
+        case .variable:
+            let (batch, slot) = batch(ofRecord: index)
+            (records[index].changeDisplacement, records[index].changeVelocity) = batch.motionState(slot: slot, lanes: lanes)
+            records[index].changeTime = now
+            records[index].dueIsRest = false
+            queueIfEarlier(record: index, now: now, early: true)
+            frameState.pointee.nextDueTime = Swift.min(frameState.pointee.nextDueTime, records[index].queuedDue)
+        case .fixed:
+            queueIfEarlier(record: index, now: now)
+            let queued = records[index].queuedDue
+            if queued < 0x1p62 { frameState.pointee.nextDueFrame = Swift.min(frameState.pointee.nextDueFrame, Int(queued)) }
+        }
     }
 
     /// The schedule's clock: seconds stepped for a variable frame clock, frames for a fixed one.
@@ -130,7 +168,7 @@ extension SpringBankCore {
             records[index].awaitingPrediction = false
             // A paused spring is scheduled when it resumes (which changes its trajectory again).
             let (batch, slot) = batch(ofRecord: index)
-            guard slot < batch.awakeCount, !batch.isPaused(slot: slot) else { continue }
+            guard slot < batch.movingCount else { continue }
             switch frameClock {
             case .variable:
                 scheduleLowerBound(record: index, batch: batch, slot: slot, now: now)
@@ -150,7 +188,7 @@ extension SpringBankCore {
             guard records[index].isLive, records[index].stamp == entry.stamp else { continue }
             records[index].queuedDue = .infinity
             queuedSprings -= 1
-            guard isAwake(record: index), !isPaused(record: index), !records[index].awaitingPrediction else { continue }
+            guard isMoving(record: index), !records[index].awaitingPrediction else { continue }
             if records[index].due > now {
                 // Changed since it was queued, and its check moved on (or queued early on purpose).
                 queueIfEarlier(record: index, now: now)
@@ -210,7 +248,8 @@ extension SpringBankCore {
         queuedSprings = 0
         for index in records.indices where records[index].isLive && records[index].queuedDue.isFinite {
             records[index].queuedDue = .infinity
-            queueIfEarlier(record: index, now: clockReading)
+            // A paused spring is queued again when it resumes.
+            if !records[index].scheduleSuspended { queueIfEarlier(record: index, now: clockReading) }
         }
     }
 
@@ -264,8 +303,9 @@ extension SpringBankCore {
         for index in records.indices where records[index].isLive {
             records[index].changeTime -= shift
             guard case .variable = frameClock else { continue }
-            records[index].due -= shift
             records[index].queuedDue -= shift
+            // A suspended due time is measured from its pause, not on the clock: it stays as it is.
+            if !records[index].scheduleSuspended { records[index].due -= shift }
         }
         if case .variable = frameClock { compactSchedule() }
         publishNextDue()

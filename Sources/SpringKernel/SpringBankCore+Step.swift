@@ -36,7 +36,7 @@ struct FrameState {
 }
 
 /// Marks the bank's step plan stale. Shared by the bank and its batches: anything that changes
-/// what a step advances (a batch's awake count, paused lanes or buffers, the set of batches, the
+/// what a step advances (a batch's moving count or buffers, the set of batches, the
 /// threading, a pending prediction) calls it, so no mutation path can forget to.
 struct PlanValidity {
     let state: UnsafeMutablePointer<FrameState>
@@ -97,7 +97,7 @@ extension SpringBankCore {
             // Unretained, as on the per-event path: a new frame duration visits every batch.
             guard let object = batchObjects[index] else { continue }
             object._withUnsafeGuaranteedRef { batch in
-                guard batch.awakeCount > 0 else { return }
+                guard batch.movingCount > 0 else { return }
                 let item = batch.work(coefficients: batch.coefficients(duration: duration, lanes: lanes))
                 (work + items).initialize(to: item)
                 items += 1
@@ -127,7 +127,7 @@ extension SpringBankCore {
     /// so a scan is fine), marks their springs and predicts them again.
     private func markSaturatedSprings() {
         for case let batch? in batches {
-            for slot in 0..<batch.awakeCount where !batch.isPaused(slot: slot) {
+            for slot in 0..<batch.movingCount {
                 guard lanes.isSaturated(lanePattern: batch.displacements[slot])
                     || lanes.isSaturated(lanePattern: batch.velocities[slot])
                 else { continue }

@@ -5,8 +5,8 @@
 @usableFromInline
 final class SpringBankCore {
     /// One spring's bookkeeping, plain data so the table holding it needs no reference counting.
-    /// The spring's lanes live in `batches[batch]` at `slot`. Its first two pause masks are kept
-    /// here (most springs have none or one), any more in `extraMasks`.
+    /// The spring's lanes live in `batches[batch]` at `slot`; the masks that list it are its edges
+    /// in ``SpringBankCore/maskEdges``, from `firstMaskEdge`.
     struct SpringRecord {
         var generation: UInt32 = 0
         /// The configuration batch, or −1 when the record is free.
@@ -37,9 +37,14 @@ final class SpringBankCore {
         /// A step saturated one of the spring's lanes (the format could not hold the exact result).
         var wasSaturated = false
         var awaitingPrediction = false
-        /// The first two masks that list the spring, or ``SpringBankCore/noMask``; filled in order.
-        var firstMask = SpringBankCore.noMask
-        var secondMask = SpringBankCore.noMask
+        /// Paused mid-motion with its schedule kept: `due` is then measured from the moment it was
+        /// paused, so a resume that leaves its state alone moves it on instead of predicting
+        /// again (the motion is the same, later; see ``SpringBankCore/resumeSchedule(record:)``).
+        var scheduleSuspended = false
+        /// How many pausing masks hold the spring: it is paused while this is non-zero.
+        var pauseDepth: UInt8 = 0
+        /// The spring's first edge in ``SpringBankCore/maskEdges``, or ``MaskEdge/none``.
+        var firstMaskEdge = MaskEdge.none
 
         /// The caller's own value for the spring (an entity id, an index into its tables).
         var userValue: UInt64 = 0
@@ -73,10 +78,6 @@ final class SpringBankCore {
 
     /// Every spring's record, by handle index; read on every per-spring call.
     let records = UnsafeTable<SpringRecord>()
-    /// The masks listing a spring beyond the two its record holds, by handle index.
-    @exclusivity(unchecked) var extraMasks: [Int: [UInt32]] = [:]
-    /// The value of an empty mask field of a record.
-    static let noMask = UInt32.max
     /// Each batch's lane buffers, by batch index, so reads need not touch the batch object.
     let batchLanes = UnsafeTable<BatchLanes>()
     /// Each batch object again, unretained (`batches` owns them), for the per-event path: reading
@@ -87,6 +88,9 @@ final class SpringBankCore {
 
     @exclusivity(unchecked) var masks: [PauseMaskRecord] = []
     @exclusivity(unchecked) var freeMasks: [UInt32] = []
+    /// Mask membership, stored once: an edge per (mask, spring) pair, on both one's lists.
+    let maskEdges = UnsafeTable<MaskEdge>()
+    @exclusivity(unchecked) var freeMaskEdges: [UInt32] = []
     /// Each spring's velocity lane as a batch impulse's check leaves it, kept between calls.
     var batchVelocities: [Int: UInt32] = [:]
     /// Springs released by a resume, kept between calls so resuming allocates nothing.
@@ -142,8 +146,7 @@ final class SpringBankCore {
         frameState = .allocate(capacity: 1)
         let noWork = LaneWork(
             displacements: UnsafeMutableRawPointer(work), velocities: UnsafeMutableRawPointer(work),
-            pausedLanes: UnsafePointer(OpaquePointer(work)), bundleCount: 0, finalBundleLanes: 0, hasPausedLanes: false,
-            coefficients: .zero)
+            bundleCount: 0, finalBundleLanes: 0, coefficients: .zero)
         threadResults = .allocate(capacity: StepThreading.maximumThreads)
         threadResults.initialize(repeating: 0, count: StepThreading.maximumThreads)
         frameState.initialize(to: FrameState(
@@ -157,6 +160,7 @@ final class SpringBankCore {
         records.deallocate()
         batchLanes.deallocate()
         batchObjects.deallocate()
+        maskEdges.deallocate()
         work.deallocate()
         frameState.deallocate()
         threadResults.deallocate()
@@ -248,14 +252,25 @@ final class SpringBankCore {
             lanes.targets.load(fromByteOffset: offset, as: UInt32.self))
     }
 
-    func isAwake(record index: Int) -> Bool {
-        let (batch, slot) = batch(ofRecord: index)
-        return slot < batch.awakeCount
+    /// The spring's slot and its batch's region boundaries, read unretained (see `batchObjects`).
+    private func region(ofRecord index: Int) -> (slot: Int, movingCount: Int, awakeCount: Int) {
+        let record = records[index]
+        return batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef {
+            (Int(record.slot), $0.movingCount, $0.awakeCount)
+        }
     }
 
-    func isPaused(record index: Int) -> Bool {
-        let (batch, slot) = batch(ofRecord: index)
-        return batch.isPaused(slot: slot)
+    func isAwake(record index: Int) -> Bool {
+        let region = region(ofRecord: index)
+        return region.slot < region.awakeCount
+    }
+
+    func isPaused(record index: Int) -> Bool { records[index].pauseDepth != 0 }
+
+    /// Whether the spring is moving: not at rest, not paused (what a step advances).
+    func isMoving(record index: Int) -> Bool {
+        let region = region(ofRecord: index)
+        return region.slot < region.movingCount
     }
 
     /// Whether these lanes are a state of rest: exactly on target, not moving.
@@ -316,57 +331,83 @@ final class SpringBankCore {
 
     // MARK: Moving lanes between slots
 
-    /// Exchanges two slots of a batch and everything that names them: records and mask bits.
-    /// A mask listing both springs keeps both slots; any other moves its member's bit.
+    /// Exchanges two slots of a batch and the records that name them.
     func swapSlots(batchIndex: Int, _ a: Int, _ b: Int) {
         guard a != b, let object = batchObjects[batchIndex] else { return }
-        object._withUnsafeGuaranteedRef { batch in swapSlots(batch: batch, batchIndex: batchIndex, a, b) }
+        object._withUnsafeGuaranteedRef { batch in swapSlots(batch: batch, a, b) }
     }
 
     /// `swapSlots(batchIndex:_:_:)` on the batch itself: reached unretained from the per-event path
     /// (reading a class reference out of `batches` costs a retain and a release).
-    private func swapSlots(batch: ConfigurationBatch, batchIndex: Int, _ a: Int, _ b: Int) {
+    private func swapSlots(batch: ConfigurationBatch, _ a: Int, _ b: Int) {
+        guard a != b else { return }
         let springA = Int(batch.springOfSlot[a]), springB = Int(batch.springOfSlot[b])
-        let keyA = Self.bundleKey(batch: batchIndex, slot: a), bitA = BundleIndexing.laneBit(ofSlot: a)
-        let keyB = Self.bundleKey(batch: batchIndex, slot: b), bitB = BundleIndexing.laneBit(ofSlot: b)
-        forEachMask(ofRecord: springA) { mask in
-            if !isMember(record: springB, mask: mask) {
-                masks[mask].members.move(fromKey: keyA, fromBit: bitA, toKey: keyB, toBit: bitB)
-            }
-        }
-        forEachMask(ofRecord: springB) { mask in
-            if !isMember(record: springA, mask: mask) {
-                masks[mask].members.move(fromKey: keyB, fromBit: bitB, toKey: keyA, toBit: bitA)
-            }
-        }
         batch.swapSlots(a, b)
         records[springA].slot = Int32(b)
         records[springB].slot = Int32(a)
     }
 
-    /// Moves a resting spring into the awake region.
+    // The regions of a batch are [moving | paused mid-motion | at rest]; a spring crosses a
+    // boundary by swapping with the slot beside it, so each move below is one or two swaps.
+
+    /// Moves a resting spring into the awake slots: among the moving unless a mask holds it.
     func wake(record index: Int) {
         let record = records[index]
         batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             let slot = Int(record.slot)
             guard slot >= batch.awakeCount else { return }
-            swapSlots(batch: batch, batchIndex: Int(record.batch), slot, batch.awakeCount)
+            swapSlots(batch: batch, slot, batch.awakeCount)
             batch.awakeCount += 1
+            guard record.pauseDepth == 0 else { return }
+            swapSlots(batch: batch, batch.awakeCount - 1, batch.movingCount)
+            batch.movingCount += 1
         }
+    }
+
+    /// Takes a moving spring out of the step: its lanes stay as they are among the paused.
+    func holdStill(record index: Int) {
+        let record = records[index]
+        batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            let slot = Int(record.slot)
+            guard slot < batch.movingCount else { return }
+            swapSlots(batch: batch, slot, batch.movingCount - 1)
+            batch.movingCount -= 1
+        }
+    }
+
+    /// Puts a spring paused mid-motion back among the moving.
+    func release(record index: Int) {
+        let record = records[index]
+        batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            let slot = Int(record.slot)
+            guard slot >= batch.movingCount, slot < batch.awakeCount else { return }
+            swapSlots(batch: batch, slot, batch.movingCount)
+            batch.movingCount += 1
+        }
+    }
+
+    /// Moves an awake spring (moving or paused) to the resting slots, leaving its lanes as they are.
+    private func moveToRest(batch: ConfigurationBatch, slot: Int) {
+        var slot = slot
+        if slot < batch.movingCount {
+            swapSlots(batch: batch, slot, batch.movingCount - 1)
+            batch.movingCount -= 1
+            slot = batch.movingCount
+        }
+        guard slot < batch.awakeCount else { return }
+        swapSlots(batch: batch, slot, batch.awakeCount - 1)
+        batch.awakeCount -= 1
     }
 
     /// Snaps a spring exactly onto its target with zero velocity and moves it to the resting region.
     func rest(record index: Int) {
         let record = records[index]
-        let batchIndex = Int(record.batch)
-        batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+        batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             let slot = Int(record.slot)
             batch.displacements[slot] = 0
             batch.velocities[slot] = 0
             unschedule(record: index)
-            guard slot < batch.awakeCount else { return }
-            swapSlots(batch: batch, batchIndex: batchIndex, slot, batch.awakeCount - 1)
-            batch.awakeCount -= 1
+            moveToRest(batch: batch, slot: slot)
         }
     }
 
@@ -375,11 +416,8 @@ final class SpringBankCore {
         let batchIndex = Int(records[index].batch)
         let patterns = lanePatterns(ofRecord: index)
         batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-            if Int(records[index].slot) < batch.awakeCount {
-                swapSlots(batch: batch, batchIndex: batchIndex, Int(records[index].slot), batch.awakeCount - 1)
-                batch.awakeCount -= 1
-            }
-            swapSlots(batch: batch, batchIndex: batchIndex, Int(records[index].slot), batch.count - 1)
+            moveToRest(batch: batch, slot: Int(records[index].slot))
+            swapSlots(batch: batch, Int(records[index].slot), batch.count - 1)
             batch.count -= 1
             batch.clearSlot(batch.count)
         }
@@ -449,10 +487,7 @@ final class SpringBankCore {
     func remove(_ handle: SpringHandle) throws(SpringKernelError) {
         try checkMutable()
         let index = try recordIndex(handle)
-        for mask in masks(ofRecord: index) {
-            removeMember(record: index, mask: mask)
-            removeMembership(record: index, mask: mask)
-        }
+        while records[index].firstMaskEdge != MaskEdge.none { removeEdge(records[index].firstMaskEdge) }
         let batchIndex = Int(records[index].batch)
         _ = detach(record: index)
         releaseBatchIfEmpty(batchIndex)
@@ -520,25 +555,13 @@ final class SpringBankCore {
             scale: scale, naturalFrequency: configuration.naturalFrequency)
         let newBatch = try batchIndex(for: configuration, scale: scale)
         records[index].tolerance = tolerance
+        // Its masks and pause depth live in its record: only the lanes move.
         let wasAwake = slot < batch.awakeCount
-        let depth = batch.pauseDepth.depth(slot: slot)
-        // Take the spring out with no pause hold and no mask membership (so the slot swaps of the
-        // move leave its mask bits alone), then put both back in the new batch.
-        let memberships = masks(ofRecord: index)
-        setMaskBits(ofRecord: index, batch: oldBatch, slot: slot, present: false)
-        for mask in memberships { removeMembership(record: index, mask: mask) }
-        for _ in 0..<depth {
-            batch.pauseDepth.decrement(bundle: BundleIndexing.bundle(ofSlot: slot), lanes: BundleIndexing.laneBit(ofSlot: slot))
-        }
-        batch.refreshPausedLanes(bundle: BundleIndexing.bundle(ofSlot: slot))
         let patterns = detach(record: index)
         attach(
             record: index, batchIndex: newBatch, displacement: converted.displacement, velocity: converted.velocity,
             target: patterns.target, keepAwake: wasAwake)
         let (moved, newSlot) = self.batch(ofRecord: index)
-        moved.setPauseDepth(slot: newSlot, to: depth)
-        for mask in memberships { addMembership(record: index, mask: mask) }
-        setMaskBits(ofRecord: index, batch: newBatch, slot: newSlot, present: true)
         releaseBatchIfEmpty(oldBatch)
         if newSlot < moved.awakeCount { trajectoryChanged(record: index) }
     }
