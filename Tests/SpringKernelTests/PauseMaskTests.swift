@@ -145,3 +145,100 @@ struct PauseMaskTests {
         try bank._checkInvariants()
     }
 }
+
+@Suite("Pauses and rest")
+struct PauseRestTests {
+    /// Springs paused and resumed (as they were) at random, for random stretches, under a new `dt`
+    /// every frame or a declared fixed one: judged against a Float64 model that advances a spring only on the frames it
+    /// moved, none is ever snapped while its motion would still leave its band. A resume moves the
+    /// spring's schedule on rather than predicting again, so this is the test of that shortcut.
+    @Test("springs paused and resumed at random never rest early against the Float64 motion of the frames they moved",
+          arguments: [false, true])
+    func neverEarlyAcrossPauses(fixedClock: Bool) throws {
+        for seed in UInt64(1)...16 {
+            var generator = SeededGenerator(seed: seed)
+            let bank = SpringBank<Float32Lanes>()
+            if fixedClock { try bank.setFrameClock(.fixed(frameDuration: 1.0 / 60)) }
+            var models: [SpringHandle: (configuration: SpringConfiguration, d: Double, v: Double, tolerance: Double)] = [:]
+            var handles: [SpringHandle] = []
+            for _ in 0..<16 {
+                let c = SettleCase.random(using: &generator, maximumFrames: 1_000)
+                let handle = try bank.add(value: c.from, target: c.to, velocity: c.velocity, configuration: c.configuration, tolerance: c.tolerance)
+                models[handle] = (c.configuration, Double(c.from) - Double(c.to), Double(c.velocity), Double(c.tolerance))
+                handles.append(handle)
+            }
+            let masks = [try bank.makePauseMask(handles.filter { $0.index % 2 == 0 }),
+                         try bank.makePauseMask(handles.filter { $0.index % 3 == 0 })]
+            var frames = 0
+            while bank.awakeCount > 0 && frames < 3_000 {
+                for mask in masks where Int.random(in: 0..<12, using: &generator) == 0 {
+                    if try bank.isPausing(mask) { try bank.resume(mask) } else { try bank.pause(mask) }
+                }
+                let dt = fixedClock ? 1.0 / 60 : Double.random(in: 0.004...0.04, using: &generator)
+                try bank.step(dt: dt)
+                try bank._checkInvariants()
+                frames += 1
+                for (handle, model) in models where try !bank.isPaused(handle) {
+                    let next = SpringMotion(model.configuration).propagator(over: dt).apply(displacement: model.d, velocity: model.v)
+                    models[handle]!.d = next.displacement
+                    models[handle]!.v = next.velocity
+                }
+                for spring in bank.restedInLastStep {
+                    let model = models[spring]!
+                    let ratio = model.configuration.mass / model.configuration.tension
+                    let amplitude = (model.d * model.d + ratio * model.v * model.v).squareRoot()
+                    let band = model.tolerance + 1e-5 * amplitude + 1e-7
+                    if fixedClock {
+                        // The declared clock's rule: no later frame of 1/60 s ends outside the band.
+                        let step = SpringMotion(model.configuration).propagator(over: 1.0 / 60)
+                        var (d, v) = (model.d, model.v)
+                        var later = 0
+                        while d * d + ratio * v * v > band * band && later < 100_000 {
+                            (d, v) = step.apply(displacement: d, velocity: v)
+                            later += 1
+                            #expect(abs(d) <= band, "seed \(seed): \(spring) snapped at frame \(frames), \(later) frames before it leaves its band")
+                            if abs(d) > band { break }
+                        }
+                    } else {
+                        let remaining = ReferenceRest.restTime(
+                            displacement: model.d, velocity: model.v, tolerance: band, configuration: model.configuration)
+                        #expect(remaining == 0, "seed \(seed): \(spring) snapped at frame \(frames) with \(remaining) s of motion outside its band left")
+                    }
+                    models[spring] = nil
+                }
+            }
+            for mask in masks { try bank.resume(mask) }
+        }
+    }
+
+    @Test("a step advances only the moving springs: paused ones keep their lanes, and the rest move as in a bank without them")
+    func pausedLeaveTheStep() throws {
+        let configuration = try SpringConfiguration(tension: 120, friction: 2)
+        let withPaused = SpringBank<Float32Lanes>(), alone = SpringBank<Float32Lanes>()
+        var moving: [(SpringHandle, SpringHandle)] = [], held: [SpringHandle] = []
+        for i in 0..<37 {
+            let value = Float(i) * 3 - 50
+            let a = try withPaused.add(value: value, target: 0, velocity: Float(i), configuration: configuration, tolerance: 0.01)
+            if i % 3 == 1 {
+                held.append(a)
+            } else {
+                moving.append((a, try alone.add(value: value, target: 0, velocity: Float(i), configuration: configuration, tolerance: 0.01)))
+            }
+        }
+        let mask = try withPaused.makePauseMask(held)
+        try withPaused.pause(mask)
+        let before = held.map { withPaused.state(of: $0)! }
+        for _ in 0..<30 {
+            try withPaused.step(dt: 1.0 / 60)
+            try alone.step(dt: 1.0 / 60)
+        }
+        for (spring, state) in zip(held, before) {
+            let now = withPaused.state(of: spring)!
+            #expect(now.value.bitPattern == state.value.bitPattern && now.velocity.bitPattern == state.velocity.bitPattern)
+        }
+        for (a, b) in moving {
+            #expect(withPaused.state(of: a)!.value.bitPattern == alone.state(of: b)!.value.bitPattern)
+        }
+        try withPaused._checkInvariants()
+    }
+}
