@@ -41,6 +41,9 @@ public enum Float32Lanes: SpringLaneArithmetic {
 
     public static func double(ofLanePattern pattern: UInt32) -> Double { Double(Float(bitPattern: pattern)) }
 
+    /// Nil: the lanes hold IEEE float bits.
+    public static var integerLaneUnit: Double? { nil }
+
     public static func tolerance(_ value: Float) throws(SpringKernelError) -> Double {
         guard value.isFinite else { throw .nonFinite(.tolerance) }
         guard value > 0 else { throw .nonPositiveTolerance }

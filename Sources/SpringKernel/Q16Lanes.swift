@@ -82,6 +82,9 @@ public enum Q16Lanes: SpringLaneArithmetic {
 
     public static func double(ofLanePattern pattern: UInt32) -> Double { Double(Int32(bitPattern: pattern)) / Q16.scale }
 
+    /// 2⁻¹⁶: the lanes are `Int32` counts of it (at a batch's ``LaneScale``, of a power of two of it).
+    public static var integerLaneUnit: Double? { 1 / Q16.scale }
+
     public static func tolerance(_ value: Q16) throws(SpringKernelError) -> Double {
         guard value.raw > 0 else { throw .nonPositiveTolerance }
         return value.doubleValue

@@ -119,9 +119,7 @@ extension SpringBankCore {
     /// Adds one mask's hold; the first hold takes a moving spring out of the step.
     private func hold(record index: Int) {
         records[index].pauseDepth += 1
-        guard records[index].pauseDepth == 1, isMoving(record: index) else { return }
-        holdStill(record: index)
-        suspendSchedule(record: index)
+        if records[index].pauseDepth == 1, holdStill(record: index) { suspendSchedule(record: index) }
     }
 
     /// Removes one mask's hold; returns whether that freed the spring.
@@ -129,10 +127,14 @@ extension SpringBankCore {
     private func letGo(record index: Int) -> Bool {
         records[index].pauseDepth -= 1
         guard records[index].pauseDepth == 0 else { return false }
-        guard !isMoving(record: index), isAwake(record: index) else { return true }
-        release(record: index)
-        resumeSchedule(record: index)
+        if release(record: index) { resumeSchedule(record: index) }
         return true
+    }
+
+    /// Undoes ``hold(record:)`` exactly, for a pause refused part way.
+    private func undoHold(record index: Int) {
+        records[index].pauseDepth -= 1
+        if records[index].pauseDepth == 0, release(record: index) { unsuspendSchedule(record: index) }
     }
 
     // MARK: Masks
@@ -192,11 +194,21 @@ extension SpringBankCore {
         try checkMutable()
         let mask = try maskIndex(id)
         guard !masks[mask].isPausing else { return }
-        // Refuse before changing anything if a member is already held as deep as it can be.
-        try forEachMember(ofMask: mask) { (index: Int) throws(SpringKernelError) in
-            if Int(records[index].pauseDepth) == Self.maximumPauseDepth { throw .pauseDepthExceeded(handle(ofRecord: index)) }
+        var edge = masks[mask].firstEdge
+        while edge != MaskEdge.none {
+            let index = Int(maskEdges[Int(edge)].spring)
+            if Int(records[index].pauseDepth) == Self.maximumPauseDepth {
+                // Refused: the members held so far are let go exactly as they were.
+                var held = masks[mask].firstEdge
+                while held != edge {
+                    undoHold(record: Int(maskEdges[Int(held)].spring))
+                    held = maskEdges[Int(held)].nextInMask
+                }
+                throw .pauseDepthExceeded(handle(ofRecord: index))
+            }
+            hold(record: index)
+            edge = maskEdges[Int(edge)].nextInMask
         }
-        forEachMember(ofMask: mask) { hold(record: $0) }
         masks[mask].isPausing = true
     }
 

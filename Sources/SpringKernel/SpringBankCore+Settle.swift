@@ -60,6 +60,13 @@ extension SpringBankCore {
         records[index].scheduleSuspended = true
     }
 
+    /// Undoes ``suspendSchedule(record:)`` exactly (a pause refused part way).
+    func unsuspendSchedule(record index: Int) {
+        guard records[index].scheduleSuspended else { return }
+        records[index].due += clockReading
+        records[index].scheduleSuspended = false
+    }
+
     /// A spring paused mid-motion moves again from the state it was paused in: its motion is the
     /// one it had, started later by the time it was paused, and so is its rest. Under a fixed clock
     /// its frames are the same frames, later: its due frame moves by the frames it was paused.
@@ -75,7 +82,7 @@ extension SpringBankCore {
         switch frameClock {
         case .variable:
             let (batch, slot) = batch(ofRecord: index)
-            (records[index].changeDisplacement, records[index].changeVelocity) = batch.motionState(slot: slot, lanes: lanes)
+            (records[index].changeDisplacement, records[index].changeVelocity) = batch.motionState(slot: slot)
             records[index].changeTime = now
             records[index].dueIsRest = false
             queueIfEarlier(record: index, now: now, early: true)
@@ -98,7 +105,7 @@ extension SpringBankCore {
     /// The spring's lanes as Doubles, its tolerance and its motion.
     private func restInputs(record index: Int) -> (displacement: Double, velocity: Double, tolerance: Double, motion: SpringMotion) {
         let (batch, slot) = batch(ofRecord: index)
-        let state = batch.motionState(slot: slot, lanes: lanes)
+        let state = batch.motionState(slot: slot)
         return (state.displacement, state.velocity, records[index].tolerance, batch.motion)
     }
 
@@ -143,7 +150,7 @@ extension SpringBankCore {
 
     /// A variable clock's first due time for a changed spring: a cheap lower bound on its rest.
     private func scheduleLowerBound(record index: Int, batch: ConfigurationBatch, slot: Int, now: Double) {
-        let (displacement, velocity) = batch.motionState(slot: slot, lanes: lanes)
+        let (displacement, velocity) = batch.motionState(slot: slot)
         records[index].changeDisplacement = displacement
         records[index].changeVelocity = velocity
         records[index].changeTime = now

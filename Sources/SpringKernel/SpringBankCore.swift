@@ -218,7 +218,7 @@ final class SpringBankCore {
                 displacements: nowhere, velocities: nowhere, targets: nowhere, scale: .identity, naturalFrequency: 1))
         }
         let batch = ConfigurationBatch(
-            configuration: configuration, scale: scale, planValidity: planValidity, lanesEntry: (batchLanes, index))
+            configuration: configuration, scale: scale, lanes: lanes, planValidity: planValidity, lanesEntry: (batchLanes, index))
         batches[index] = batch
         if index == batchObjects.count { batchObjects.append(nil) }
         batchObjects[index] = Unmanaged.passUnretained(batch)
@@ -365,24 +365,30 @@ final class SpringBankCore {
     }
 
     /// Takes a moving spring out of the step: its lanes stay as they are among the paused.
-    func holdStill(record index: Int) {
+    /// Returns whether it was moving.
+    @discardableResult
+    func holdStill(record index: Int) -> Bool {
         let record = records[index]
-        batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+        return batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             let slot = Int(record.slot)
-            guard slot < batch.movingCount else { return }
+            guard slot < batch.movingCount else { return false }
             swapSlots(batch: batch, slot, batch.movingCount - 1)
             batch.movingCount -= 1
+            return true
         }
     }
 
-    /// Puts a spring paused mid-motion back among the moving.
-    func release(record index: Int) {
+    /// Puts a spring paused mid-motion back among the moving. Returns whether it was paused
+    /// mid-motion (not at rest, not already moving).
+    @discardableResult
+    func release(record index: Int) -> Bool {
         let record = records[index]
-        batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+        return batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             let slot = Int(record.slot)
-            guard slot >= batch.movingCount, slot < batch.awakeCount else { return }
+            guard slot >= batch.movingCount, slot < batch.awakeCount else { return false }
             swapSlots(batch: batch, slot, batch.movingCount)
             batch.movingCount += 1
+            return true
         }
     }
 

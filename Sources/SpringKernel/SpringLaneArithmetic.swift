@@ -38,6 +38,11 @@ public protocol SpringLaneArithmetic: Sendable {
     /// The exact real number a lane pattern stands for.
     static func double(ofLanePattern pattern: UInt32) -> Double
 
+    /// For a format whose lanes are two's-complement integers read linearly, the real number the
+    /// lane 1 stands for (so ``double(ofLanePattern:)`` is `Int32(bitPattern:) × unit`); nil for
+    /// lanes that hold IEEE float bits. Lets the bank read lanes with no call through the format.
+    static var integerLaneUnit: Double? { get }
+
     /// The tolerance, in value units, as a positive finite `Double`, or a thrown error.
     static func tolerance(_ value: Value) throws(SpringKernelError) -> Double
 
