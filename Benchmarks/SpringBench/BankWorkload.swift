@@ -1,4 +1,4 @@
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// A bank built for a throughput case, with closures made inside a function generic over the lane
 /// format, so the frame is specialised for it (a call through a protocol would run the generic,

@@ -1,6 +1,6 @@
 import CBoundaryCaller
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 import SpringKernelC
 
 /// `spring-bench c-boundary`: what the C interface costs over the Swift API.

@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// `spring-bench c-scenarios`: the C interface's client scenarios, run through the Swift API.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// `spring-bench determinism`: runs the kernel's ``DeterminismScene`` and prints its state hash.
 struct DeterminismCommand {

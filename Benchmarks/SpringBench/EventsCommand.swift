@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// `spring-bench events`: what an event costs, the step's share included, when an engine sends
 /// many every frame (an attachment following a dragged target retargets every spring of it).

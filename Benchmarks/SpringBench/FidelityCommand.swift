@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// `spring-bench fidelity`: how closely the fixed-point (Q16.16) bank follows the exact motion it
 /// stands for, frame by frame, over a corpus of point- and unit-scale springs.

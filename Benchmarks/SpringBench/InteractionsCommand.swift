@@ -1,7 +1,7 @@
 import CAllocationCounter
 import Foundation
 import MotionInteractions
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// `spring-bench interactions`: the interaction layer's cost per frame above the kernel step.
 struct InteractionsCommand {

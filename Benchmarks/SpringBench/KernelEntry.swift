@@ -1,4 +1,4 @@
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// The entry point of every Swift kernel the benchmark times, each kept out of line so a profiler
 /// charges a kernel's samples to the kernel and not to the loop that calls it (`perf report`
@@ -23,8 +23,10 @@ enum KernelEntry {
 
     /// One pass of the kernel's float32 SIMD loop over plain lanes, without the bank.
     @inline(never)
-    static func float32Loop(_ work: LaneWork) {
-        _ = Float32Lanes.advance(work, bundles: 0..<work.bundleCount)
+    static func float32Loop(_ lanes: ReferenceLanes, coefficients: SIMD8<UInt32>) {
+        LaneLayout.advanceFloat32(
+            displacements: UnsafeMutableRawPointer(lanes.displacement), velocities: UnsafeMutableRawPointer(lanes.velocity),
+            springs: lanes.springs, coefficients: coefficients)
     }
 
     /// One frame of every object spring, in order, as a peer's spring system loops.

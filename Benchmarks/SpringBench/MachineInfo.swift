@@ -1,6 +1,6 @@
 import CSpringReference
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// What the numbers were measured on and built for.
 struct MachineInfo: Codable {

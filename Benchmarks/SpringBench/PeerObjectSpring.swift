@@ -1,4 +1,4 @@
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// One spring as Rebound and POP keep it: an object with its own Float64 state, advanced by RK4
 /// in 1 ms substeps with the frame clamped to 64 ms, interpolated between the last two substeps

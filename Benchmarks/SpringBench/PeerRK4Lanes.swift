@@ -1,4 +1,4 @@
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// The peers' integrator at its best: RK4 in 1 ms substeps with the frame clamped to 64 ms and a
 /// time accumulator (Rebound, POP), but over struct-of-arrays Float32 lanes, 16 springs to a
@@ -19,7 +19,7 @@ final class RK4Lanes {
     /// RK4 over `lanes` with `configuration`'s tension, friction and mass.
     init(lanes: ReferenceLanes, configuration: SpringConfiguration) {
         self.lanes = lanes
-        bundles = BundleIndexing.bundleCount(springs: lanes.springs)
+        bundles = LaneLayout.bundleCount(springs: lanes.springs)
         stiffness = Float(configuration.tension / configuration.mass)
         damping = Float(configuration.friction / configuration.mass)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// `spring-bench profile`: one kernel in a steady loop, for `perf record` or callgrind.
 struct ProfileCommand {

@@ -1,5 +1,5 @@
 import CSpringReference
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// Plain 64-byte-aligned lanes for the loops that run outside a bank (the kernel's bare loop, the C
 /// loops, the probes, the vectorised RK4 baseline), filled like the bank
@@ -19,14 +19,14 @@ final class ReferenceLanes {
 
     init(springs: Int) {
         self.springs = springs
-        let bundles = BundleIndexing.bundleCount(springs: max(springs, 1))
+        let bundles = LaneLayout.bundleCount(springs: max(springs, 1))
         func buffer(_ count: Int) -> UnsafeMutablePointer<Float> {
-            let lanes = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: BundleIndexing.bundleBytes)
+            let lanes = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: LaneLayout.bundleBytes)
                 .bindMemory(to: Float.self, capacity: count)
             lanes.initialize(repeating: 0, count: count)
             return lanes
         }
-        let padded = bundles * BundleIndexing.laneCount
+        let padded = bundles * LaneLayout.laneCount
         displacement = buffer(padded)
         velocity = buffer(padded)
         position = buffer(padded)

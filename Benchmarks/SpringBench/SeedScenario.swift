@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// The "Detecting Pauses" chapter's own case: a view snapped by UIKit Dynamics to {50, 222, 60, 60},
 /// whose frame (x, y, width, height) the chapter logs every 1/30 s. It looks settled at 0.50 s;

@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// One spring released at `from` with `velocity`, pulled toward `to`, stepped at exactly 1/hz:
 /// a row of the settle CSV `id,tension,friction,mass,from,to,velocity,tolerance,hz`.

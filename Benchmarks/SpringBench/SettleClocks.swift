@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// The frame clocks engines have, as seeded sequences of frame durations for a nominal rate.
 enum SettleClock: String, CaseIterable, Codable {

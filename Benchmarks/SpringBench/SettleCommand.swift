@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// `spring-bench settle`: when each detector reports rest, against the exact rest frame.
 struct SettleCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 enum SettleCorpus {
     static let header = SettleCaseFile.header

@@ -1,4 +1,4 @@
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// The settle detectors spring-bench puts beside the kernel's own (`ours`), each a published rule.
 /// The velocity thresholds watch the trajectory their own library computes (its RK4 in 1 ms

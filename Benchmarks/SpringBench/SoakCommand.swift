@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// `spring-bench soak`: a long mixed workload, checked at the end for drift, NaN, lost springs
 /// and memory growth.

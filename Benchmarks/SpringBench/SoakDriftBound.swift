@@ -1,4 +1,4 @@
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// How far a float32 spring of the soak may drift from its exact Float64 model, and why.
 ///

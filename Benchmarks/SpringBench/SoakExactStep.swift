@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// The soak model's own exact step: the 2x2 propagator of m x'' = −k (x − target) − c x' over a
 /// duration, written out again from the closed form in Double with the platform's libm (not

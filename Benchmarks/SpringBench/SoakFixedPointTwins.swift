@@ -1,4 +1,4 @@
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// The fixed-point part of the soak: the same seeded workload on two `FixedSpringBank`s, one
 /// stepped by the SIMD loop on one thread and one by the scalar loop on two, whose state hashes

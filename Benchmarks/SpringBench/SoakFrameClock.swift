@@ -1,4 +1,4 @@
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// The frame durations of a soak run: what a display link delivers to an engine over a long
 /// session. Steady stretches at 60, 120 or 144 Hz (a display changing mode), with a jittered frame

@@ -1,6 +1,6 @@
 import Foundation
 import MotionInteractions
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// The interaction part of the soak: Tossables in one ``MotionRuntime`` driven by synthetic,
 /// timestamped gestures, stepped with the same frame durations as the kernel part.

@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// A named spring configuration of the soak.
 struct SoakConfiguration: Hashable {

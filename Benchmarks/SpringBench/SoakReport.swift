@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// What one `soak` run did and found. `--format json` prints it with snake_case keys.
 struct SoakReport: Codable {

@@ -1,4 +1,4 @@
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// A plain Float64 model of every spring of the soak's float32 bank, told of every call the bank
 /// accepted (``SoakBankObserver``) and compared with the bank's lanes.

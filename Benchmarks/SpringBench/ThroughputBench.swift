@@ -1,5 +1,5 @@
 import CSpringReference
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// What a throughput run builds once and its cases share: banks by ``ThroughputCase/bankKey``, and
 /// plain lanes, RK4 lanes and object springs by size. Dropping an entry frees its memory.
@@ -126,12 +126,8 @@ struct ThroughputBench {
         let springs = lanes.springs
         switch kernel {
         case .simdLoop:
-            let bundles = BundleIndexing.bundleCount(springs: springs)
-            let work = LaneWork(
-                displacements: UnsafeMutableRawPointer(lanes.displacement), velocities: UnsafeMutableRawPointer(lanes.velocity),
-                bundleCount: bundles, finalBundleLanes: BundleIndexing.liveLanes(bundle: bundles - 1, springs: springs),
-                coefficients: Float32Lanes.coefficients(of: p))
-            return (Contender(frame: { KernelEntry.float32Loop(work) }), springs)
+            let coefficients = Float32Lanes.coefficients(of: p)
+            return (Contender(frame: { KernelEntry.float32Loop(lanes, coefficients: coefficients) }), springs)
         case .cDisplacement:
             return (Contender(frame: { spring_reference_step_displacement(lanes.displacement, lanes.velocity, springs, a11, a12, a21, a22) }), springs)
         case .cAbsolute:

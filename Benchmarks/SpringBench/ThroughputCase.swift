@@ -1,4 +1,4 @@
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// The lane format of a bank kernel. A second format is one case here and one line in
 /// ``BankWorkload/make(_:format:)``.

@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// `spring-bench throughput`: spring-steps per second of the kernels, the peers' algorithms and
 /// the machine's probes, at chosen sizes.

@@ -1,4 +1,4 @@
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// libFuzzer's entry point: the first byte picks the lane format (float32 or Q16.16), the rest is
 /// a script of bank calls (``BankHarness``). Any violated promise stops the run (a crash).

@@ -1,5 +1,5 @@
 import Foundation
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// Values of a lane format the fuzzer can make from a number or from raw lane bits.
 protocol FuzzLanes: SpringLaneArithmetic {

@@ -1,6 +1,6 @@
 import Foundation
 import MotionInteractions
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// libFuzzer's entry point for the interaction layer: a byte stream decoded into interactions,
 /// plans and spring streams added to and removed from one runtime, gesture events (out of order,

@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// libFuzzer's entry point for spring-bench's parsers, compiled from spring-bench's own files: the
 /// first byte picks the command-line parser, the settle CSV parser (float32 or Q16.16 domain) or

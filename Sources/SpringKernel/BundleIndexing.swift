@@ -3,33 +3,61 @@
 ///
 /// All lane and bundle arithmetic lives here, so no loop computes a bundle index or a trailing-lane
 /// mask of its own.
-public enum BundleIndexing {
+@usableFromInline
+enum BundleIndexing {
     /// Springs per bundle.
-    public static let laneCount = 16
+    @usableFromInline static let laneCount = 16
     /// Bytes per bundle of one 32-bit field: one cache line.
-    public static let bundleBytes = 64
+    @usableFromInline static let bundleBytes = 64
 
     /// The bundles needed to hold `springs` springs.
     @inlinable @inline(__always)
-    public static func bundleCount(springs: Int) -> Int { (springs + laneCount - 1) / laneCount }
+    static func bundleCount(springs: Int) -> Int { (springs + laneCount - 1) / laneCount }
 
     /// The bundle of slot `slot`.
     @inlinable @inline(__always)
-    public static func bundle(ofSlot slot: Int) -> Int { slot / laneCount }
+    static func bundle(ofSlot slot: Int) -> Int { slot / laneCount }
 
     /// The lane of slot `slot` within its bundle.
     @inlinable @inline(__always)
-    public static func lane(ofSlot slot: Int) -> Int { slot % laneCount }
+    static func lane(ofSlot slot: Int) -> Int { slot % laneCount }
 
     /// The one-bit lane mask of slot `slot` within its bundle.
     @inlinable @inline(__always)
-    public static func laneBit(ofSlot slot: Int) -> UInt16 { 1 &<< UInt16(slot % laneCount) }
+    static func laneBit(ofSlot slot: Int) -> UInt16 { 1 &<< UInt16(slot % laneCount) }
 
     /// The mask of the live lanes of bundle `bundle` when the first `springs` slots are live.
     @inlinable @inline(__always)
-    public static func liveLanes(bundle: Int, springs: Int) -> UInt16 {
+    static func liveLanes(bundle: Int, springs: Int) -> UInt16 {
         let live = springs - bundle * laneCount
         if live >= laneCount { return .max }
         return live <= 0 ? 0 : UInt16(truncatingIfNeeded: (1 << live) - 1)
+    }
+}
+
+/// The lane layout and the float32 loop over plain lanes, for a benchmark that lays out lanes as
+/// the kernel does and times its loop without a bank.
+@_spi(KernelInternals)
+public enum LaneLayout {
+    /// Springs per bundle.
+    public static var laneCount: Int { BundleIndexing.laneCount }
+    /// Bytes per bundle of one 32-bit field, and the alignment of a lane buffer.
+    public static var bundleBytes: Int { BundleIndexing.bundleBytes }
+
+    /// The bundles needed to hold `springs` springs.
+    public static func bundleCount(springs: Int) -> Int { BundleIndexing.bundleCount(springs: springs) }
+
+    /// One step of the float32 SIMD loop over `springs` displacement and velocity lanes (aligned
+    /// to ``bundleBytes``, padded to whole bundles), with `coefficients` from
+    /// ``SpringLaneArithmetic/coefficients(of:)``. Inlined into the caller, as the bank's step is.
+    @inlinable @inline(__always)
+    public static func advanceFloat32(
+        displacements: UnsafeMutableRawPointer, velocities: UnsafeMutableRawPointer, springs: Int, coefficients: SIMD8<UInt32>
+    ) {
+        let bundles = BundleIndexing.bundleCount(springs: springs)
+        let work = LaneWork(
+            displacements: displacements, velocities: velocities, bundleCount: bundles,
+            finalBundleLanes: BundleIndexing.liveLanes(bundle: bundles - 1, springs: springs), coefficients: coefficients)
+        _ = Float32Lanes.advance(work, bundles: 0..<bundles)
     }
 }

@@ -13,6 +13,7 @@
 /// let result = try DeterminismScene.run(Q16Lanes.self)
 /// print(result.hashHex, result.restFrame)
 /// ```
+@_spi(KernelInternals)
 public enum DeterminismScene {
     /// What a run of the scene ends with.
     public struct Result: Hashable, Sendable, CustomStringConvertible {

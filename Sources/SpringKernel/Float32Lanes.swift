@@ -17,45 +17,53 @@ public enum Float32Lanes: SpringLaneArithmetic {
 
     public static var formatName: String { "float32" }
 
+    @_spi(KernelInternals)
     public static func lanePattern(of value: Float, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32 {
         guard value.isFinite else { throw .nonFinite(quantity) }
         guard abs(value) <= valueLimit else { throw .outOfRange(quantity) }
         return value.bitPattern
     }
 
+    @_spi(KernelInternals)
     public static func lanePattern(adding delta: Float, to pattern: UInt32, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32 {
         _ = try lanePattern(of: delta, as: quantity)
         return try lanePattern(of: Float(bitPattern: pattern) + delta, as: quantity)
     }
 
+    @_spi(KernelInternals)
     public static func displacementPattern(value: UInt32, target: UInt32) throws(SpringKernelError) -> UInt32 {
         // Both are at most 1e15 in magnitude, so the difference is finite.
         (Float(bitPattern: value) - Float(bitPattern: target)).bitPattern
     }
 
+    @_spi(KernelInternals)
     public static func valuePattern(displacement: UInt32, target: UInt32) -> UInt32 {
         (Float(bitPattern: target) + Float(bitPattern: displacement)).bitPattern
     }
 
+    @_spi(KernelInternals)
     public static func value(ofLanePattern pattern: UInt32) -> Float { Float(bitPattern: pattern) }
 
+    @_spi(KernelInternals)
     public static func double(ofLanePattern pattern: UInt32) -> Double { Double(Float(bitPattern: pattern)) }
 
     /// Nil: the lanes hold IEEE float bits.
+    @_spi(KernelInternals)
     public static var integerLaneUnit: Double? { nil }
-
     public static func tolerance(_ value: Float) throws(SpringKernelError) -> Double {
         guard value.isFinite else { throw .nonFinite(.tolerance) }
         guard value > 0 else { throw .nonPositiveTolerance }
         return Double(value)
     }
 
+    @_spi(KernelInternals)
     public static func isSaturated(lanePattern pattern: UInt32) -> Bool { false }
 
     public static func nearestValue(to double: Double) -> Float {
         double.isNaN ? 0 : Float(Swift.min(Swift.max(double, -Double(valueLimit)), Double(valueLimit)))
     }
 
+    @_spi(KernelInternals)
     public static func coefficients(of propagator: SpringPropagator) -> SIMD8<UInt32> {
         SIMD8(
             Float(propagator.a11).bitPattern, Float(propagator.a12).bitPattern,
@@ -86,7 +94,7 @@ public enum Float32Lanes: SpringLaneArithmetic {
 
     /// Float32 lanes never saturate within ``valueLimit``: always returns 0.
     @inlinable @inline(__always)
-    public static func advance(_ work: LaneWork, bundles: Range<Int>) -> Int {
+    static func advance(_ work: LaneWork, bundles: Range<Int>) -> Int {
         let step = Step(work.coefficients)
         let capacity = work.bundleCount
         work.displacements.withMemoryRebound(to: SIMD16<Float>.self, capacity: capacity) { d in
@@ -109,7 +117,7 @@ public enum Float32Lanes: SpringLaneArithmetic {
     }
 
     @inlinable
-    public static func advanceScalar(_ work: LaneWork, bundles: Range<Int>) -> Int {
+    static func advanceScalar(_ work: LaneWork, bundles: Range<Int>) -> Int {
         let step = Step(work.coefficients)
         for b in bundles {
             let stored = work.storedLanes(bundle: b)

@@ -5,6 +5,7 @@
 /// Float lanes store the API patterns themselves (both shifts zero). Fixed-point lanes store each
 /// spring in a resolution that follows its tolerance and its configuration (see ``Q16Lanes``), so
 /// springs of one configuration but tolerances of different size live in different batches.
+@_spi(KernelInternals)
 public struct LaneScale: Hashable, Sendable, BitwiseCopyable {
     /// Stored displacement = API displacement × 2^displacementShift.
     public let displacementShift: Int

@@ -7,23 +7,23 @@
 /// Every lane of the bundles is a moving spring (paused and resting springs
 /// live past them in their batch) except those outside `finalBundleLanes` in the last bundle,
 /// which are computed but never stored (Bepu's "discarded" lanes).
-@frozen
-public struct LaneWork {
+@usableFromInline @frozen
+struct LaneWork {
     /// Displacements from the targets, `bundleCount` bundles of 64 bytes, 64-byte aligned.
-    public let displacements: UnsafeMutableRawPointer
+    @usableFromInline let displacements: UnsafeMutableRawPointer
     /// Velocities, laid out like `displacements`.
-    public let velocities: UnsafeMutableRawPointer
+    @usableFromInline let velocities: UnsafeMutableRawPointer
     /// Bundles holding moving springs.
-    public let bundleCount: Int
+    @usableFromInline let bundleCount: Int
     /// Lanes of the last bundle that hold moving springs.
-    public let finalBundleLanes: UInt16
+    @usableFromInline let finalBundleLanes: UInt16
     /// The step's parameters: a11, a12, a21, a22 as 32-bit lane patterns, then any the lane format
     /// adds (see ``SpringLaneArithmetic/coefficients(of:)``).
-    public let coefficients: SIMD8<UInt32>
+    @usableFromInline let coefficients: SIMD8<UInt32>
 
     /// Describes one batch's work for a frame.
     @inlinable
-    public init(
+    init(
         displacements: UnsafeMutableRawPointer, velocities: UnsafeMutableRawPointer,
         bundleCount: Int, finalBundleLanes: UInt16, coefficients: SIMD8<UInt32>
     ) {
@@ -37,7 +37,7 @@ public struct LaneWork {
     /// The lanes of bundle `bundle` whose results are stored: every lane but the last bundle's
     /// unused ones.
     @inlinable @inline(__always)
-    public func storedLanes(bundle: Int) -> UInt16 {
+    func storedLanes(bundle: Int) -> UInt16 {
         bundle == bundleCount - 1 ? finalBundleLanes : UInt16.max
     }
 }

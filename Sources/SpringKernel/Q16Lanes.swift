@@ -46,10 +46,12 @@ public enum Q16Lanes: SpringLaneArithmetic {
 
     public static var formatName: String { "q16.16" }
 
+    @_spi(KernelInternals)
     public static var hasScaledLanes: Bool { true }
 
     /// displacement + (old target − new target) at the lanes' scale: exact, so a spring retargeted
     /// every frame keeps its value to the bit.
+    @_spi(KernelInternals)
     public static func retargetedDisplacement(
         _ displacement: UInt32, from oldTarget: UInt32, to newTarget: UInt32, scale: LaneScale
     ) throws(SpringKernelError) -> UInt32 {
@@ -57,16 +59,19 @@ public enum Q16Lanes: SpringLaneArithmetic {
         return try lanePattern(adding: Q16(raw: Int32(bitPattern: shift)), to: displacement, as: .displacement)
     }
 
+    @_spi(KernelInternals)
     public static func lanePattern(of value: Q16, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32 {
         UInt32(bitPattern: value.raw)
     }
 
+    @_spi(KernelInternals)
     public static func lanePattern(adding delta: Q16, to pattern: UInt32, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32 {
         let (sum, overflow) = Int32(bitPattern: pattern).addingReportingOverflow(delta.raw)
         guard !overflow else { throw .outOfRange(quantity) }
         return UInt32(bitPattern: sum)
     }
 
+    @_spi(KernelInternals)
     public static func displacementPattern(value: UInt32, target: UInt32) throws(SpringKernelError) -> UInt32 {
         let (difference, overflow) = Int32(bitPattern: value).subtractingReportingOverflow(Int32(bitPattern: target))
         guard !overflow else { throw .outOfRange(.displacement) }
@@ -74,17 +79,20 @@ public enum Q16Lanes: SpringLaneArithmetic {
     }
 
     /// target + displacement, saturated to the format's range.
+    @_spi(KernelInternals)
     public static func valuePattern(displacement: UInt32, target: UInt32) -> UInt32 {
         UInt32(bitPattern: saturated(Int64(Int32(bitPattern: target)) + Int64(Int32(bitPattern: displacement))))
     }
 
+    @_spi(KernelInternals)
     public static func value(ofLanePattern pattern: UInt32) -> Q16 { Q16(raw: Int32(bitPattern: pattern)) }
 
+    @_spi(KernelInternals)
     public static func double(ofLanePattern pattern: UInt32) -> Double { Double(Int32(bitPattern: pattern)) / Q16.scale }
 
     /// 2⁻¹⁶: the lanes are `Int32` counts of it (at a batch's ``LaneScale``, of a power of two of it).
+    @_spi(KernelInternals)
     public static var integerLaneUnit: Double? { 1 / Q16.scale }
-
     public static func tolerance(_ value: Q16) throws(SpringKernelError) -> Double {
         guard value.raw > 0 else { throw .nonPositiveTolerance }
         return value.doubleValue
@@ -92,11 +100,13 @@ public enum Q16Lanes: SpringLaneArithmetic {
 
     /// A lane beyond the bound a motion is admitted with: only rounding drift over about 10⁹
     /// steps of an undamped spring gets there.
+    @_spi(KernelInternals)
     public static func isSaturated(lanePattern pattern: UInt32) -> Bool {
         let raw = Int32(bitPattern: pattern)
         return raw >= 1 << 30 || raw < -(1 << 30)
     }
 
+    @_spi(KernelInternals)
     public static func saturating(lanePattern pattern: UInt32) -> UInt32 {
         UInt32(bitPattern: Swift.min(Swift.max(Int32(bitPattern: pattern), -(1 << 30) + 1), (1 << 30) - 1))
     }
@@ -106,6 +116,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
         return Q16(raw: Int32(saturated((Swift.min(Swift.max(double, -1e12), 1e12) * Q16.scale).rounded(.toNearestOrEven))))
     }
 
+    @_spi(KernelInternals)
     public static func laneScale(tolerance: Double, naturalFrequency: Double) -> LaneScale {
         // A Q16 tolerance is a whole number of 2⁻¹⁶ steps: its binary exponent is 0...30.
         let toleranceExponent = Int((tolerance * Q16.scale).exponent)
@@ -124,6 +135,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
         return Swift.min(Swift.max(exponent, -24), 24)
     }
 
+    @_spi(KernelInternals)
     public static func rescaled(_ pattern: UInt32, by shift: Int, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32 {
         let raw = Int64(Int32(bitPattern: pattern))
         let result: Int64
@@ -140,6 +152,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
         return UInt32(bitPattern: lane)
     }
 
+    @_spi(KernelInternals)
     public static func holdsMotion(
         displacement: UInt32, velocity: UInt32, target: UInt32, scale: LaneScale, naturalFrequency: Double
     ) -> Bool {
@@ -158,12 +171,14 @@ public enum Q16Lanes: SpringLaneArithmetic {
 
     /// The step's coefficients with `scale`'s identity: the velocity lanes at the displacement's
     /// resolution (a reference for tests; banks use ``coefficients(of:scale:)``).
+    @_spi(KernelInternals)
     public static func coefficients(of propagator: SpringPropagator) -> SIMD8<UInt32> {
         coefficients(of: propagator, scale: .identity)
     }
 
     /// b11 = a11, b12 = a12·2^c, b21 = a21·2⁻ᶜ, b22 = a22 (c = displacement shift − velocity shift),
     /// as `Int32` with 29 fractional bits.
+    @_spi(KernelInternals)
     public static func coefficients(of propagator: SpringPropagator, scale: LaneScale) -> SIMD8<UInt32> {
         let c = scale.displacementShift - scale.velocityShift
         let up = Double(sign: .plus, exponent: c, significand: 1)
@@ -277,7 +292,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
     /// Advances the lanes, sixteen at a time (`vpmuldq`, a shift and a blend per row on AVX2), the
     /// last few one by one: every lane of the range but the last bundle's unused ones is moving.
     @inlinable @inline(__always)
-    public static func advance(_ work: LaneWork, bundles: Range<Int>) -> Int {
+    static func advance(_ work: LaneWork, bundles: Range<Int>) -> Int {
         let step = Step(work.coefficients)
         var outside: UInt32 = 0
         let capacity = work.bundleCount * BundleIndexing.laneCount
@@ -316,7 +331,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
     }
 
     @inlinable
-    public static func advanceScalar(_ work: LaneWork, bundles: Range<Int>) -> Int {
+    static func advanceScalar(_ work: LaneWork, bundles: Range<Int>) -> Int {
         let step = Step(work.coefficients)
         var outside: UInt32 = 0
         for b in bundles {

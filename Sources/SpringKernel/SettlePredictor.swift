@@ -24,6 +24,7 @@
 ///
 /// Every function here uses ``DeterministicMath``, never libm, so a prediction is the same bits on
 /// every machine: the fixed-point bank's rest frames are part of its deterministic state.
+@_spi(KernelInternals)
 public enum SettlePredictor {
     /// Predictions further than this many frames away are reported as this many frames; the kernel
     /// predicts again when they fall due. At 240 Hz it is over 100 days.

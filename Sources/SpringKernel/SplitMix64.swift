@@ -7,6 +7,7 @@
 /// let x = Double.random(in: 0..<1, using: &random)
 /// ```
 @frozen
+@_spi(KernelInternals)
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The generator's whole state.
     public var state: UInt64

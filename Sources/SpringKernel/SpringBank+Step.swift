@@ -51,7 +51,7 @@ enum StepExecution {
         }
         guard plan.workCount > 0 else { return 0 }
         let first = state.pointee.firstWork
-        var saturated = Lanes.advance(first, bundles: 0..<first.bundleCount)
+        var saturated = advance(first, bundles: 0..<first.bundleCount, path: .simd, lanes: lanes)
         if plan.workCount > 1 {
             saturated |= advance(plan, bundles: first.bundleCount..<plan.totalBundles, path: path, lanes: lanes)
         }
@@ -92,16 +92,28 @@ enum StepExecution {
             let work = plan.work[item]
             let start = max(bundles.lowerBound - offset, 0)
             let end = min(bundles.upperBound - offset, work.bundleCount)
-            if start < end {
-                switch path {
-                case .simd: saturated |= Lanes.advance(work, bundles: start..<end)
-                case .scalar: saturated |= Lanes.advanceScalar(work, bundles: start..<end)
-                }
-            }
+            if start < end { saturated |= advance(work, bundles: start..<end, path: path, lanes: lanes) }
             offset += work.bundleCount
             if offset >= bundles.upperBound { break }
         }
         return saturated
+    }
+}
+
+extension StepExecution {
+    /// Advances bundles `bundles` of one batch's work with the loop of its lane format, chosen by
+    /// type: once the step is specialised for a format, one call remains. The loops are not
+    /// requirements of ``SpringLaneArithmetic`` (they take the kernel's internal ``LaneWork``), and
+    /// the package's two formats are the only ones (the protocol's lane requirements are SPI).
+    @inlinable @inline(__always)
+    static func advance<Lanes: SpringLaneArithmetic>(
+        _ work: LaneWork, bundles: Range<Int>, path: StepPath, lanes: Lanes.Type
+    ) -> Int {
+        if Lanes.self == Float32Lanes.self {
+            return path == .simd ? Float32Lanes.advance(work, bundles: bundles) : Float32Lanes.advanceScalar(work, bundles: bundles)
+        }
+        precondition(Lanes.self == Q16Lanes.self, "SpringKernel steps its own lane formats only")
+        return path == .simd ? Q16Lanes.advance(work, bundles: bundles) : Q16Lanes.advanceScalar(work, bundles: bundles)
     }
 }
 

@@ -19,28 +19,35 @@ public protocol SpringLaneArithmetic: Sendable {
 
     /// The lane pattern of `value`, or ``SpringKernelError/nonFinite(_:)`` /
     /// ``SpringKernelError/outOfRange(_:)`` when the format cannot hold it.
+    @_spi(KernelInternals)
     static func lanePattern(of value: Value, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32
 
     /// The lane pattern of `pattern`'s value plus `delta` (an impulse added to a velocity), or a
     /// thrown error when the format cannot hold the sum.
+    @_spi(KernelInternals)
     static func lanePattern(adding delta: Value, to pattern: UInt32, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32
 
     /// The displacement lane of a spring at `value` pulled toward `target` (value − target), or a
     /// thrown error when the format cannot hold it.
+    @_spi(KernelInternals)
     static func displacementPattern(value: UInt32, target: UInt32) throws(SpringKernelError) -> UInt32
 
     /// The value of a spring from its displacement and target (target + displacement).
+    @_spi(KernelInternals)
     static func valuePattern(displacement: UInt32, target: UInt32) -> UInt32
 
     /// The API value of a lane pattern.
+    @_spi(KernelInternals)
     static func value(ofLanePattern pattern: UInt32) -> Value
 
     /// The exact real number a lane pattern stands for.
+    @_spi(KernelInternals)
     static func double(ofLanePattern pattern: UInt32) -> Double
 
     /// For a format whose lanes are two's-complement integers read linearly, the real number the
     /// lane 1 stands for (so ``double(ofLanePattern:)`` is `Int32(bitPattern:) × unit`); nil for
     /// lanes that hold IEEE float bits. Lets the bank read lanes with no call through the format.
+    @_spi(KernelInternals)
     static var integerLaneUnit: Double? { get }
 
     /// The tolerance, in value units, as a positive finite `Double`, or a thrown error.
@@ -48,9 +55,11 @@ public protocol SpringLaneArithmetic: Sendable {
 
     /// Whether a lane holds the value a saturating step leaves behind (always false for formats
     /// that cannot saturate).
+    @_spi(KernelInternals)
     static func isSaturated(lanePattern pattern: UInt32) -> Bool
 
     /// A lane `isSaturated` reports, brought back within the format's bound (itself otherwise).
+    @_spi(KernelInternals)
     static func saturating(lanePattern pattern: UInt32) -> UInt32
 
     /// The value of this format nearest to `double`, clamped to the format's range (NaN gives 0).
@@ -58,42 +67,42 @@ public protocol SpringLaneArithmetic: Sendable {
 
     /// The step's parameters for a propagator: a11, a12, a21, a22 as lane patterns, then any
     /// format-specific parameters (the fixed-point format's row shifts).
+    @_spi(KernelInternals)
     static func coefficients(of propagator: SpringPropagator) -> SIMD8<UInt32>
 
     /// Whether the format stores displacement and velocity lanes at a per-batch ``LaneScale``
     /// (false: the lanes are the API patterns themselves, and every scale is the identity).
+    @_spi(KernelInternals)
     static var hasScaledLanes: Bool { get }
 
     /// The stored displacement of a spring at `displacement` (stored at `scale`) when its target
     /// moves from `oldTarget` to `newTarget`: the same value, to within the format's rounding.
+    @_spi(KernelInternals)
     static func retargetedDisplacement(
         _ displacement: UInt32, from oldTarget: UInt32, to newTarget: UInt32, scale: LaneScale
     ) throws(SpringKernelError) -> UInt32
 
     /// The scale a batch of springs with this configuration's natural frequency and this tolerance
     /// stores its lanes at (``LaneScale/identity`` for formats that store API patterns as they are).
+    @_spi(KernelInternals)
     static func laneScale(tolerance: Double, naturalFrequency: Double) -> LaneScale
 
     /// `pattern` × 2^shift: exact for a non-negative shift, rounded to nearest for a negative one;
     /// ``SpringKernelError/outOfRange(_:)`` when the lane cannot hold it.
+    @_spi(KernelInternals)
     static func rescaled(_ pattern: UInt32, by shift: Int, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32
 
     /// Whether the whole future motion from these stored lanes fits the format: every later step's
     /// lanes and the value target + displacement (always true for formats that cannot saturate).
+    @_spi(KernelInternals)
     static func holdsMotion(
         displacement: UInt32, velocity: UInt32, target: UInt32, scale: LaneScale, naturalFrequency: Double
     ) -> Bool
 
     /// The step's parameters for a propagator on lanes stored at `scale`.
+    @_spi(KernelInternals)
     static func coefficients(of propagator: SpringPropagator, scale: LaneScale) -> SIMD8<UInt32>
 
-    /// Advances bundles `bundles` of `work` by one step, with SIMD over whole bundles. Returns
-    /// non-zero if any stored lane saturated (the format could not hold the exact result).
-    static func advance(_ work: LaneWork, bundles: Range<Int>) -> Int
-
-    /// Advances bundles `bundles` of `work` one lane at a time, bit-identical to
-    /// ``advance(_:bundles:)``, with the same saturation report.
-    static func advanceScalar(_ work: LaneWork, bundles: Range<Int>) -> Int
 }
 
 /// When a spring comes to rest, as a lane format predicts it.
@@ -112,27 +121,34 @@ public struct RestPrediction: Hashable, Sendable {
 }
 
 extension SpringLaneArithmetic {
+    @_spi(KernelInternals)
     public static var hasScaledLanes: Bool { false }
 
+    @_spi(KernelInternals)
     public static func retargetedDisplacement(
         _ displacement: UInt32, from oldTarget: UInt32, to newTarget: UInt32, scale: LaneScale
     ) throws(SpringKernelError) -> UInt32 {
         try displacementPattern(value: valuePattern(displacement: displacement, target: oldTarget), target: newTarget)
     }
 
+    @_spi(KernelInternals)
     public static func saturating(lanePattern pattern: UInt32) -> UInt32 { pattern }
 
+    @_spi(KernelInternals)
     public static func laneScale(tolerance: Double, naturalFrequency: Double) -> LaneScale { .identity }
 
+    @_spi(KernelInternals)
     public static func rescaled(_ pattern: UInt32, by shift: Int, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32 {
         precondition(shift == 0, "a format with scaled lanes implements rescaled(_:by:as:)")
         return pattern
     }
 
+    @_spi(KernelInternals)
     public static func holdsMotion(
         displacement: UInt32, velocity: UInt32, target: UInt32, scale: LaneScale, naturalFrequency: Double
     ) -> Bool { true }
 
+    @_spi(KernelInternals)
     public static func coefficients(of propagator: SpringPropagator, scale: LaneScale) -> SIMD8<UInt32> {
         coefficients(of: propagator)
     }

@@ -1,6 +1,6 @@
 import Foundation
 import MotionInteractions
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 import Testing
 
 /// A value type that breaks `SpringAnimatable`'s documented requirement (1 to 4 components).

@@ -1,6 +1,6 @@
 import Foundation
 import MotionInteractions
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 import Testing
 
 /// A bystander: an AttachWithSpring whose every frame is recorded, to show that bad input to

@@ -1,6 +1,6 @@
 import Foundation
 import MotionInteractions
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 import Testing
 
 /// PausesSpring's "performer considerations": an element that stops moving while it is dragged,

@@ -1,6 +1,6 @@
 import Foundation
 import MotionInteractions
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// A broken promise of the interaction layer, found by a randomized script.
 struct ScriptViolation: Error, CustomStringConvertible {

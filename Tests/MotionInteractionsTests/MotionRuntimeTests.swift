@@ -1,6 +1,6 @@
 import Foundation
 import MotionInteractions
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 import Testing
 
 @Suite("MotionRuntime")

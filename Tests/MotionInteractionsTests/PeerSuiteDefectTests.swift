@@ -1,6 +1,6 @@
 import Foundation
 import MotionInteractions
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 import Testing
 
 /// The defects that porting the Material Motion projects' own unit tests found (issue 13), each

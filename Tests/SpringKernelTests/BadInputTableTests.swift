@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// Rows of the bad-input table (Tests/RELIABILITY.md) that no other test covered: each input
 /// gets exactly the documented typed error, and the bank is left exactly as it was

@@ -1,5 +1,5 @@
 import Testing
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 @Suite("Batch events")
 struct BatchEventTests {

@@ -1,5 +1,5 @@
 import Testing
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// Box2D's determinism test: a fixed scene run until everything rests, its rest frame and final
 /// state hash pinned. The same constants are checked by `.ci/run` on a release build for the host

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// The edges of the Q16.16 format: Int32 bounds at the API, the motion bound (an energy norm of
 /// 2³⁰ lane steps), saturation in the step, the smallest and largest configurations, and frame

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// How closely a Q16.16 bank follows the exact motion, over a seeded corpus of the range the
 /// format promises: damping ratios 0.01 to 30, tensions 10 to 5000, masses 0.25 to 4, five frame

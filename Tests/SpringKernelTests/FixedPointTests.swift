@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 @Suite("Fixed point (Q16.16)")
 struct FixedPointTests {

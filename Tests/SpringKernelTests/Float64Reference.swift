@@ -1,5 +1,5 @@
 import Foundation
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// The reference for ``Float32Lanes``: each spring's displacement d = x − target and velocity v in
 /// `Double`, advanced by the exact propagator of m x'' = −k (x − target) − c x' over each frame

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// The frame clocks engines really have, as seeded sequences of frame durations.
 enum TestFrameClock: String, CaseIterable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// A difference between the kernel and the model: the test fails with it.
 struct ModelMismatch: Error, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// The reference for ``Q16Lanes``: the format's own arithmetic, which the kernel must follow bit
 /// for bit. A spring is its raw target (`Int32`, 2⁻¹⁶ units) and its displacement and velocity

@@ -1,5 +1,5 @@
 import Testing
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 @Suite("Reads: state(of:), bulk reads, user values")
 struct ReadingTests {

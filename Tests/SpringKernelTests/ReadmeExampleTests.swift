@@ -1,5 +1,5 @@
 import Testing
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 import CompilerCheck
 import Foundation
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// How a lane format's numbers behave, computed by the randomized model tests on their own,
 /// without the kernel: what each public call does to one spring's state, or which error it must

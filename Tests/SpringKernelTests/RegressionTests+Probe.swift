@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// Defects a probe of the library with hostile input found (issue 15), each now fixed.
 extension KernelRegressionTests {

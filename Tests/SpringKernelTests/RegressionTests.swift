@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// Bugs the reliability work found in the kernel, each now fixed; these tests keep them fixed.
 /// See Tests/RELIABILITY.md.

@@ -1,5 +1,5 @@
 import Testing
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 @Suite("Settle predictor")
 struct SettlePredictorTests {

@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 import Testing
 
 /// The peers' parameterisations, each checked against its formula computed here independently,

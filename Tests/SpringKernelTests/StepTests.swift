@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 @Suite("Exact stepping")
 struct StepTests {

@@ -1,5 +1,5 @@
 import Foundation
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 /// The tests' seeded generator: every property test is reproducible from its seed.
 typealias SeededGenerator = SplitMix64

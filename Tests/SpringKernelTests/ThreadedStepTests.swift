@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// The step split across threads, sized so every frame really is split (``StepThreading`` splits
 /// by bundles of 16 springs: 800 springs are 50 bundles, 25 a thread), with everything that
