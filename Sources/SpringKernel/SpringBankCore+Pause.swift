@@ -32,12 +32,7 @@ extension SpringBankCore {
     static let maximumPauseDepth = Int(UInt8.max)
 
     func maskIndex(_ id: PauseMaskID) throws(SpringKernelError) -> Int {
-        guard id.bankTag == tag else { throw .foreignHandle }
-        let index = Int(id.index)
-        guard index < masks.count, masks[index].isLive, masks[index].generation == id.generation else {
-            throw .stalePauseMask(id)
-        }
-        return index
+        try recordIndex(of: id, count: masks.count) { (masks[$0].isLive, masks[$0].generation) }
     }
 
     func maskID(ofIndex index: Int) -> PauseMaskID {

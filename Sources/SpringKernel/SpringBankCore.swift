@@ -174,12 +174,7 @@ final class SpringBankCore {
 
     /// The record index a handle names, or the reason it names none.
     func recordIndex(_ handle: SpringHandle) throws(SpringKernelError) -> Int {
-        guard handle.bankTag == tag else { throw .foreignHandle }
-        let index = Int(handle.index)
-        guard index < records.count, records[index].isLive, records[index].generation == handle.generation else {
-            throw .staleHandle(handle)
-        }
-        return index
+        try recordIndex(of: handle, count: records.count) { (records[$0].isLive, records[$0].generation) }
     }
 
     func checkMutable() throws(SpringKernelError) {

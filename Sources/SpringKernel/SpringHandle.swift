@@ -1,16 +1,19 @@
-/// A stable name for one spring in one bank.
+/// A stable name for one thing a bank holds: a spring (``SpringHandle``) or a pause mask
+/// (``PauseMaskID``). One generational id for both, with one validator in the bank.
 ///
-/// A handle stays valid while its spring lives, however the bank moves the spring's lanes (when
-/// springs come to rest, start moving, change configuration, or the bank grows). After the spring
-/// is removed, every call with the handle throws ``SpringKernelError/staleHandle(_:)``; a handle
-/// from another bank throws ``SpringKernelError/foreignHandle``.
+/// An id stays valid while its thing lives, however the bank moves it (a spring's lanes move
+/// when it comes to rest, starts to move, is paused, changes configuration, or the bank grows).
+/// Once it is removed, every call with the id throws a stale error
+/// (``SpringKernelError/staleHandle(_:)``, ``SpringKernelError/stalePauseMask(_:)``): its record
+/// may be reused, but with the next generation. An id from another bank throws
+/// ``SpringKernelError/foreignHandle``.
 @frozen
-public struct SpringHandle: Hashable, Sendable, CustomStringConvertible {
-    /// The index of the spring's record in its bank; reused after the spring is removed.
+public struct BankID<Kind: BankIDKind>: Hashable, Sendable, CustomStringConvertible {
+    /// The index of the record in its bank; reused after the thing is removed.
     public let index: UInt32
-    /// Incremented each time the record is reused, so old handles are recognised as stale.
+    /// Incremented each time the record is reused, so old ids are recognised as stale.
     public let generation: UInt32
-    /// Identifies the bank that made the handle.
+    /// Identifies the bank that made the id.
     @usableFromInline let bankTag: UInt32
 
     @usableFromInline
@@ -20,24 +23,54 @@ public struct SpringHandle: Hashable, Sendable, CustomStringConvertible {
         self.bankTag = bankTag
     }
 
-    public var description: String { "spring #\(index).\(generation)" }
+    /// "spring #3.0", "pause mask #1.2": the kind, the index and the generation.
+    public var description: String { "\(Kind.name) #\(index).\(generation)" }
 }
 
-/// A stable name for one pause mask in one bank (see ``SpringBank/makePauseMask(_:)``).
-@frozen
-public struct PauseMaskID: Hashable, Sendable, CustomStringConvertible {
-    /// The index of the mask's record in its bank.
-    public let index: UInt32
-    /// Incremented each time the record is reused.
-    public let generation: UInt32
-    @usableFromInline let bankTag: UInt32
+/// What a ``BankID`` names; only ``SpringKind`` and ``PauseMaskKind``.
+public protocol BankIDKind: Sendable {
+    /// The name ids of this kind describe themselves with.
+    static var name: String { get }
+}
 
-    @usableFromInline
-    init(index: UInt32, generation: UInt32, bankTag: UInt32) {
-        self.index = index
-        self.generation = generation
-        self.bankTag = bankTag
+/// The kind of ``SpringHandle``.
+public enum SpringKind: BankIDKind {
+    /// "spring".
+    public static var name: String { "spring" }
+}
+
+/// The kind of ``PauseMaskID``.
+public enum PauseMaskKind: BankIDKind {
+    /// "pause mask".
+    public static var name: String { "pause mask" }
+}
+
+/// A stable name for one spring in one bank (see ``BankID``).
+public typealias SpringHandle = BankID<SpringKind>
+
+/// A stable name for one pause mask in one bank (see ``SpringBank/makePauseMask(_:)`` and ``BankID``).
+public typealias PauseMaskID = BankID<PauseMaskKind>
+
+extension BankID {
+    /// The error for this id when the bank holds nothing under it.
+    var staleError: SpringKernelError {
+        if let spring = self as? SpringHandle { return .staleHandle(spring) }
+        return .stalePauseMask(self as! PauseMaskID)
     }
+}
 
-    public var description: String { "pause mask #\(index).\(generation)" }
+extension SpringBankCore {
+    /// The record index an id names, or why it names none: the one validator of every id.
+    /// `record(i)` is the liveness and generation of record `i` of the id's table.
+    @inline(__always)
+    func recordIndex<Kind>(
+        of id: BankID<Kind>, count: Int, record: (Int) -> (isLive: Bool, generation: UInt32)
+    ) throws(SpringKernelError) -> Int {
+        guard id.bankTag == tag else { throw .foreignHandle }
+        let index = Int(id.index)
+        guard index < count else { throw id.staleError }
+        let (isLive, generation) = record(index)
+        guard isLive, generation == id.generation else { throw id.staleError }
+        return index
+    }
 }
