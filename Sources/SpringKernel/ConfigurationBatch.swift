@@ -102,6 +102,7 @@ final class ConfigurationBatch {
 
     /// The displacement and velocity of the spring in `slot`, in value units: its lanes read at
     /// this batch's scale, with no call through the lane format (every event reads them).
+    @inline(__always)
     func motionState(slot: Int) -> (displacement: Double, velocity: Double) {
         let d = displacements[slot], v = velocities[slot]
         guard let units = integerLaneUnits else {

@@ -18,8 +18,11 @@ extension SpringBankCore {
     /// (a lower bound from the lanes just written, while they are in cache), at the next step
     /// under a fixed one or when it is paused.
     func trajectoryChanged(record index: Int) {
-        let (batch, slot) = batch(ofRecord: index)
-        trajectoryChanged(record: index, batch: batch, slot: slot)
+        let record = records[index]
+        // Unretained, as on every per-event path.
+        batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            trajectoryChanged(record: index, batch: batch, slot: Int(record.slot))
+        }
     }
 
     /// ``trajectoryChanged(record:)`` for a caller that holds the spring's batch and slot.
@@ -81,8 +84,9 @@ extension SpringBankCore {
         records[index].due += now
         switch frameClock {
         case .variable:
-            let (batch, slot) = batch(ofRecord: index)
-            (records[index].changeDisplacement, records[index].changeVelocity) = batch.motionState(slot: slot)
+            let record = records[index]
+            (records[index].changeDisplacement, records[index].changeVelocity) =
+                batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.motionState(slot: Int(record.slot)) }
             records[index].changeTime = now
             records[index].dueIsRest = false
             queueIfEarlier(record: index, now: now, early: true)
@@ -174,13 +178,15 @@ extension SpringBankCore {
             guard records[index].isLive, records[index].awaitingPrediction else { continue }
             records[index].awaitingPrediction = false
             // A paused spring is scheduled when it resumes (which changes its trajectory again).
-            let (batch, slot) = batch(ofRecord: index)
-            guard slot < batch.movingCount else { continue }
-            switch frameClock {
-            case .variable:
-                scheduleLowerBound(record: index, batch: batch, slot: slot, now: now)
-            case .fixed(let frameDuration):
-                scheduleFixed(record: index, frameDuration: frameDuration)
+            let slot = Int(records[index].slot)
+            batchObjects[Int(records[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+                guard slot < batch.movingCount else { return }
+                switch frameClock {
+                case .variable:
+                    scheduleLowerBound(record: index, batch: batch, slot: slot, now: now)
+                case .fixed(let frameDuration):
+                    scheduleFixed(record: index, frameDuration: frameDuration)
+                }
             }
         }
         pending.removeAll(keepingCapacity: true)
@@ -208,7 +214,8 @@ extension SpringBankCore {
                     let record = records[index]
                     let rest = record.changeTime + SettlePredictor.restTime(
                         displacement: record.changeDisplacement, velocity: record.changeVelocity,
-                        tolerance: record.tolerance, motion: batch(ofRecord: index).batch.motion)
+                        tolerance: record.tolerance,
+                        motion: batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.motion })
                     if rest > now {
                         setDue(record: index, rest, isRest: true, now: now)
                         continue
