@@ -37,68 +37,12 @@ enum PeerDetector: String, CaseIterable, Codable {
     static func watchFrames(hz: Double) -> Int { max(1, Int((watchWindowSeconds * hz).rounded(.up))) }
 }
 
-/// Rebound's `Spring.advance`, step for step: RK4 in 1 ms substeps from a time accumulator (the
-/// frame clamped to 64 ms), whose first stage reads the previous substep's last trial position
-/// (`tempPosition`, as Rebound's code does), then the remainder interpolated between the last two
-/// substeps and written back into the state; `isAtRest` checked after the frame. Rebound has no
-/// mass: it sees tension k/m and friction c/m.
-struct ReboundSpring {
-    /// Rebound's default rest thresholds (speed and displacement), absolute.
-    static let restThreshold = 0.005
-    let tension: Double
-    let friction: Double
-    var position: Double
-    var velocity: Double
-    let endValue: Double
-    private var tempPosition: Double
-    private var previousPosition = 0.0
-    private var previousVelocity = 0.0
-    private var timeAccumulator = 0.0
-
-    /// The spring of a settle case (tension and friction per unit mass).
+extension ReboundSpring {
+    /// The spring of a settle case (tension and friction per unit mass), overshoot clamping off.
     init(_ c: SettleCase) {
-        tension = c.tension / c.mass
-        friction = c.friction / c.mass
-        position = Double(c.from)
-        velocity = Double(c.velocity)
-        endValue = Double(c.to)
-        tempPosition = position
-    }
-
-    /// Rebound's `isAtRest`.
-    var isAtRest: Bool { abs(velocity) <= Self.restThreshold && abs(endValue - position) <= Self.restThreshold }
-
-    /// One frame of `dt` seconds, as Rebound advances it.
-    mutating func advance(_ dt: Double) {
-        let h = ObjectSpring.substep
-        timeAccumulator += min(dt, ObjectSpring.maximumFrameDuration)
-        var x = position, v = velocity
-        while timeAccumulator >= h {
-            timeAccumulator -= h
-            if timeAccumulator < h {
-                previousPosition = x
-                previousVelocity = v
-            }
-            let aAcceleration = tension * (endValue - tempPosition) - friction * v
-            var p = x + v * h * 0.5, u = v + aAcceleration * h * 0.5
-            let bVelocity = u, bAcceleration = tension * (endValue - p) - friction * u
-            p = x + bVelocity * h * 0.5
-            u = v + bAcceleration * h * 0.5
-            let cVelocity = u, cAcceleration = tension * (endValue - p) - friction * u
-            p = x + cVelocity * h
-            u = v + cAcceleration * h
-            let dVelocity = u, dAcceleration = tension * (endValue - p) - friction * u
-            tempPosition = p
-            x += (v + 2 * (bVelocity + cVelocity) + dVelocity) / 6 * h
-            v += (aAcceleration + 2 * (bAcceleration + cAcceleration) + dAcceleration) / 6 * h
-        }
-        if timeAccumulator > 0 {
-            let alpha = timeAccumulator / h
-            x = x * alpha + previousPosition * (1 - alpha)
-            v = v * alpha + previousVelocity * (1 - alpha)
-        }
-        position = x
-        velocity = v
+        self.init(
+            position: Double(c.from), velocity: Double(c.velocity), endValue: Double(c.to),
+            tension: c.tension / c.mass, friction: c.friction / c.mass)
     }
 }
 
