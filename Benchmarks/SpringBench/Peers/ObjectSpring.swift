@@ -5,7 +5,7 @@ import SpringKernel
 /// clamped to 64 ms, the remainder interpolated, the rest check and snap after each frame, a spring
 /// at rest two frames running skipped). Listeners are left out: they would only add cost.
 final class ObjectSpring {
-    var spring: ReboundSpring
+    private(set) var spring: ReboundSpring
 
     /// A spring at `position` moving at `velocity` toward `endValue`.
     init(position: Double, velocity: Double, endValue: Double, tension: Double, friction: Double) {

@@ -15,7 +15,8 @@
 ///   and the interpolated state is written back: the next frame starts from it, not from the last
 ///   substep.
 /// - Rest (`isAtRest`, after each frame): |v| ≤ 0.005 and |x − end| ≤ 0.005, absolute, whatever
-///   the value's units; a spring at rest, or overshooting with overshoot clamping on (off by
+///   the value's units (Rebound also lets a spring without tension rest anywhere; every spring
+///   here has tension); a spring at rest, or overshooting with overshoot clamping on (off by
 ///   default), is snapped to its end with velocity 0, and a spring at rest in two frames running
 ///   is not advanced.
 enum Rebound {
