@@ -37,142 +37,21 @@ enum PeerDetector: String, CaseIterable, Codable {
     static func watchFrames(hz: Double) -> Int { max(1, Int((watchWindowSeconds * hz).rounded(.up))) }
 }
 
-/// Rebound's `Spring.advance`, step for step: RK4 in 1 ms substeps from a time accumulator (the
-/// frame clamped to 64 ms), whose first stage reads the previous substep's last trial position
-/// (`tempPosition`, as Rebound's code does), then the remainder interpolated between the last two
-/// substeps and written back into the state; `isAtRest` checked after the frame. Rebound has no
-/// mass: it sees tension k/m and friction c/m.
-struct ReboundSpring {
-    /// Rebound's default rest thresholds (speed and displacement), absolute.
-    static let restThreshold = 0.005
-    let tension: Double
-    let friction: Double
-    var position: Double
-    var velocity: Double
-    let endValue: Double
-    private var tempPosition: Double
-    private var previousPosition = 0.0
-    private var previousVelocity = 0.0
-    private var timeAccumulator = 0.0
-
-    /// The spring of a settle case (tension and friction per unit mass).
+extension ReboundSpring {
+    /// The spring of a settle case (tension and friction per unit mass), overshoot clamping off.
     init(_ c: SettleCase) {
-        tension = c.tension / c.mass
-        friction = c.friction / c.mass
-        position = Double(c.from)
-        velocity = Double(c.velocity)
-        endValue = Double(c.to)
-        tempPosition = position
-    }
-
-    /// Rebound's `isAtRest`.
-    var isAtRest: Bool { abs(velocity) <= Self.restThreshold && abs(endValue - position) <= Self.restThreshold }
-
-    /// One frame of `dt` seconds, as Rebound advances it.
-    mutating func advance(_ dt: Double) {
-        let h = ObjectSpring.substep
-        timeAccumulator += min(dt, ObjectSpring.maximumFrameDuration)
-        var x = position, v = velocity
-        while timeAccumulator >= h {
-            timeAccumulator -= h
-            if timeAccumulator < h {
-                previousPosition = x
-                previousVelocity = v
-            }
-            let aAcceleration = tension * (endValue - tempPosition) - friction * v
-            var p = x + v * h * 0.5, u = v + aAcceleration * h * 0.5
-            let bVelocity = u, bAcceleration = tension * (endValue - p) - friction * u
-            p = x + bVelocity * h * 0.5
-            u = v + bAcceleration * h * 0.5
-            let cVelocity = u, cAcceleration = tension * (endValue - p) - friction * u
-            p = x + cVelocity * h
-            u = v + cAcceleration * h
-            let dVelocity = u, dAcceleration = tension * (endValue - p) - friction * u
-            tempPosition = p
-            x += (v + 2 * (bVelocity + cVelocity) + dVelocity) / 6 * h
-            v += (aAcceleration + 2 * (bAcceleration + cAcceleration) + dAcceleration) / 6 * h
-        }
-        if timeAccumulator > 0 {
-            let alpha = timeAccumulator / h
-            x = x * alpha + previousPosition * (1 - alpha)
-            v = v * alpha + previousVelocity * (1 - alpha)
-        }
-        position = x
-        velocity = v
+        self.init(
+            position: Double(c.from), velocity: Double(c.velocity), endValue: Double(c.to),
+            tension: c.tension / c.mass, friction: c.friction / c.mass)
     }
 }
 
-/// POP's `SpringSolver4d::advance` and `POPSpringAnimationState::isDone` for an animation of up
-/// to four components (unused lanes stay zero): RK4 in 1 ms substeps (`solverDt = 0.001f`, a
-/// Float literal) on p = to - x, the state replaced by the interpolation between the last two
-/// substeps; done when the values written in the last two frames have converged (each component
-/// within t/5 of the target and of the one before) or the solver has (each |p| < t/2, |v|² < 25 t
-/// and |last substep's mean acceleration|² < 625 t², squared norms over the components).
-struct POPSpring {
-    /// POP's `solverDt`, the Float literal 0.001f widened.
-    static let solverStep = Double(Float(0.001))
-    let stiffnessPerMass: Double
-    let dampingPerMass: Double
-    let threshold: Double
-    var p: SIMD4<Double>
-    var v: SIMD4<Double>
-    private var lastDv = SIMD4<Double>.zero
-    private var accumulatedTime = 0.0
-    private var previousValue: SIMD4<Double>?
-    private var previous2Value: SIMD4<Double>?
-
-    /// An animation from `from` toward `to` at `velocity`, component by component.
-    init(from: SIMD4<Double>, to: SIMD4<Double>, velocity: SIMD4<Double>, configuration: SpringConfiguration, threshold: Double) {
-        stiffnessPerMass = configuration.tension / configuration.mass
-        dampingPerMass = configuration.friction / configuration.mass
-        self.threshold = threshold
-        p = to - from
-        v = -velocity
-    }
-
+extension POPSpring {
     /// A one-component animation of a settle case.
     init(_ c: SettleCase, threshold: Double) throws {
         self.init(
             from: [Double(c.from), 0, 0, 0], to: [Double(c.to), 0, 0, 0], velocity: [Double(c.velocity), 0, 0, 0],
             configuration: try c.configuration(), threshold: threshold)
-    }
-
-    private func acceleration(_ p: SIMD4<Double>, _ v: SIMD4<Double>) -> SIMD4<Double> { p * -stiffnessPerMass - v * dampingPerMass }
-
-    /// One frame; returns whether the animation is done after it.
-    mutating func advance(_ dt: Double) -> Bool {
-        let h = Self.solverStep
-        accumulatedTime += dt
-        var previous = (p: p, v: v), current = previous
-        while accumulatedTime >= h {
-            previous = current
-            let (x, u) = current
-            let aDp = u, aDv = acceleration(x, u)
-            let bDp = u + aDv * (h * 0.5), bDv = acceleration(x + aDp * (h * 0.5), bDp)
-            let cDp = u + bDv * (h * 0.5), cDv = acceleration(x + bDp * (h * 0.5), cDp)
-            let dDp = u + cDv * h, dDv = acceleration(x + cDp * h, dDp)
-            let dpdt = (aDp + (bDp + cDp) * 2 + dDp) * (1.0 / 6.0)
-            let dvdt = (aDv + (bDv + cDv) * 2 + dDv) * (1.0 / 6.0)
-            current = (x + dpdt * h, u + dvdt * h)
-            lastDv = dvdt
-            accumulatedTime -= h
-        }
-        let alpha = accumulatedTime / h
-        p = current.p * alpha + previous.p * (1 - alpha)
-        v = current.v * alpha + previous.v * (1 - alpha)
-        // The value written this frame is to - p; only differences of values matter below.
-        previous2Value = previousValue
-        previousValue = -p
-        let t = threshold
-        func squaredNorm(_ x: SIMD4<Double>) -> Double { (x * x).sum() }
-        func allBelow(_ x: SIMD4<Double>, _ limit: Double) -> Bool {
-            let bound = SIMD4<Double>(repeating: limit)
-            return all((x .< bound) .& (x .> -bound))
-        }
-        let velocitySquared = squaredNorm(v), accelerationSquared = squaredNorm(lastDv)
-        if allBelow(p, t / 2) && velocitySquared < 25 * t && accelerationSquared < 625 * t * t { return true }
-        guard let previousValue, let previous2Value else { return false }
-        return allBelow(previousValue, t / 5) && allBelow(previous2Value - previousValue, t / 5)
     }
 }
 

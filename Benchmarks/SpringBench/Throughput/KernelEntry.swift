@@ -47,14 +47,14 @@ enum KernelEntry {
         let d = displacements.assumingMemoryBound(to: SIMD16<Float>.self)
         let v = velocities.assumingMemoryBound(to: SIMD16<Float>.self)
         let k = SIMD16<Float>(repeating: -stiffness), c = SIMD16<Float>(repeating: -damping)
-        let h = SIMD16<Float>(repeating: Float(ObjectSpring.substep))
+        let h = SIMD16<Float>(repeating: Float(Rebound.solverTimestep))
         let halfH = h * 0.5, sixthH = h * (1 / 6)
         var start = 0
         while start < bundles {
             let end = min(start + RK4Lanes.blockBundles, bundles)
             for _ in 0..<substeps {
                 for b in start..<end {
-                    RK4Lanes.substep(&d[b], &v[b], minusStiffness: k, minusDamping: c, h: h, halfH: halfH, sixthH: sixthH)
+                    _ = Rebound.substep(&d[b], &v[b], firstStage: d[b], minusStiffness: k, minusDamping: c, h: h, halfH: halfH, sixthH: sixthH)
                 }
             }
             start = end
