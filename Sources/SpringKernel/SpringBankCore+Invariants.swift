@@ -26,18 +26,15 @@ extension SpringBankCore {
         }
         var maskEdgeCount = 0
         for (m, mask) in masks.enumerated() where mask.isLive {
-            var members = 0
-            var edge = mask.firstEdge, previous = MaskEdge.none
-            while edge != MaskEdge.none {
+            let members = mask.members.count
+            try check(mask.memberEdges.count == members, "mask \(m)'s member arrays differ in length")
+            for (position, edge) in mask.memberEdges.enumerated() {
                 let e = maskEdges[Int(edge)]
-                try check(Int(e.mask) == m && e.previousInMask == previous, "edge \(edge) of mask \(m) mislinked")
+                try check(Int(e.mask) == m && Int(e.position) == position && e.spring == mask.members[position],
+                    "edge \(edge) of mask \(m) misplaced")
                 try check(records[Int(e.spring)].isLive, "mask \(m) lists a removed spring")
                 if mask.isPausing { pauseHolds[Int(e.spring), default: 0] += 1 }
-                members += 1
-                (previous, edge) = (edge, e.nextInMask)
             }
-            try check(previous == mask.lastEdge, "last edge of mask \(m)")
-            try check(members == mask.memberCount, "mask \(m) counts \(mask.memberCount) members, has \(members)")
             maskEdgeCount += members
         }
         try check(maskEdgeCount == springEdges, "masks list \(maskEdgeCount) memberships, springs \(springEdges)")

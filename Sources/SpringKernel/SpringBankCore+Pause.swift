@@ -1,28 +1,29 @@
 /// A pause mask: a set of springs that one source (a gesture recognizer, say) pauses and resumes
-/// together. Its members are its edges in ``SpringBankCore/maskEdges``, in the order they joined.
+/// together.
 struct PauseMaskRecord {
     var generation: UInt32 = 0
     var isLive = false
     /// Whether the mask currently holds its members paused.
     var isPausing = false
-    /// The mask's first and last edges, or ``MaskEdge/none``.
-    var firstEdge = MaskEdge.none
-    var lastEdge = MaskEdge.none
-    var memberCount = 0
+    /// The springs the mask lists, and the edge of each (see ``MaskEdge``): an array, so that
+    /// pausing or resuming walks the members with independent loads, not a chain of them.
+    var members: [UInt32] = []
+    var memberEdges: [UInt32] = []
 }
 
 /// One mask listing one spring: membership stored once, as Box2D stores a contact between two
-/// bodies, on two doubly linked lists: the mask's members (walked to pause and resume it) and the
-/// spring's masks (walked when it leaves the bank or a mask, a few edges at most). A spring's slot
-/// is not stored here, so a spring can move between slots and batches without touching its masks.
+/// bodies, and reached from both sides: the mask's member array (walked to pause and resume it)
+/// and the spring's list of masks (walked when it leaves the bank or a mask, a few edges at most).
+/// A spring's slot is not stored here, so a spring can move between slots and batches without
+/// touching its masks.
 struct MaskEdge {
     /// The end of a list.
     static let none = UInt32.max
 
     var mask: UInt32
     var spring: UInt32
-    var previousInMask = MaskEdge.none
-    var nextInMask = MaskEdge.none
+    /// The edge's place in its mask's member arrays.
+    var position: UInt32
     var previousOfSpring = MaskEdge.none
     var nextOfSpring = MaskEdge.none
 }
@@ -41,14 +42,12 @@ extension SpringBankCore {
 
     // MARK: Edges
 
-    /// Calls `body` with each spring the mask lists, in the order they joined it.
+    /// Calls `body` with each spring the mask lists. `body` must not change the mask's members.
     @inline(__always)
     func forEachMember<Failure: Error>(ofMask mask: Int, _ body: (Int) throws(Failure) -> Void) throws(Failure) {
-        var edge = masks[mask].firstEdge
-        while edge != MaskEdge.none {
-            let next = maskEdges[Int(edge)].nextInMask
-            try body(Int(maskEdges[Int(edge)].spring))
-            edge = next
+        let members = masks[mask].members
+        try members.withUnsafeBufferPointer { (springs) throws(Failure) in
+            for spring in springs { try body(Int(spring)) }
         }
     }
 
@@ -64,8 +63,7 @@ extension SpringBankCore {
 
     /// Lists the spring in the mask: last of the mask's members, first of the spring's masks.
     private func addEdge(record index: Int, mask: Int) {
-        var new = MaskEdge(mask: UInt32(mask), spring: UInt32(index))
-        new.previousInMask = masks[mask].lastEdge
+        var new = MaskEdge(mask: UInt32(mask), spring: UInt32(index), position: UInt32(masks[mask].members.count))
         new.nextOfSpring = records[index].firstMaskEdge
         let edge: UInt32
         if let free = freeMaskEdges.popLast() {
@@ -75,29 +73,27 @@ extension SpringBankCore {
             edge = UInt32(maskEdges.count)
             maskEdges.append(new)
         }
-        if new.previousInMask != MaskEdge.none { maskEdges[Int(new.previousInMask)].nextInMask = edge }
-        if masks[mask].firstEdge == MaskEdge.none { masks[mask].firstEdge = edge }
-        masks[mask].lastEdge = edge
+        masks[mask].members.append(UInt32(index))
+        masks[mask].memberEdges.append(edge)
         if new.nextOfSpring != MaskEdge.none { maskEdges[Int(new.nextOfSpring)].previousOfSpring = edge }
         records[index].firstMaskEdge = edge
-        masks[mask].memberCount += 1
     }
 
-    /// Unlinks an edge from both its lists and, if its mask is pausing, lets go of the mask's hold
-    /// on the spring. A spring freed this way continues from the state it was paused in.
+    /// Takes an edge out of its mask (the mask's last member takes its place) and its spring's list
+    /// and, if its mask is pausing, lets go of the mask's hold on the spring. A spring freed this
+    /// way continues from the state it was paused in.
     func removeEdge(_ edge: UInt32) {
         let e = maskEdges[Int(edge)]
-        let mask = Int(e.mask), index = Int(e.spring)
-        if e.previousInMask != MaskEdge.none {
-            maskEdges[Int(e.previousInMask)].nextInMask = e.nextInMask
-        } else {
-            masks[mask].firstEdge = e.nextInMask
+        let mask = Int(e.mask), index = Int(e.spring), position = Int(e.position)
+        let last = masks[mask].members.count - 1
+        if position != last {
+            let moved = masks[mask].memberEdges[last]
+            masks[mask].members[position] = masks[mask].members[last]
+            masks[mask].memberEdges[position] = moved
+            maskEdges[Int(moved)].position = UInt32(position)
         }
-        if e.nextInMask != MaskEdge.none {
-            maskEdges[Int(e.nextInMask)].previousInMask = e.previousInMask
-        } else {
-            masks[mask].lastEdge = e.previousInMask
-        }
+        masks[mask].members.removeLast()
+        masks[mask].memberEdges.removeLast()
         if e.previousOfSpring != MaskEdge.none {
             maskEdges[Int(e.previousOfSpring)].nextOfSpring = e.nextOfSpring
         } else {
@@ -105,7 +101,6 @@ extension SpringBankCore {
         }
         if e.nextOfSpring != MaskEdge.none { maskEdges[Int(e.nextOfSpring)].previousOfSpring = e.previousOfSpring }
         freeMaskEdges.append(edge)
-        masks[mask].memberCount -= 1
         if masks[mask].isPausing { letGo(record: index) }
     }
 
@@ -151,7 +146,7 @@ extension SpringBankCore {
         try checkMutable()
         let mask = try maskIndex(id)
         if masks[mask].isPausing { try resume(id) }
-        while masks[mask].firstEdge != MaskEdge.none { removeEdge(masks[mask].firstEdge) }
+        while let edge = masks[mask].memberEdges.last { removeEdge(edge) }
         masks[mask] = PauseMaskRecord(generation: masks[mask].generation &+ 1)
         freeMasks.append(UInt32(mask))
     }
@@ -159,7 +154,7 @@ extension SpringBankCore {
     /// The record indices of a mask's members, in record order.
     func memberRecords(ofMask mask: Int) -> [Int] {
         var springs: [Int] = []
-        springs.reserveCapacity(masks[mask].memberCount)
+        springs.reserveCapacity(masks[mask].members.count)
         forEachMember(ofMask: mask) { springs.append($0) }
         return springs.sorted()
     }
@@ -189,20 +184,15 @@ extension SpringBankCore {
         try checkMutable()
         let mask = try maskIndex(id)
         guard !masks[mask].isPausing else { return }
-        var edge = masks[mask].firstEdge
-        while edge != MaskEdge.none {
-            let index = Int(maskEdges[Int(edge)].spring)
+        let members = masks[mask].members
+        for (position, spring) in members.enumerated() {
+            let index = Int(spring)
             if Int(records[index].pauseDepth) == Self.maximumPauseDepth {
                 // Refused: the members held so far are let go exactly as they were.
-                var held = masks[mask].firstEdge
-                while held != edge {
-                    undoHold(record: Int(maskEdges[Int(held)].spring))
-                    held = maskEdges[Int(held)].nextInMask
-                }
+                for held in members[..<position] { undoHold(record: Int(held)) }
                 throw .pauseDepthExceeded(handle(ofRecord: index))
             }
             hold(record: index)
-            edge = maskEdges[Int(edge)].nextInMask
         }
         masks[mask].isPausing = true
     }
