@@ -71,9 +71,11 @@ final class SpringBankCore {
         var scale: LaneScale
     }
     var batchOfKey: [BatchKey: Int] = [:]
-    /// The last key looked up and its batch: springs are added and moved in runs of one
-    /// configuration, and hashing a key costs more than the rest of an add.
-    private var lastBatch: (key: BatchKey, index: Int)?
+    /// The last keys looked up and their batches, most recent first: springs are added and moved
+    /// in runs of one configuration or between a few (an engine toggling two feels), and hashing
+    /// a key costs more than the rest of an add.
+    @exclusivity(unchecked) private var recentBatches: [(key: BatchKey, index: Int)] = []
+    private static let recentBatchCount = 4
     var freeBatches: [Int] = []
 
     /// Every spring's record, by handle index; read on every per-spring call.
@@ -188,15 +190,20 @@ final class SpringBankCore {
 
     /// The scale springs of this configuration and tolerance are stored at.
     func laneScale(configuration: SpringConfiguration, tolerance: Double) -> LaneScale {
-        lanes.laneScale(tolerance: tolerance, naturalFrequency: configuration.naturalFrequency)
+        // Float lanes have one scale: no call through the format on their events.
+        lanes.hasScaledLanes ? lanes.laneScale(tolerance: tolerance, naturalFrequency: configuration.naturalFrequency) : .identity
     }
 
     /// The batch holding `configuration` at `scale`, made if needed.
     func batchIndex(for configuration: SpringConfiguration, scale: LaneScale) throws(SpringKernelError) -> Int {
         let key = BatchKey(configuration: configuration, scale: scale)
-        if let last = lastBatch, last.key == key { return last.index }
+        if let recent = recentBatches.firstIndex(where: { $0.key == key }) {
+            let index = recentBatches[recent].index
+            if recent != 0 { recentBatches.swapAt(recent, 0) }
+            return index
+        }
         if let index = batchOfKey[key] {
-            lastBatch = (key, index)
+            rememberBatch(key, index)
             return index
         }
         let index: Int
@@ -218,14 +225,19 @@ final class SpringBankCore {
         if index == batchObjects.count { batchObjects.append(nil) }
         batchObjects[index] = Unmanaged.passUnretained(batch)
         batchOfKey[key] = index
-        lastBatch = (key, index)
+        rememberBatch(key, index)
         return index
+    }
+
+    private func rememberBatch(_ key: BatchKey, _ index: Int) {
+        if recentBatches.count == Self.recentBatchCount { recentBatches.removeLast() }
+        recentBatches.insert((key, index), at: 0)
     }
 
     private func releaseBatchIfEmpty(_ index: Int) {
         guard let batch = batches[index], batch.count == 0 else { return }
         batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] = nil
-        if lastBatch?.index == index { lastBatch = nil }
+        recentBatches.removeAll { $0.index == index }
         batches[index] = nil
         batchObjects[index] = nil
         planValidity.invalidate()
@@ -536,34 +548,35 @@ final class SpringBankCore {
     func setConfiguration(
         record index: Int, _ configuration: SpringConfiguration, tolerance: Double
     ) throws(SpringKernelError) {
-        let oldBatch = Int(records[index].batch)
-        let (batch, slot) = batch(ofRecord: index)
+        let oldBatch = Int(records[index].batch), slot = Int(records[index].slot)
+        // Unretained, as on every per-event path.
+        let (oldKey, wasAwake) = batchObjects[oldBatch].unsafelyUnwrapped._withUnsafeGuaranteedRef {
+            (BatchKey(configuration: $0.configuration, scale: $0.scale), slot < $0.awakeCount)
+        }
         let scale = laneScale(configuration: configuration, tolerance: tolerance)
         let key = BatchKey(configuration: configuration, scale: scale)
-        if key == BatchKey(configuration: batch.configuration, scale: batch.scale) {
-            guard configuration != batch.configuration || tolerance != records[index].tolerance || !isAwake(record: index)
+        if key == oldKey {
+            guard configuration != oldKey.configuration || tolerance != records[index].tolerance || !wasAwake
             else { return trajectoryChanged(record: index) }
             records[index].tolerance = tolerance
-            if isAwake(record: index) { trajectoryChanged(record: index) }
+            if wasAwake { trajectoryChanged(record: index) }
             return
         }
         let stored = lanePatterns(ofRecord: index)
         let converted = !lanes.hasScaledLanes ? (displacement: stored.displacement, velocity: stored.velocity) : try Self.storedLanes(
             lanes, displacement: stored.displacement, velocity: stored.velocity, target: stored.target,
             shift: LaneScale(
-                displacementShift: scale.displacementShift - batch.scale.displacementShift,
-                velocityShift: scale.velocityShift - batch.scale.velocityShift),
+                displacementShift: scale.displacementShift - oldKey.scale.displacementShift,
+                velocityShift: scale.velocityShift - oldKey.scale.velocityShift),
             scale: scale, naturalFrequency: configuration.naturalFrequency)
         let newBatch = try batchIndex(for: configuration, scale: scale)
         records[index].tolerance = tolerance
         // Its masks and pause depth live in its record: only the lanes move.
-        let wasAwake = slot < batch.awakeCount
         let patterns = detach(record: index)
         attach(
             record: index, batchIndex: newBatch, displacement: converted.displacement, velocity: converted.velocity,
             target: patterns.target, keepAwake: wasAwake)
-        let (moved, newSlot) = self.batch(ofRecord: index)
         releaseBatchIfEmpty(oldBatch)
-        if newSlot < moved.awakeCount { trajectoryChanged(record: index) }
+        if isAwake(record: index) { trajectoryChanged(record: index) }
     }
 }
