@@ -153,6 +153,10 @@ private func resume<Lanes>(
     _ mask: PauseMaskID, of bank: SpringBank<Lanes>, _ entry: BankEntry, _ packed: UnsafePointer<UInt64>?,
     _ values: UnsafeBufferPointer<Lanes.Value>, _ velocities: UnsafeBufferPointer<Lanes.Value>
 ) throws(Refusal) {
+    guard !values.isEmpty else {
+        // Nothing to hand over: every freed spring carries on from where it was paused.
+        return try kernel { () throws(SpringKernelError) in try bank.resume(mask) }
+    }
     try entry.withSprings(packed, values.count, in: bank) { springs throws(Refusal) in
         // The restart closure runs once per freed spring, in handle order.
         var position: [SpringHandle: Int] = [:]
