@@ -18,10 +18,10 @@ extension SpringBankCore {
     /// (a lower bound from the lanes just written, while they are in cache), at the next step
     /// under a fixed one or when it is paused.
     func trajectoryChanged(record index: Int) {
-        let record = records[index]
+        let (batchIndex, slot) = location(ofRecord: index)
         // Unretained, as on every per-event path.
-        batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-            trajectoryChanged(record: index, batch: batch, slot: Int(record.slot))
+        batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            trajectoryChanged(record: index, batch: batch, slot: slot)
         }
     }
 
@@ -84,9 +84,9 @@ extension SpringBankCore {
         records[index].due += now
         switch frameClock {
         case .variable:
-            let record = records[index]
+            let (batchIndex, slot) = location(ofRecord: index)
             (records[index].changeDisplacement, records[index].changeVelocity) =
-                batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.motionState(slot: Int(record.slot)) }
+                batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.motionState(slot: slot) }
             records[index].changeTime = now
             records[index].dueIsRest = false
             queueIfEarlier(record: index, now: now, early: true)

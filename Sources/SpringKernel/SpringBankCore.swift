@@ -184,8 +184,15 @@ final class SpringBankCore {
     }
 
     func batch(ofRecord index: Int) -> (batch: ConfigurationBatch, slot: Int) {
-        let record = records[index]
-        return (batches[Int(record.batch)].unsafelyUnwrapped, Int(record.slot))
+        let (batch, slot) = location(ofRecord: index)
+        return (batches[batch].unsafelyUnwrapped, slot)
+    }
+
+    /// The spring's batch and slot: two fields read, not the record copied (a copy of the whole
+    /// record right after a write to it stalls on store forwarding).
+    @inline(__always)
+    func location(ofRecord index: Int) -> (batch: Int, slot: Int) {
+        (Int(records[index].batch), Int(records[index].slot))
     }
 
     /// The scale springs of this configuration and tolerance are stored at.
@@ -250,9 +257,9 @@ final class SpringBankCore {
     /// Inlined so that a caller loads only the lanes it uses (each is a cache line of its own).
     @inline(__always)
     func lanePatterns(ofRecord index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32) {
-        let record = records[index]
-        let lanes = batchLanes[Int(record.batch)]
-        let offset = Int(record.slot) * 4
+        let (batch, slot) = location(ofRecord: index)
+        let lanes = batchLanes[batch]
+        let offset = slot * 4
         return (
             lanes.displacements.load(fromByteOffset: offset, as: UInt32.self),
             lanes.velocities.load(fromByteOffset: offset, as: UInt32.self),
@@ -261,10 +268,8 @@ final class SpringBankCore {
 
     /// The spring's slot and its batch's region boundaries, read unretained (see `batchObjects`).
     private func region(ofRecord index: Int) -> (slot: Int, movingCount: Int, awakeCount: Int) {
-        let record = records[index]
-        return batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef {
-            (Int(record.slot), $0.movingCount, $0.awakeCount)
-        }
+        let (batch, slot) = location(ofRecord: index)
+        return batchObjects[batch].unsafelyUnwrapped._withUnsafeGuaranteedRef { (slot, $0.movingCount, $0.awakeCount) }
     }
 
     func isAwake(record index: Int) -> Bool {
@@ -359,13 +364,13 @@ final class SpringBankCore {
 
     /// Moves a resting spring into the awake slots: among the moving unless a mask holds it.
     func wake(record index: Int) {
-        let record = records[index]
-        batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-            let slot = Int(record.slot)
+        let (batchIndex, slot) = location(ofRecord: index)
+        let isPaused = records[index].pauseDepth != 0
+        batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             guard slot >= batch.awakeCount else { return }
             swapSlots(batch: batch, slot, batch.awakeCount)
             batch.awakeCount += 1
-            guard record.pauseDepth == 0 else { return }
+            guard !isPaused else { return }
             swapSlots(batch: batch, batch.awakeCount - 1, batch.movingCount)
             batch.movingCount += 1
         }
@@ -375,9 +380,8 @@ final class SpringBankCore {
     /// Returns whether it was moving.
     @discardableResult
     func holdStill(record index: Int) -> Bool {
-        let record = records[index]
-        return batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-            let slot = Int(record.slot)
+        let (batchIndex, slot) = location(ofRecord: index)
+        return batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             guard slot < batch.movingCount else { return false }
             swapSlots(batch: batch, slot, batch.movingCount - 1)
             batch.movingCount -= 1
@@ -389,9 +393,8 @@ final class SpringBankCore {
     /// mid-motion (not at rest, not already moving).
     @discardableResult
     func release(record index: Int) -> Bool {
-        let record = records[index]
-        return batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-            let slot = Int(record.slot)
+        let (batchIndex, slot) = location(ofRecord: index)
+        return batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             guard slot >= batch.movingCount, slot < batch.awakeCount else { return false }
             swapSlots(batch: batch, slot, batch.movingCount)
             batch.movingCount += 1
@@ -414,9 +417,8 @@ final class SpringBankCore {
 
     /// Snaps a spring exactly onto its target with zero velocity and moves it to the resting region.
     func rest(record index: Int) {
-        let record = records[index]
-        batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-            let slot = Int(record.slot)
+        let (batchIndex, slot) = location(ofRecord: index)
+        batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             batch.displacements[slot] = 0
             batch.velocities[slot] = 0
             unschedule(record: index)
@@ -515,9 +517,9 @@ final class SpringBankCore {
     /// Changes displacement, velocity or target; a spring at rest moves unless the new state is
     /// still its rest.
     func setState(record index: Int, displacement: UInt32? = nil, velocity: UInt32? = nil, target: UInt32? = nil) {
-        let record = records[index]
-        batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-            setState(record: index, batch: batch, slot: Int(record.slot), displacement: displacement, velocity: velocity, target: target)
+        let (batchIndex, slot) = location(ofRecord: index)
+        batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            setState(record: index, batch: batch, slot: slot, displacement: displacement, velocity: velocity, target: target)
         }
     }
 
