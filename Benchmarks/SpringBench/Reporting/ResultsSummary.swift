@@ -34,6 +34,11 @@ enum ResultsSummary {
             "## Machine", "",
             "- CPU: \(m.cpuModel), \(m.processors) cores",
             "- spring-bench and the kernel step inlined into it built for **\(m.isa)**; the C reference loops and probes built for \(m.referenceIsa) (clang -O3 -march=native, compiled into the same binary)",
+        ]
+        if m.isProxyBuild {
+            lines.append("- **A proxy run**: the CPU offers \(m.hostIsa ?? "more"), the build uses \(m.isa) only (`SPRING_BENCH_CPU`): \(m.isa) code on another microarchitecture, not a machine of that instruction set")
+        }
+        lines += [
             "- Swift \(m.swiftVersion); measured \(m.date); the run took \(String(format: "%.0f", results.durationSeconds)) s\(results.quick ? " (**--quick**: CI-sized, not a reference run)" : "")",
             "- Throughput figures are p50 over repeats after an untimed warm-up; the cases of one group (one size, one comparison) are measured together with their repeats interleaved, and every ratio below is taken within one group.",
             "",
