@@ -18,21 +18,30 @@ import _SpringKernelShims
 /// (``SpringKernelError/outOfRange(_:)``), instead of saturating later. Motions up to 2¹⁶
 /// tolerances are held (at most 16384 units; 256 for a 1/256 band, 65 for 0.001).
 ///
-/// **Step.** d' = (b11·d + b12·v + 2²⁸) >> 29 and v' likewise: `Int32` coefficients with 29
-/// fractional bits (all at most 2 in magnitude in these coordinates), 64-bit products of 32-bit
-/// lanes (`vpmuldq` on AVX2, the same on AVX-512 and NEON's `smull`), rounded to nearest. Rounding
-/// to nearest has no bias, so slow motions do not creep to their target ahead of the exact
-/// motion; its limit cycles do not matter because rest is decided from the exact motion and the
-/// spring is then snapped exactly onto its target (``SettlePredictor``).
+/// **Step.** Each lane moves by its increment: d' = d + ⌊c11·d + c12·v⌉, v' = v + ⌊c21·d + c22·v⌉
+/// with c11 = a11 − 1, c22 = a22 − 1 and c12, c21 scaled to the lanes, evaluated in binary32
+/// (``Step``) and rounded to the nearest integer, ties to even. Going through binary32 costs a
+/// conversion each way (`vcvtdq2ps`, `vcvtps2dq`) but no 64-bit product, which AVX2 lacks; the
+/// increment, not the new lane, is rounded to 24 bits, which keeps that rounding far below the
+/// lane step where errors accumulate. Rounding to nearest has no bias, so slow motions do not
+/// creep to their target ahead of the exact motion; its limit cycles do not matter because rest
+/// is decided from the exact motion and the spring is then snapped exactly onto its target
+/// (``SettlePredictor``).
 ///
 /// **Overflow** cannot come from the motion itself; rounding could, in principle, pump an
 /// undamped spring's energy past 2³⁰ lane steps after about 10⁹ steps. A lane found beyond that
 /// bound is clamped to it and reported (``SpringBank/wasSaturated(_:)``,
-/// ``SpringBank/saturationCount``). Nothing wraps.
+/// ``SpringBank/saturationCount``). From lanes within ±2³⁰ every such lane is reported: a sum
+/// past the `Int32` range wraps to beyond the bound on the other side, and an increment of 2³¹
+/// or more (only from a state the API never admits) converts to `Int32.min`, which takes any lane
+/// within the bound beyond it; such a lane is clamped on the side it lands on.
 ///
-/// **Determinism.** The step is integer arithmetic, the coefficients and scales come from
-/// ``DeterministicMath`` and IEEE operations on `Double`, so a bank gives the same bits on every
-/// machine, for the SIMD and scalar loops and any number of threads.
+/// **Determinism.** The step is IEEE-754 binary32 arithmetic, each operation correctly rounded
+/// to nearest even and none fused, on integer lanes; a bank's step pins round-to-nearest for the
+/// frame (``NearestRounding``) and no subnormal occurs (``smallestCoefficient``). The
+/// coefficients and scales come from ``DeterministicMath`` and IEEE operations on `Double`. So a
+/// bank gives the same bits on every machine, for the SIMD and scalar loops and any number of
+/// threads.
 public enum Q16Lanes: SpringLaneArithmetic {
     public typealias Value = Q16
 
