@@ -38,8 +38,12 @@ let package = Package(
     targets: [
         .target(
             name: "SpringKernel",
+            dependencies: ["_SpringKernelShims"],
             swiftSettings: library
         ),
+        // The fixed-point step's float-to-integer rounding (cvtps2dq), which Swift can only write
+        // with a range check per lane: a header of static inline C, compiled into its callers.
+        .target(name: "_SpringKernelShims"),
         // `@c` functions over the kernel's public API; the compiler writes their header.
         .target(
             name: "SpringKernelC",

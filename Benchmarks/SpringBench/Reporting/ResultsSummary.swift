@@ -191,7 +191,7 @@ enum ResultsSummary {
         }
         var lines = [
             "## Fixed point (Q16.16)", "",
-            "The fixed-point bank's whole step (`fixed`) against clang -O3 -march=native on the same arithmetic (`c-fixed`: 64-bit products of 32-bit lanes, rounded to nearest, the bound's report) and against the float32 bank, measured in the same groups as the float32 kernel.", "",
+            "The fixed-point bank's whole step (`fixed`) against clang -O3 -march=native on the same arithmetic (`c-fixed`: the same binary32 increments rounded to nearest even, added to the Int32 lanes, the bound's report) and against the float32 bank, measured in the same groups as the float32 kernel.", "",
         ] + markdownTable(["springs", "fixed steps/s", "GB/s", "c-fixed", "vs c-fixed", "vs float32", "vs fixed-scalar"], rows)
         if let settle = results.fixedSettle?.first {
             lines += ["", String(format: "Settle on the corpus, judged against the fixed-point trajectory itself: %d cases, D = R %d, D = R + 1 %d, later %d, early %d, never %d (%.3f %% within [R, R + 1]).",
