@@ -100,6 +100,15 @@ final class ConfigurationBatch {
         springOfSlot.swapAt(a, b)
     }
 
+    /// Copies every per-slot field of slot `a` into slot `b`. The caller fixes the record.
+    @inline(__always)
+    func copySlot(_ a: Int, to b: Int) {
+        displacements[b] = displacements[a]
+        velocities[b] = velocities[a]
+        targets[b] = targets[a]
+        springOfSlot[b] = springOfSlot[a]
+    }
+
     /// The displacement and velocity of the spring in `slot`, in value units: its lanes read at
     /// this batch's scale, with no call through the lane format (every event reads them).
     @inline(__always)

@@ -54,6 +54,16 @@ extension SpringBankCore {
         records[index].scheduleSuspended = false
     }
 
+    /// The spring leaves the bank: its record keeps its schedule entry (stamp and queued time,
+    /// still counted in `queuedSprings`) until the entry pops or a new spring takes the record
+    /// over, so a spring removed and another added every frame leaves nothing stale behind.
+    func retireSchedule(record index: Int) {
+        records[index].due = .infinity
+        records[index].dueIsRest = false
+        records[index].scheduleSuspended = false
+        records[index].awaitingPrediction = false
+    }
+
     /// A moving spring is paused: its due time and change time are kept, measured from now.
     /// Its schedule entry stays: if it is still queued when the spring resumes (a pause of a
     /// frame or two), the resume need not queue another.
@@ -198,10 +208,11 @@ extension SpringBankCore {
         let now = clockReading
         while let entry = schedule.popDue(by: now) {
             let index = Int(entry.spring)
-            guard records[index].isLive, records[index].stamp == entry.stamp else { continue }
+            // The record's live entry, whether or not a spring lives there now (see `retireSchedule`).
+            guard records[index].stamp == entry.stamp else { continue }
             records[index].queuedDue = .infinity
             queuedSprings -= 1
-            guard isMoving(record: index), !records[index].awaitingPrediction else { continue }
+            guard records[index].isLive, isMoving(record: index), !records[index].awaitingPrediction else { continue }
             if records[index].due > now {
                 // Changed since it was queued, and its check moved on (or queued early on purpose).
                 queueIfEarlier(record: index, now: now)
@@ -260,10 +271,10 @@ extension SpringBankCore {
     private func compactSchedule() {
         schedule.removeAll()
         queuedSprings = 0
-        for index in records.indices where records[index].isLive && records[index].queuedDue.isFinite {
+        for index in records.indices where records[index].queuedDue.isFinite {
             records[index].queuedDue = .infinity
-            // A paused spring is queued again when it resumes.
-            if !records[index].scheduleSuspended { queueIfEarlier(record: index, now: clockReading) }
+            // A paused spring is queued again when it resumes; a free record needs no entry.
+            if records[index].isLive, !records[index].scheduleSuspended { queueIfEarlier(record: index, now: clockReading) }
         }
     }
 
@@ -277,10 +288,10 @@ extension SpringBankCore {
         frameClock = clock
         schedule.removeAll()
         queuedSprings = 0
-        for index in records.indices where records[index].isLive {
+        for index in records.indices {
             records[index].queuedDue = .infinity
             records[index].due = .infinity
-            if isAwake(record: index) { trajectoryChanged(record: index) }
+            if records[index].isLive, isAwake(record: index) { trajectoryChanged(record: index) }
         }
         publishNextDue()
     }
@@ -314,7 +325,7 @@ extension SpringBankCore {
         let shift = frameState.pointee.time
         timeEpoch += shift
         frameState.pointee.time = 0
-        for index in records.indices where records[index].isLive {
+        for index in records.indices {
             records[index].changeTime -= shift
             guard case .variable = frameClock else { continue }
             records[index].queuedDue -= shift

@@ -12,28 +12,37 @@ final class SpringBankCore {
         /// The configuration batch, or −1 when the record is free.
         var batch: Int32 = -1
         var slot: Int32 = 0
+        /// Bumped whenever the spring's rest-schedule entry is replaced or dropped; entries with an
+        /// older stamp are stale. A free record keeps its stamp and its entry (see `queuedDue`).
+        var stamp: UInt32 = 0
         var tolerance: Double = 0 { didSet { inverseToleranceSquared = 1 / (tolerance * tolerance) } }
         /// 1 / tolerance², for the rest predictor's per-event bound (a multiply, not a divide).
         var inverseToleranceSquared = Double.infinity
-        /// Bumped whenever the spring's rest-schedule entry is replaced or dropped; entries with an
-        /// older stamp are stale.
-        var stamp: UInt32 = 0
         /// When the spring is next looked at, on the bank's ``FrameClock`` reading (seconds for a
         /// variable clock, frames for a fixed one): its rest if `dueIsRest`, else the time to predict
         /// it exactly (a lower bound on its rest). ∞ when it has none.
         var due = Double.infinity
-        /// `due` is the spring's rest, not the time to predict it.
-        var dueIsRest = false
         /// The state and bank time the spring's trajectory last changed at (variable clock): its
         /// exact rest is predicted from these, not from its lanes when the check comes, so the
         /// lanes' rounding since (a fixed-point spring's drift) cannot move its rest earlier.
         var changeDisplacement = 0.0
         var changeVelocity = 0.0
         var changeTime = 0.0
-        /// The due time of the spring's live schedule entry, or ∞. It may be earlier than `due`
+        /// The due time of the record's live schedule entry, or ∞. It may be earlier than `due`
         /// (the spring changed since, and its check moved on): the entry is then queued again at
-        /// `due` when it pops, instead of a new entry per change.
+        /// `due` when it pops, instead of a new entry per change. A removed spring's entry stays
+        /// with its record until it pops, and a spring added in the record takes it over, so
+        /// removing and adding springs every frame queues nothing new.
         var queuedDue = Double.infinity
+        /// The caller's own value for the spring (an entity id, an index into its tables).
+        var userValue: UInt64 = 0
+        /// The spring's first edge in ``SpringBankCore/maskEdges``, or ``MaskEdge/none``.
+        var firstMaskEdge = MaskEdge.none
+        /// While a batch call runs: the spring's position in the call's list, plus one (0: not
+        /// listed). It finds a spring listed twice, or a spring's restart values, with no table.
+        var listedAt: UInt32 = 0
+        /// `due` is the spring's rest, not the time to predict it.
+        var dueIsRest = false
         /// A step saturated one of the spring's lanes (the format could not hold the exact result).
         var wasSaturated = false
         var awaitingPrediction = false
@@ -43,11 +52,6 @@ final class SpringBankCore {
         var scheduleSuspended = false
         /// How many pausing masks hold the spring: it is paused while this is non-zero.
         var pauseDepth: UInt8 = 0
-        /// The spring's first edge in ``SpringBankCore/maskEdges``, or ``MaskEdge/none``.
-        var firstMaskEdge = MaskEdge.none
-
-        /// The caller's own value for the spring (an entity id, an index into its tables).
-        var userValue: UInt64 = 0
 
         var isLive: Bool { batch >= 0 }
     }
@@ -86,15 +90,16 @@ final class SpringBankCore {
     /// a class reference out of an array retains and releases it, two atomic operations an event.
     let batchObjects = UnsafeTable<Unmanaged<ConfigurationBatch>?>()
     @exclusivity(unchecked) var freeRecords: [UInt32] = []
-    private(set) var springCount = 0
+    var springCount = 0
 
     @exclusivity(unchecked) var masks: [PauseMaskRecord] = []
     @exclusivity(unchecked) var freeMasks: [UInt32] = []
     /// Mask membership, stored once: an edge per (mask, spring) pair, on both one's lists.
     let maskEdges = UnsafeTable<MaskEdge>()
     @exclusivity(unchecked) var freeMaskEdges: [UInt32] = []
-    /// Each spring's velocity lane as a batch impulse's check leaves it, kept between calls.
-    var batchVelocities: [Int: UInt32] = [:]
+    /// What a batch call's check pass computed for each element, applied by its second pass
+    /// without computing it again; kept between calls, so a batch call allocates nothing.
+    let staged = UnsafeTable<StagedLanes>()
     /// Springs released by a resume, kept between calls so resuming allocates nothing.
     var resumeScratch: [(spring: UInt32, restart: (displacement: UInt32, velocity: UInt32)?)] = []
 
@@ -163,6 +168,7 @@ final class SpringBankCore {
         batchLanes.deallocate()
         batchObjects.deallocate()
         maskEdges.deallocate()
+        staged.deallocate()
         work.deallocate()
         frameState.deallocate()
         threadResults.deallocate()
@@ -241,8 +247,11 @@ final class SpringBankCore {
         recentBatches.insert((key, index), at: 0)
     }
 
-    private func releaseBatchIfEmpty(_ index: Int) {
-        guard let batch = batches[index], batch.count == 0 else { return }
+    func releaseBatchIfEmpty(_ index: Int) {
+        // Checked unretained first: every removal asks.
+        guard let object = batchObjects[index], object._withUnsafeGuaranteedRef({ $0.count == 0 }),
+              let batch = batches[index]
+        else { return }
         batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] = nil
         recentBatches.removeAll { $0.index == index }
         batches[index] = nil
@@ -427,22 +436,44 @@ final class SpringBankCore {
     }
 
     /// Takes a spring's slot out of its batch, keeping its record; returns its lanes.
-    private func detach(record index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32) {
-        let batchIndex = Int(records[index].batch)
+    ///
+    /// The hole it leaves is filled from the end of its region, whose own hole is filled from the
+    /// end of the next: at most three slots copied (not swapped: the leaving spring's lanes need
+    /// no new home).
+    func detach(record index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32) {
+        let (batchIndex, slot) = location(ofRecord: index)
         let patterns = lanePatterns(ofRecord: index)
         batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-            moveToRest(batch: batch, slot: Int(records[index].slot))
-            swapSlots(batch: batch, Int(records[index].slot), batch.count - 1)
+            var hole = slot
+            if hole < batch.movingCount {
+                batch.movingCount -= 1
+                moveSlot(batch: batch, from: batch.movingCount, to: hole)
+                hole = batch.movingCount
+            }
+            if hole < batch.awakeCount {
+                batch.awakeCount -= 1
+                moveSlot(batch: batch, from: batch.awakeCount, to: hole)
+                hole = batch.awakeCount
+            }
             batch.count -= 1
+            moveSlot(batch: batch, from: batch.count, to: hole)
             batch.clearSlot(batch.count)
         }
         return patterns
     }
 
+    /// Copies slot `from` of a batch into slot `to` and tells its spring.
+    @inline(__always)
+    private func moveSlot(batch: ConfigurationBatch, from: Int, to: Int) {
+        guard from != to else { return }
+        batch.copySlot(from, to: to)
+        records[Int(batch.springOfSlot[to])].slot = Int32(to)
+    }
+
     /// Places a spring in a slot of `batchIndex`: awake unless its lanes are a state of rest and it
     /// was not awake before (`keepAwake`: a moving spring set onto its target still rests at the
     /// next step, with its rest event).
-    private func attach(
+    func attach(
         record index: Int, batchIndex: Int, displacement: UInt32, velocity: UInt32, target: UInt32, keepAwake: Bool = false
     ) {
         // A state of rest is stored as exact zeros (no −0), as `rest(record:)` leaves it.
@@ -478,36 +509,54 @@ final class SpringBankCore {
                 shift: scale, scale: scale, naturalFrequency: configuration.naturalFrequency)
             : (displacement: displacement, velocity: velocity)
         let batchIndex = try batchIndex(for: configuration, scale: scale)
-        let index: Int
-        if let free = freeRecords.popLast() {
-            index = Int(free)
-            // A reused record starts clean but for its generation, which tells the old handle apart,
-            // and its stamp, moved on so that no rest-schedule entry of the old spring matches it.
-            let (generation, stamp) = (records[index].generation, records[index].stamp)
-            records[index] = SpringRecord()
-            records[index].generation = generation
-            records[index].stamp = stamp &+ 1
-        } else {
-            index = records.count
-            records.append(SpringRecord())
-        }
-        records[index].tolerance = tolerance
-        records[index].userValue = userValue
+        let index = newRecord(tolerance: tolerance, userValue: userValue)
         attach(record: index, batchIndex: batchIndex, displacement: stored.displacement, velocity: stored.velocity, target: target)
         springCount += 1
         if isAwake(record: index) { trajectoryChanged(record: index) }
         return handle(ofRecord: index)
     }
 
+    /// A record for a new spring, not yet in a batch: the last freed one if any, else a new one.
+    func newRecord(tolerance: Double, userValue: UInt64) -> Int {
+        newRecord(reusing: freeRecords.popLast(), tolerance: tolerance, userValue: userValue)
+    }
+
+    /// A record for a new spring, not yet in a batch: `free` (a free record the caller took from
+    /// `freeRecords`), else a new one.
+    func newRecord(reusing free: UInt32?, tolerance: Double, userValue: UInt64) -> Int {
+        let index: Int
+        if let free {
+            index = Int(free)
+            // A reused record starts clean but for its generation, which tells the old handle
+            // apart, and its schedule entry (stamp and queued time), which the new spring takes
+            // over: popping early is safe, it is queued again at its own due time.
+            let old = records[index]
+            records[index] = SpringRecord()
+            records[index].generation = old.generation
+            records[index].stamp = old.stamp
+            records[index].queuedDue = old.queuedDue
+        } else {
+            index = records.count
+            records.append(SpringRecord())
+        }
+        records[index].tolerance = tolerance
+        records[index].userValue = userValue
+        return index
+    }
+
     func remove(_ handle: SpringHandle) throws(SpringKernelError) {
         try checkMutable()
         let index = try recordIndex(handle)
-        while records[index].firstMaskEdge != MaskEdge.none { removeEdge(records[index].firstMaskEdge) }
         let batchIndex = Int(records[index].batch)
-        _ = detach(record: index)
+        removeChecked(record: index)
         releaseBatchIfEmpty(batchIndex)
-        unschedule(record: index)
-        records[index].awaitingPrediction = false
+    }
+
+    /// Removes the spring in a live record, leaving its batch in place even if it empties.
+    func removeChecked(record index: Int) {
+        while records[index].firstMaskEdge != MaskEdge.none { removeEdge(records[index].firstMaskEdge) }
+        _ = detach(record: index)
+        retireSchedule(record: index)
         records[index].batch = -1
         records[index].generation &+= 1
         freeRecords.append(UInt32(index))
