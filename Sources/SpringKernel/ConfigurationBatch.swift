@@ -38,6 +38,9 @@ final class ConfigurationBatch {
     /// Slots in use by moving springs: what a step advances.
     @exclusivity(unchecked) var movingCount = 0 { didSet { planValidity.invalidate() } }
 
+    /// Empty and listed in ``SpringBankCore/retiringBatches``, to be released unless springs come back.
+    var isRetiring = false
+
     /// Recently used (frame duration, coefficients), most recent first.
     /// Read and written only by `coefficients(duration:lanes:)`, a single statement each time.
     @exclusivity(unchecked) private var coefficientCache: [(duration: Double, coefficients: SIMD8<UInt32>)] = []
@@ -98,6 +101,15 @@ final class ConfigurationBatch {
         velocities.swapAt(a, b)
         targets.swapAt(a, b)
         springOfSlot.swapAt(a, b)
+    }
+
+    /// Writes every per-slot field of `slot`.
+    @inline(__always)
+    func place(slot: Int, displacement: UInt32, velocity: UInt32, target: UInt32, spring: UInt32) {
+        displacements[slot] = displacement
+        velocities[slot] = velocity
+        targets[slot] = target
+        springOfSlot[slot] = spring
     }
 
     /// Copies every per-slot field of slot `a` into slot `b`. The caller fixes the record.

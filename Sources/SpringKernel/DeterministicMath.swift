@@ -115,6 +115,7 @@ enum DeterministicMath {
     /// A lower bound on ln x for x ≥ 1, from the bits alone: x = 2^e · m with m in [1, 2), and
     /// ln m ≥ (m − 1) ln 2 because ln is concave (its chord over [1, 2] lies below it). Too small by
     /// at most 0.06. For 0 < x < 1 it is still below ln x; 0 and NaN give −∞.
+    @inline(__always)
     static func logLowerBound(_ x: Double) -> Double {
         guard x >= .leastNormalMagnitude, x.isFinite else { return x == .infinity ? .infinity : x > 0 ? -745.2 : -.infinity }
         // The exponent and significand straight from the bits (the standard library's accessors

@@ -36,12 +36,13 @@ extension SpringBankCore {
             let lanes = staged[i]
             let free = i < reused ? freeRecords[firstReused + i] : nil
             let index = newRecord(reusing: free, tolerance: tolerance, userValue: userValues?[i] ?? 0)
+            staged[i].record = UInt32(index)
             attach(record: index, batchIndex: batchIndex, displacement: lanes.displacement, velocity: lanes.velocity, target: lanes.target)
-            springCount += 1
-            if isAwake(record: index) { trajectoryChanged(record: index) }
             handles[i] = handle(ofRecord: index)
         }
+        springCount += count
         freeRecords.removeLast(reused)
+        stagedTrajectoriesChanged()
     }
 
     /// Removes every listed spring; refuses the whole list, changing nothing, if a handle is not
@@ -64,14 +65,15 @@ extension SpringBankCore {
             let batchIndex = Int(records[index].batch)
             records[index].listedAt = 0
             removeChecked(record: index)
-            releaseBatchIfEmpty(batchIndex)
+            retireBatchIfEmpty(batchIndex)
         }
     }
 
     /// Moves each staged spring to its staged batch (its configuration and lane scale) with its
     /// staged displacement and velocity, keeping its target, masks and pause depth; a spring
-    /// already there is predicted again. Batches it empties are released once all have moved, so
-    /// a batch some spring leaves and another joins in the same call stays.
+    /// already there is predicted again. Batches it empties retire once all have moved (see
+    /// ``SpringBankCore/retireBatchIfEmpty(_:)``), so a batch that some spring leaves and another
+    /// joins in the same call stays.
     func setConfigurationStaged() {
         var emptied: [Int] = []
         let count = staged.count
@@ -80,10 +82,8 @@ extension SpringBankCore {
             let index = Int(element.record), newBatch = Int(element.batch)
             let (oldBatch, slot) = location(ofRecord: index)
             let wasAwake = batchObjects[oldBatch].unsafelyUnwrapped._withUnsafeGuaranteedRef { slot < $0.awakeCount }
-            guard oldBatch != newBatch else {
-                if wasAwake { trajectoryChanged(record: index) }
-                continue
-            }
+            // Already there: only predicted again (below), as every awake spring of the call is.
+            guard oldBatch != newBatch else { continue }
             _ = detach(record: index)
             if batchObjects[oldBatch].unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.count == 0 }) { emptied.append(oldBatch) }
             // Room for the rest of the call at once: a batch filled by the call (an engine
@@ -94,9 +94,9 @@ extension SpringBankCore {
             attach(
                 record: index, batchIndex: newBatch, displacement: element.displacement, velocity: element.velocity,
                 target: element.target, keepAwake: wasAwake)
-            if isAwake(record: index) { trajectoryChanged(record: index) }
         }
-        for batch in emptied { releaseBatchIfEmpty(batch) }
+        for batch in emptied { retireBatchIfEmpty(batch) }
+        stagedTrajectoriesChanged()
     }
 
     /// Releases the batches a refused batch call made for its staged elements (those still empty).

@@ -45,7 +45,8 @@ extension SpringBankCore {
             try check(batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] == b, "configuration index of batch \(b)")
             try check(0 <= batch.movingCount && batch.movingCount <= batch.awakeCount && batch.awakeCount <= batch.count
                 && batch.count <= batch.capacity, "batch \(b) counts")
-            try check(batch.count > 0, "empty batch \(b) kept")
+            try check(batch.count > 0 || (batch.isRetiring && retiringBatches.contains { $0.index == b }), "empty batch \(b) kept")
+            try check(!batch.isRetiring || retiringBatches.filter({ $0.index == b }).count == 1, "retiring batch \(b) not listed once")
             for slot in 0..<batch.capacity {
                 guard slot < batch.count else {
                     try check(batch.displacements[slot] == 0 && batch.velocities[slot] == 0 && batch.targets[slot] == 0,

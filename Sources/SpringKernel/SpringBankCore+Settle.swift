@@ -44,6 +44,47 @@ extension SpringBankCore {
         pending.append(UInt32(index))
     }
 
+    /// ``trajectoryChanged(record:)`` for every staged spring that is awake, once a batch call
+    /// has placed them all (``SpringBankCore/staged``). Under a variable clock a moving spring's
+    /// lower bound is computed here, in one loop with no call per spring, its batch's motion read
+    /// once per run of springs in one batch; the others take the one-spring path.
+    func stagedTrajectoriesChanged() {
+        let count = staged.count
+        guard case .variable = frameClock else {
+            for i in 0..<count where isAwake(record: Int(staged[i].record)) { trajectoryChanged(record: Int(staged[i].record)) }
+            return
+        }
+        let now = time
+        var motionBatch = -1
+        var motion: SpringMotion?
+        for i in 0..<count {
+            let index = Int(staged[i].record)
+            let (batchIndex, slot) = location(ofRecord: index)
+            let batch = batchObjects[batchIndex].unsafelyUnwrapped
+            let (isMoving, isAwake) = batch._withUnsafeGuaranteedRef { (slot < $0.movingCount, slot < $0.awakeCount) }
+            guard isAwake else { continue }
+            guard isMoving, !records[index].awaitingPrediction else {
+                trajectoryChanged(record: index)
+                continue
+            }
+            if batchIndex != motionBatch {
+                motionBatch = batchIndex
+                motion = batch._withUnsafeGuaranteedRef { $0.motion }
+            }
+            let (displacement, velocity) = batch._withUnsafeGuaranteedRef { $0.motionState(slot: slot) }
+            records[index].dueIsRest = false
+            records[index].scheduleSuspended = false
+            records[index].changeDisplacement = displacement
+            records[index].changeVelocity = velocity
+            records[index].changeTime = now
+            let bound = SettlePredictor.restTimeLowerBound(
+                displacement: displacement, velocity: velocity, tolerance: records[index].tolerance,
+                motion: motion.unsafelyUnwrapped, inverseBandSquared: records[index].inverseToleranceSquared)
+            setDue(record: index, now + bound, isRest: false, now: now, early: true)
+            if records[index].queuedDue < frameState.pointee.nextDueTime { frameState.pointee.nextDueTime = records[index].queuedDue }
+        }
+    }
+
     /// Drops the spring from the schedule (it rests or leaves the bank).
     func unschedule(record index: Int) {
         if records[index].queuedDue.isFinite { queuedSprings -= 1 }

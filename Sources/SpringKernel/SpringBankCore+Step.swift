@@ -77,10 +77,12 @@ extension SpringBankCore {
         restedInLastStep.removeAll(keepingCapacity: true)
         saturatedInLastStep.removeAll(keepingCapacity: true)
         if !pending.isEmpty { schedulePendingSprings() }
+        let batchesStillRetiring = !retiringBatches.isEmpty && releaseRetiredBatches()
         if frameState.pointee.planIsStale || frameState.pointee.readyDuration != duration.bitPattern {
             beginStep(duration: duration)
         }
-        frameState.pointee.needsPreparation = false
+        // A batch kept empty is looked at again at the next step.
+        frameState.pointee.needsPreparation = batchesStillRetiring
     }
 
     /// Lays out this frame's work: one item per batch with moving springs, with its coefficients

@@ -57,6 +57,9 @@ final class SpringBankCore {
     }
 
     let lanes: any SpringLaneArithmetic.Type
+    /// The bits of a lane that are zero exactly when it reads 0: all but the sign of a float
+    /// (−0 is 0), all of an integer.
+    let zeroLaneMask: UInt32
     @usableFromInline let tag: UInt32
     // Read by every step that lays out a frame, written only between steps (the bank is used
     // from one thread at a time): no runtime exclusivity checks.
@@ -81,6 +84,9 @@ final class SpringBankCore {
     @exclusivity(unchecked) private var recentBatches: [(key: BatchKey, index: Int)] = []
     private static let recentBatchCount = 4
     var freeBatches: [Int] = []
+    /// Batches left empty and kept for now, with the steps that have seen them empty (see
+    /// ``retireBatchIfEmpty(_:)``).
+    @exclusivity(unchecked) var retiringBatches: [(index: Int, steps: Int)] = []
 
     /// Every spring's record, by handle index; read on every per-spring call.
     let records = UnsafeTable<SpringRecord>()
@@ -144,6 +150,7 @@ final class SpringBankCore {
 
     init(lanes: any SpringLaneArithmetic.Type, threading: StepThreading, reservingCapacity: Int) {
         self.lanes = lanes
+        zeroLaneMask = lanes.double(ofLanePattern: 0x8000_0000) == 0 ? 0x7FFF_FFFF : 0xFFFF_FFFF
         self.threading = threading
         // Distinguishes banks so a handle from one is refused by another.
         var generator = SystemRandomNumberGenerator()
@@ -219,6 +226,10 @@ final class SpringBankCore {
             rememberBatch(key, index)
             return index
         }
+        if freeBatches.isEmpty, batches.count == Self.maximumConfigurationCount {
+            // Out of slots: the batches kept empty go now.
+            for (retired, _) in retiringBatches { releaseBatchIfEmpty(retired) }
+        }
         let index: Int
         if let free = freeBatches.popLast() {
             index = free
@@ -247,11 +258,49 @@ final class SpringBankCore {
         recentBatches.insert((key, index), at: 0)
     }
 
+    /// A batch a removal or a reconfiguration left empty is kept, with its buffers, until the
+    /// second step that finds it still empty: an engine that removes every spring of an effect
+    /// and adds them again, or alternates two configurations, empties a batch and fills it again
+    /// every frame, and would otherwise make and grow new buffers each time.
+    func retireBatchIfEmpty(_ index: Int) {
+        guard let object = batchObjects[index] else { return }
+        object._withUnsafeGuaranteedRef { batch in
+            guard batch.count == 0, !batch.isRetiring else { return }
+            batch.isRetiring = true
+            retiringBatches.append((index, 0))
+            planValidity.invalidate()  // the next step looks at it
+        }
+    }
+
+    /// At a step: releases the retiring batches that have stayed empty since the last step, and
+    /// lets go of those filled again. Returns whether any is still waiting.
+    func releaseRetiredBatches() -> Bool {
+        var kept = 0
+        var release: [Int] = []
+        for i in retiringBatches.indices {
+            let (index, steps) = retiringBatches[i]
+            let batch = batchObjects[index].unsafelyUnwrapped
+            let isEmpty = batch._withUnsafeGuaranteedRef { $0.count == 0 }
+            guard isEmpty, steps == 0 else {
+                batch._withUnsafeGuaranteedRef { $0.isRetiring = false }
+                if isEmpty { release.append(index) }
+                continue
+            }
+            retiringBatches[kept] = (index, 1)
+            kept += 1
+        }
+        retiringBatches.removeLast(retiringBatches.count - kept)
+        for index in release { releaseBatchIfEmpty(index) }
+        return kept > 0
+    }
+
+    /// Releases the batch at once if it holds no spring.
     func releaseBatchIfEmpty(_ index: Int) {
-        // Checked unretained first: every removal asks.
-        guard let object = batchObjects[index], object._withUnsafeGuaranteedRef({ $0.count == 0 }),
-              let batch = batches[index]
-        else { return }
+        guard let batch = batches[index], batch.count == 0 else { return }
+        if batch.isRetiring {
+            batch.isRetiring = false
+            retiringBatches.removeAll { $0.index == index }
+        }
         batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] = nil
         recentBatches.removeAll { $0.index == index }
         batches[index] = nil
@@ -294,9 +343,11 @@ final class SpringBankCore {
         return region.slot < region.movingCount
     }
 
-    /// Whether these lanes are a state of rest: exactly on target, not moving.
+    /// Whether these lanes are a state of rest: exactly on target, not moving. Read from the bits
+    /// (every add and wake asks; a call through `lanes` would be a dynamic call).
+    @inline(__always)
     func isRestState(displacement: UInt32, velocity: UInt32) -> Bool {
-        lanes.double(ofLanePattern: displacement) == 0 && lanes.double(ofLanePattern: velocity) == 0
+        displacement & zeroLaneMask == 0 && velocity & zeroLaneMask == 0
     }
 
     // MARK: Lanes at the API and in storage
@@ -472,25 +523,42 @@ final class SpringBankCore {
 
     /// Places a spring in a slot of `batchIndex`: awake unless its lanes are a state of rest and it
     /// was not awake before (`keepAwake`: a moving spring set onto its target still rests at the
-    /// next step, with its rest event).
+    /// next step, with its rest event), moving unless a mask holds it.
+    ///
+    /// Its slot is made at the end of its region: the first slot of each region after it moves to
+    /// the end of that region (at most two slots copied; none when the batch holds only moving
+    /// springs).
     func attach(
         record index: Int, batchIndex: Int, displacement: UInt32, velocity: UInt32, target: UInt32, keepAwake: Bool = false
     ) {
         // A state of rest is stored as exact zeros (no −0), as `rest(record:)` leaves it.
         let atRest = isRestState(displacement: displacement, velocity: velocity)
+        let isAwake = !atRest || keepAwake, isMoving = isAwake && records[index].pauseDepth == 0
         let slot = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             batch.reserve(batch.count + 1)
-            let slot = batch.count
+            var slot = batch.count
             batch.count += 1
-            batch.displacements[slot] = atRest ? 0 : displacement
-            batch.velocities[slot] = atRest ? 0 : velocity
-            batch.targets[slot] = target
-            batch.springOfSlot[slot] = UInt32(index)
+            if isAwake {
+                if slot != batch.awakeCount {
+                    moveSlot(batch: batch, from: batch.awakeCount, to: slot)
+                    slot = batch.awakeCount
+                }
+                batch.awakeCount += 1
+                if isMoving {
+                    if slot != batch.movingCount {
+                        moveSlot(batch: batch, from: batch.movingCount, to: slot)
+                        slot = batch.movingCount
+                    }
+                    batch.movingCount += 1
+                }
+            }
+            batch.place(
+                slot: slot, displacement: atRest ? 0 : displacement, velocity: atRest ? 0 : velocity, target: target,
+                spring: UInt32(index))
             return slot
         }
         records[index].batch = Int32(batchIndex)
         records[index].slot = Int32(slot)
-        if !atRest || keepAwake { wake(record: index) }
     }
 
     // MARK: Springs
@@ -549,7 +617,7 @@ final class SpringBankCore {
         let index = try recordIndex(handle)
         let batchIndex = Int(records[index].batch)
         removeChecked(record: index)
-        releaseBatchIfEmpty(batchIndex)
+        retireBatchIfEmpty(batchIndex)
     }
 
     /// Removes the spring in a live record, leaving its batch in place even if it empties.
@@ -627,7 +695,7 @@ final class SpringBankCore {
         attach(
             record: index, batchIndex: newBatch, displacement: converted.displacement, velocity: converted.velocity,
             target: patterns.target, keepAwake: wasAwake)
-        releaseBatchIfEmpty(oldBatch)
+        retireBatchIfEmpty(oldBatch)
         if isAwake(record: index) { trajectoryChanged(record: index) }
     }
 }
