@@ -41,10 +41,12 @@ final class ConfigurationBatch {
     /// Empty and listed in ``SpringBankCore/retiringBatches``, to be released unless springs come back.
     var isRetiring = false
 
-    /// Recently used (frame duration, coefficients), most recent first.
-    /// Read and written only by `coefficients(duration:lanes:)`, a single statement each time.
-    @exclusivity(unchecked) private var coefficientCache: [(duration: Double, coefficients: SIMD8<UInt32>)] = []
-    private static let coefficientCacheSize = 4
+    /// The last four frame durations' bit patterns (0: none) and their coefficients, replaced in
+    /// turn: fixed storage, so a new duration every frame costs no array work.
+    /// Read and written only by `coefficients(duration:lanes:)`.
+    @exclusivity(unchecked) private var cachedDurations = SIMD4<UInt64>(repeating: 0)
+    @exclusivity(unchecked) private var cachedCoefficients = (SIMD8<UInt32>(), SIMD8<UInt32>(), SIMD8<UInt32>(), SIMD8<UInt32>())
+    @exclusivity(unchecked) private var nextCacheSlot = 0
 
     init(
         configuration: SpringConfiguration, scale: LaneScale, lanes: any SpringLaneArithmetic.Type, planValidity: PlanValidity,
@@ -142,17 +144,20 @@ final class ConfigurationBatch {
 
     /// The step coefficients for frames of `duration`, cached per duration.
     func coefficients(duration: Double, lanes: any SpringLaneArithmetic.Type) -> SIMD8<UInt32> {
-        if let hit = coefficientCache.firstIndex(where: { $0.duration.bitPattern == duration.bitPattern }) {
-            let entry = coefficientCache[hit]
-            if hit != 0 {
-                coefficientCache.remove(at: hit)
-                coefficientCache.insert(entry, at: 0)
-            }
-            return entry.coefficients
-        }
+        let bits = duration.bitPattern  // a step's duration is positive: never 0
+        if cachedDurations[0] == bits { return cachedCoefficients.0 }
+        if cachedDurations[1] == bits { return cachedCoefficients.1 }
+        if cachedDurations[2] == bits { return cachedCoefficients.2 }
+        if cachedDurations[3] == bits { return cachedCoefficients.3 }
         let coefficients = lanes.coefficients(of: motion.propagator(over: duration), scale: scale)
-        if coefficientCache.count == Self.coefficientCacheSize { coefficientCache.removeLast() }
-        coefficientCache.insert((duration, coefficients), at: 0)
+        cachedDurations[nextCacheSlot] = bits
+        switch nextCacheSlot {
+        case 0: cachedCoefficients.0 = coefficients
+        case 1: cachedCoefficients.1 = coefficients
+        case 2: cachedCoefficients.2 = coefficients
+        default: cachedCoefficients.3 = coefficients
+        }
+        nextCacheSlot = (nextCacheSlot + 1) & 3
         return coefficients
     }
 

@@ -74,8 +74,8 @@ extension SpringBankCore {
         if case .fixed(let frameDuration) = frameClock, frameDuration.bitPattern != duration.bitPattern {
             throw .timeStepMismatch(declared: frameDuration, given: duration)
         }
-        restedInLastStep.removeAll(keepingCapacity: true)
-        saturatedInLastStep.removeAll(keepingCapacity: true)
+        if !restedInLastStep.isEmpty { restedInLastStep.removeAll(keepingCapacity: true) }
+        if !saturatedInLastStep.isEmpty { saturatedInLastStep.removeAll(keepingCapacity: true) }
         if !pending.isEmpty { schedulePendingSprings() }
         let batchesStillRetiring = !retiringBatches.isEmpty && releaseRetiredBatches()
         if frameState.pointee.planIsStale || frameState.pointee.readyDuration != duration.bitPattern {

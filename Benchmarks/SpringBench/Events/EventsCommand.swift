@@ -163,13 +163,23 @@ struct EventsCommand {
         let goals = [Lanes.Value](repeating: value(50), count: eventCount)
         let mask = try bank.makePauseMask(handles[0..<eventCount])
         var frame = 0
+        // A new duration every frame: measured frame times, drawn before the timing and cycled.
+        // The steady frame runs the same loop over durations that are all 1/60 s, so the two
+        // differ only in what the bank does with a new duration.
         var jitter = SplitMix64(seed: 60)
+        let jittered = (0..<1024).map { _ in dt * (1 + (jitter.unit() * 2 - 1) * 0.15) }
+        let steady = [Double](repeating: dt, count: 1024)
+        var baseFrame = 0
+        let baseStep: () throws -> Void = kind != .newDuration ? { try base.step(dt: dt) } : {
+            baseFrame = (baseFrame + 1) & 1023
+            try base.step(dt: steady[baseFrame])
+        }
         let eventFrame: () throws -> Void = {
             frame += 1
             let parity = frame & 1
             switch (kind, form) {
             case (.newDuration, _):
-                try bank.step(dt: dt * (1 + (jitter.unit() * 2 - 1) * 0.15))
+                try bank.step(dt: jittered[frame & 1023])
                 return
             case (.retarget, "single"):
                 // The engine's own buffers: no array checks of the harness in the timing.
@@ -270,7 +280,7 @@ struct EventsCommand {
         }
         let timer = FrameTimer(repeats: repeats, secondsPerRepeat: 0.02)
         let results = try timer.secondsPerFrame([
-            Contender(prepare: { restart(base, baseHandles) }, frame: { try base.step(dt: dt) }),
+            Contender(prepare: { restart(base, baseHandles) }, frame: baseStep),
             Contender(prepare: { restart(bank, handles) }, frame: eventFrame),
         ])
         let baseSeconds = Percentiles(results[0].samples).p50
