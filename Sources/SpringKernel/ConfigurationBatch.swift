@@ -38,6 +38,11 @@ final class ConfigurationBatch {
     /// Slots in use by moving springs: what a step advances.
     @exclusivity(unchecked) var movingCount = 0 { didSet { planValidity.invalidate() } }
 
+    /// Springs a batch removal in progress takes out of this batch (0 outside one), and whether
+    /// it drops them all in one pass at the end (see ``SpringBankCore/remove(_:)``).
+    var pendingRemovals = 0
+    var dropsRemovalsAtOnce = false
+
     /// Empty and listed in ``SpringBankCore/retiringBatches``, to be released unless springs come back.
     var isRetiring = false
 

@@ -155,6 +155,11 @@ extension SpringBank {
                     destination = try core.batchIndex(for: configuration, scale: scale)
                     lastTolerance = tolerance
                 }
+                guard Lanes.hasScaledLanes else {
+                    // One lane scale: the lanes move as they are, read when they move.
+                    core.staged.append(StagedLanes(record: UInt32(index), batch: Int32(destination), displacement: 0, velocity: 0, target: 0))
+                    continue
+                }
                 let lanes = core.lanePatterns(ofRecord: index)
                 let old = core.storage(ofRecord: index).scale
                 let converted = try SpringBankCore.storedLanes(
@@ -172,7 +177,7 @@ extension SpringBank {
             core.releaseStagedBatches(andAlso: destination)
             throw error
         }
-        core.setConfigurationStaged()
+        core.setConfigurationStaged(lanesStaged: Lanes.hasScaledLanes)
     }
 
     /// Gives every listed spring `configuration` (see the buffer form).

@@ -50,23 +50,71 @@ extension SpringBankCore {
     /// removed spring: ``SpringKernelError/staleHandle(_:)``).
     func remove(_ springs: UnsafeBufferPointer<SpringHandle>) throws(SpringKernelError) {
         try checkMutable()
+        touchedBatches.removeAll(keepingCapacity: true)
         for i in springs.indices {
             do throws(SpringKernelError) {
                 let index = try recordIndex(springs[i])
                 guard records[index].listedAt == 0 else { throw .staleHandle(springs[i]) }
                 records[index].listedAt = 1
+                let batchIndex = Int(records[index].batch)
+                batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+                    if batch.pendingRemovals == 0 { touchedBatches.append(batchIndex) }
+                    batch.pendingRemovals += 1
+                }
             } catch {
                 for listed in springs[..<i] { records[Int(listed.index)].listedAt = 0 }
+                for batchIndex in touchedBatches { batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.pendingRemovals = 0 } }
                 throw error
             }
         }
+        // A batch losing a quarter of its springs or more is compacted once, in one pass over its
+        // slots, instead of filling each hole from the end of its region (a copy and a record
+        // write at a random slot per spring).
+        for batchIndex in touchedBatches {
+            batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.dropsRemovalsAtOnce = 4 * $0.pendingRemovals >= $0.count }
+        }
+        freeRecords.reserveCapacity(freeRecords.count + springs.count)
         for spring in springs {
             let index = Int(spring.index)
             let batchIndex = Int(records[index].batch)
-            records[index].listedAt = 0
-            removeChecked(record: index)
-            retireBatchIfEmpty(batchIndex)
+            let atOnce = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.dropsRemovalsAtOnce }
+            if !atOnce { records[index].listedAt = 0 }
+            if removeChecked(record: index, detaching: !atOnce) { retireBatchIfEmpty(batchIndex) }
         }
+        for batchIndex in touchedBatches {
+            let isEmpty = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+                defer { (batch.pendingRemovals, batch.dropsRemovalsAtOnce) = (0, false) }
+                guard batch.dropsRemovalsAtOnce else { return false }
+                dropListedSlots(batch)
+                return batch.count == 0
+            }
+            if isEmpty { retireBatchIfEmpty(batchIndex) }
+        }
+    }
+
+    /// Takes out of the batch every slot whose spring is marked listed (removed by the batch
+    /// removal under way), keeping the others in order, so each region stays whole; clears the
+    /// marks.
+    private func dropListedSlots(_ batch: ConfigurationBatch) {
+        var kept = 0, moving = 0, awake = 0
+        for slot in 0..<batch.count {
+            let spring = Int(batch.springOfSlot[slot])
+            guard records[spring].listedAt == 0 else {
+                records[spring].listedAt = 0
+                continue
+            }
+            if slot < batch.movingCount { moving += 1 }
+            if slot < batch.awakeCount { awake += 1 }
+            if kept != slot {
+                batch.copySlot(slot, to: kept)
+                records[spring].slot = Int32(kept)
+            }
+            kept += 1
+        }
+        for slot in kept..<batch.count { batch.clearSlot(slot) }
+        batch.count = kept
+        batch.awakeCount = awake
+        batch.movingCount = moving
     }
 
     /// Moves each staged spring to its staged batch (its configuration and lane scale) with its
@@ -74,26 +122,41 @@ extension SpringBankCore {
     /// already there is predicted again. Batches it empties retire once all have moved (see
     /// ``SpringBankCore/retireBatchIfEmpty(_:)``), so a batch that some spring leaves and another
     /// joins in the same call stays.
-    func setConfigurationStaged() {
+    ///
+    /// - Parameter lanesStaged: the staged lanes are the ones to store; false when the lanes move
+    ///   unchanged (one lane scale), read from the old slot as it is left.
+    func setConfigurationStaged(lanesStaged: Bool) {
         var emptied: [Int] = []
         let count = staged.count
-        for i in 0..<count {
-            let element = staged[i]
-            let index = Int(element.record), newBatch = Int(element.batch)
-            let (oldBatch, slot) = location(ofRecord: index)
-            let wasAwake = batchObjects[oldBatch].unsafelyUnwrapped._withUnsafeGuaranteedRef { slot < $0.awakeCount }
-            // Already there: only predicted again (below), as every awake spring of the call is.
-            guard oldBatch != newBatch else { continue }
-            _ = detach(record: index)
-            if batchObjects[oldBatch].unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.count == 0 }) { emptied.append(oldBatch) }
-            // Room for the rest of the call at once: a batch filled by the call (an engine
-            // alternating two configurations) grows once, not by doubling.
-            batchObjects[newBatch].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-                if batch.count == batch.capacity { batch.reserve(batch.count + count - i) }
+        // Awake springs move first, resting ones after: a resting spring already in a batch is
+        // moved aside by every awake spring that joins it after (a copy of its slot each time).
+        var restingLeft = false
+        for pass in 0..<2 {
+            for i in 0..<count {
+                let element = staged[i]
+                let index = Int(element.record), newBatch = Int(element.batch)
+                let (oldBatch, slot) = location(ofRecord: index)
+                // Already there: only predicted again (below), as every awake spring of the call is.
+                guard oldBatch != newBatch else { continue }
+                let wasAwake = batchObjects[oldBatch].unsafelyUnwrapped._withUnsafeGuaranteedRef { slot < $0.awakeCount }
+                guard wasAwake == (pass == 0) else {
+                    restingLeft = true
+                    continue
+                }
+                let lanes = lanesStaged
+                    ? (displacement: element.displacement, velocity: element.velocity, target: element.target)
+                    : lanePatterns(ofRecord: index)
+                if detach(record: index) { emptied.append(oldBatch) }
+                // Room for the rest of the call at once: a batch filled by the call (an engine
+                // alternating two configurations) grows once, not by doubling.
+                batchObjects[newBatch].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+                    if batch.count == batch.capacity { batch.reserve(batch.count + count - i) }
+                }
+                attach(
+                    record: index, batchIndex: newBatch, displacement: lanes.displacement, velocity: lanes.velocity,
+                    target: lanes.target, keepAwake: wasAwake)
             }
-            attach(
-                record: index, batchIndex: newBatch, displacement: element.displacement, velocity: element.velocity,
-                target: element.target, keepAwake: wasAwake)
+            guard restingLeft else { break }
         }
         for batch in emptied { retireBatchIfEmpty(batch) }
         stagedTrajectoriesChanged()

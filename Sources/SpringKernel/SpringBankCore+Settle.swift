@@ -80,7 +80,11 @@ extension SpringBankCore {
             let bound = SettlePredictor.restTimeLowerBound(
                 displacement: displacement, velocity: velocity, tolerance: records[index].tolerance,
                 motion: motion.unsafelyUnwrapped, inverseBandSquared: records[index].inverseToleranceSquared)
-            setDue(record: index, now + bound, isRest: false, now: now, early: true)
+            let due = now + bound
+            records[index].due = due
+            // Usually its entry comes as early already (a record's entry outlives its changes).
+            guard due < records[index].queuedDue else { continue }
+            queueIfEarlier(record: index, now: now, early: true)
             if records[index].queuedDue < frameState.pointee.nextDueTime { frameState.pointee.nextDueTime = records[index].queuedDue }
         }
     }

@@ -84,6 +84,8 @@ final class SpringBankCore {
     @exclusivity(unchecked) private var recentBatches: [(key: BatchKey, index: Int)] = []
     private static let recentBatchCount = 4
     var freeBatches: [Int] = []
+    /// The batches a batch removal touches, kept between calls.
+    @exclusivity(unchecked) var touchedBatches: [Int] = []
     /// Batches left empty and kept for now, with the steps that have seen them empty (see
     /// ``retireBatchIfEmpty(_:)``).
     @exclusivity(unchecked) var retiringBatches: [(index: Int, steps: Int)] = []
@@ -486,15 +488,16 @@ final class SpringBankCore {
         }
     }
 
-    /// Takes a spring's slot out of its batch, keeping its record; returns its lanes.
+    /// Takes a spring's slot out of its batch, keeping its record; returns whether that emptied
+    /// the batch.
     ///
     /// The hole it leaves is filled from the end of its region, whose own hole is filled from the
     /// end of the next: at most three slots copied (not swapped: the leaving spring's lanes need
     /// no new home).
-    func detach(record index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32) {
+    @discardableResult
+    func detach(record index: Int) -> Bool {
         let (batchIndex, slot) = location(ofRecord: index)
-        let patterns = lanePatterns(ofRecord: index)
-        batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+        return batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             var hole = slot
             if hole < batch.movingCount {
                 batch.movingCount -= 1
@@ -509,8 +512,8 @@ final class SpringBankCore {
             batch.count -= 1
             moveSlot(batch: batch, from: batch.count, to: hole)
             batch.clearSlot(batch.count)
+            return batch.count == 0
         }
-        return patterns
     }
 
     /// Copies slot `from` of a batch into slot `to` and tells its spring.
@@ -591,24 +594,23 @@ final class SpringBankCore {
 
     /// A record for a new spring, not yet in a batch: `free` (a free record the caller took from
     /// `freeRecords`), else a new one.
+    @inline(__always)
     func newRecord(reusing free: UInt32?, tolerance: Double, userValue: UInt64) -> Int {
-        let index: Int
-        if let free {
-            index = Int(free)
-            // A reused record starts clean but for its generation, which tells the old handle
-            // apart, and its schedule entry (stamp and queued time), which the new spring takes
-            // over: popping early is safe, it is queued again at its own due time.
-            let old = records[index]
-            records[index] = SpringRecord()
-            records[index].generation = old.generation
-            records[index].stamp = old.stamp
-            records[index].queuedDue = old.queuedDue
-        } else {
-            index = records.count
-            records.append(SpringRecord())
+        var fresh = SpringRecord()
+        fresh.tolerance = tolerance
+        fresh.userValue = userValue
+        guard let free else {
+            records.append(fresh)
+            return records.count - 1
         }
-        records[index].tolerance = tolerance
-        records[index].userValue = userValue
+        let index = Int(free)
+        // A reused record starts clean but for its generation, which tells the old handle apart,
+        // and its schedule entry (stamp and queued time), which the new spring takes over:
+        // popping early is safe, it is queued again at its own due time. Written whole, once.
+        fresh.generation = records[index].generation
+        fresh.stamp = records[index].stamp
+        fresh.queuedDue = records[index].queuedDue
+        records[index] = fresh
         return index
     }
 
@@ -616,19 +618,22 @@ final class SpringBankCore {
         try checkMutable()
         let index = try recordIndex(handle)
         let batchIndex = Int(records[index].batch)
-        removeChecked(record: index)
-        retireBatchIfEmpty(batchIndex)
+        if removeChecked(record: index) { retireBatchIfEmpty(batchIndex) }
     }
 
-    /// Removes the spring in a live record, leaving its batch in place even if it empties.
-    func removeChecked(record index: Int) {
+    /// Removes the spring in a live record, leaving its batch in place; returns whether that
+    /// emptied the batch. Without `detaching`, its slot stays for the caller to drop (a batch
+    /// removal that compacts the batch once for all its springs).
+    @inline(__always)
+    func removeChecked(record index: Int, detaching: Bool = true) -> Bool {
         while records[index].firstMaskEdge != MaskEdge.none { removeEdge(records[index].firstMaskEdge) }
-        _ = detach(record: index)
+        let emptied = detaching && detach(record: index)
         retireSchedule(record: index)
         records[index].batch = -1
         records[index].generation &+= 1
         freeRecords.append(UInt32(index))
         springCount -= 1
+        return emptied
     }
 
     /// Changes displacement, velocity or target; a spring at rest moves unless the new state is
@@ -691,7 +696,8 @@ final class SpringBankCore {
         let newBatch = try batchIndex(for: configuration, scale: scale)
         records[index].tolerance = tolerance
         // Its masks and pause depth live in its record: only the lanes move.
-        let patterns = detach(record: index)
+        let patterns = lanePatterns(ofRecord: index)
+        detach(record: index)
         attach(
             record: index, batchIndex: newBatch, displacement: converted.displacement, velocity: converted.velocity,
             target: patterns.target, keepAwake: wasAwake)

@@ -33,6 +33,7 @@ struct BatchSpringTests {
         let single = SpringBank<Lanes>(), batch = SpringBank<Lanes>()
         let configurations = [SpringConfiguration.default, try SpringConfiguration(tension: 120, friction: 6)]
         var springs: ([SpringHandle], [SpringHandle]) = ([], [])
+        var masks: (PauseMaskID?, PauseMaskID?) = (nil, nil)
         var generator = SeededGenerator(seed: 5)
         for frame in 0..<40 {
             let count = Int.random(in: 0...12, using: &generator)
@@ -57,6 +58,19 @@ struct BatchSpringTests {
             springs.1 += try batch.add(
                 values: values, targets: targets, velocities: frame % 3 == 0 ? nil : velocities, userValues: users,
                 configuration: configuration, tolerance: value(0.5))
+            if frame == 10 || frame == 25 {
+                // Paused springs among the removed and the kept: a batch compacted at once keeps
+                // its regions whole.
+                let held = Array(springs.0.indices.prefix(springs.0.count / 2))
+                masks.0 = try single.makePauseMask(held.map { springs.0[$0] })
+                masks.1 = try batch.makePauseMask(held.map { springs.1[$0] })
+                try single.pause(masks.0!)
+                try batch.pause(masks.1!)
+            }
+            if frame == 18 || frame == 33 {
+                try single.resume(masks.0!)
+                try batch.resume(masks.1!)
+            }
             let dt = Self.jittered(&generator)
             try single.step(dt: dt)
             try batch.step(dt: dt)
