@@ -56,11 +56,7 @@ extension SpringBankCore {
                 let index = try recordIndex(springs[i])
                 guard records[index].listedAt == 0 else { throw .staleHandle(springs[i]) }
                 records[index].listedAt = 1
-                let batchIndex = Int(records[index].batch)
-                batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-                    if batch.pendingRemovals == 0 { touchedBatches.append(batchIndex) }
-                    batch.pendingRemovals += 1
-                }
+                noteDeparture(fromBatch: Int(records[index].batch))
             } catch {
                 for listed in springs[..<i] { records[Int(listed.index)].listedAt = 0 }
                 for batchIndex in touchedBatches { batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.pendingRemovals = 0 } }
@@ -70,39 +66,62 @@ extension SpringBankCore {
         // A batch losing a quarter of its springs or more is compacted once, in one pass over its
         // slots, instead of filling each hole from the end of its region (a copy and a record
         // write at a random slot per spring).
-        for batchIndex in touchedBatches {
-            batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.dropsRemovalsAtOnce = 4 * $0.pendingRemovals >= $0.count }
-        }
+        decideDepartures()
         freeRecords.reserveCapacity(freeRecords.count + springs.count)
         for spring in springs {
             let index = Int(spring.index)
             let batchIndex = Int(records[index].batch)
             let atOnce = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.dropsRemovalsAtOnce }
-            if !atOnce { records[index].listedAt = 0 }
+            records[index].listedAt = 0
             if removeChecked(record: index, detaching: !atOnce) { retireBatchIfEmpty(batchIndex) }
         }
+        dropDepartedSlotsOfTouchedBatches()
+    }
+
+    /// Counts, for each batch, the springs a batch call takes out of it, and decides which drop
+    /// their slots at once at the end of the call (a quarter of the batch or more).
+    private func noteDeparture(fromBatch batchIndex: Int) {
+        batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            if batch.pendingRemovals == 0 { touchedBatches.append(batchIndex) }
+            batch.pendingRemovals += 1
+        }
+    }
+
+    private func decideDepartures() {
+        for batchIndex in touchedBatches {
+            batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.dropsRemovalsAtOnce = 4 * $0.pendingRemovals >= $0.count }
+        }
+    }
+
+    /// Whether springs leaving the batch leave their slots for ``dropDepartedSlotsOfTouchedBatches()``.
+    private func dropsDeparturesAtOnce(_ batchIndex: Int) -> Bool {
+        batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.dropsRemovalsAtOnce }
+    }
+
+    /// At the end of a batch call: each batch that drops its departures at once loses, in one pass,
+    /// every slot whose spring no longer lives there; the batches touched are reset, and those
+    /// left empty retire.
+    private func dropDepartedSlotsOfTouchedBatches() {
         for batchIndex in touchedBatches {
             let isEmpty = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
                 defer { (batch.pendingRemovals, batch.dropsRemovalsAtOnce) = (0, false) }
                 guard batch.dropsRemovalsAtOnce else { return false }
-                dropListedSlots(batch)
+                dropDepartedSlots(batch, index: batchIndex)
                 return batch.count == 0
             }
             if isEmpty { retireBatchIfEmpty(batchIndex) }
         }
+        touchedBatches.removeAll(keepingCapacity: true)
     }
 
-    /// Takes out of the batch every slot whose spring is marked listed (removed by the batch
-    /// removal under way), keeping the others in order, so each region stays whole; clears the
-    /// marks.
-    private func dropListedSlots(_ batch: ConfigurationBatch) {
+    /// Takes out of the batch every slot whose spring no longer lives there (removed, or moved to
+    /// another batch, by the call under way), keeping the others in order, so each region stays
+    /// whole.
+    private func dropDepartedSlots(_ batch: ConfigurationBatch, index batchIndex: Int) {
         var kept = 0, moving = 0, awake = 0
         for slot in 0..<batch.count {
             let spring = Int(batch.springOfSlot[slot])
-            guard records[spring].listedAt == 0 else {
-                records[spring].listedAt = 0
-                continue
-            }
+            guard Int(records[spring].batch) == batchIndex, Int(records[spring].slot) == slot else { continue }
             if slot < batch.movingCount { moving += 1 }
             if slot < batch.awakeCount { awake += 1 }
             if kept != slot {
@@ -128,6 +147,11 @@ extension SpringBankCore {
     func setConfigurationStaged(lanesStaged: Bool) {
         var emptied: [Int] = []
         let count = staged.count
+        touchedBatches.removeAll(keepingCapacity: true)
+        for i in 0..<count where Int(records[Int(staged[i].record)].batch) != Int(staged[i].batch) {
+            noteDeparture(fromBatch: Int(records[Int(staged[i].record)].batch))
+        }
+        decideDepartures()
         // Awake springs move first, resting ones after: a resting spring already in a batch is
         // moved aside by every awake spring that joins it after (a copy of its slot each time).
         var restingLeft = false
@@ -146,7 +170,8 @@ extension SpringBankCore {
                 let lanes = lanesStaged
                     ? (displacement: element.displacement, velocity: element.velocity, target: element.target)
                     : lanePatterns(ofRecord: index)
-                if detach(record: index) { emptied.append(oldBatch) }
+                // A batch losing many springs drops their slots at the end, in one pass.
+                if !dropsDeparturesAtOnce(oldBatch), detach(record: index) { emptied.append(oldBatch) }
                 // Room for the rest of the call at once: a batch filled by the call (an engine
                 // alternating two configurations) grows once, not by doubling.
                 batchObjects[newBatch].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
@@ -158,6 +183,7 @@ extension SpringBankCore {
             }
             guard restingLeft else { break }
         }
+        dropDepartedSlotsOfTouchedBatches()
         for batch in emptied { retireBatchIfEmpty(batch) }
         stagedTrajectoriesChanged()
     }
