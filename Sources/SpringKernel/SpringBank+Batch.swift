@@ -15,23 +15,30 @@ extension SpringBank {
     public func retarget(_ springs: UnsafeBufferPointer<SpringHandle>, to targets: UnsafeBufferPointer<Lanes.Value>) throws(SpringKernelError) {
         try core.checkMutable()
         guard springs.count == targets.count else { throw .countMismatch(expected: springs.count, given: targets.count) }
-        // Check everything first, keeping each target's pattern for the second pass. A spring
-        // listed twice keeps its value (value = target + displacement) through a retarget, so
-        // checking each against the current state suffices; the second pass computes each
-        // displacement from the lanes as they then are, as one call per spring would.
+        // Check everything first, keeping each new displacement and target for the second pass.
+        // A spring listed twice is retargeted from where its earlier element left it (its record
+        // marks that element), as one call per spring would, and checked there.
         core.staged.removeAll()
         for i in springs.indices {
-            let index = try core.recordIndex(springs[i])
-            let goal = try Lanes.lanePattern(of: targets[i], as: .target)
-            _ = try retargetedDisplacement(record: index, to: goal)
-            core.staged.append(StagedLanes(record: UInt32(index), batch: 0, displacement: 0, velocity: 0, target: goal))
+            do throws(SpringKernelError) {
+                let index = try core.recordIndex(springs[i])
+                let goal = try Lanes.lanePattern(of: targets[i], as: .target)
+                let earlier = Int(core.records[index].listedAt)
+                let displacement = earlier == 0
+                    ? try retargetedDisplacement(record: index, to: goal)
+                    : try retargetedDisplacement(
+                        record: index, to: goal, from: (core.staged[earlier - 1].displacement, core.staged[earlier - 1].target))
+                core.staged.append(StagedLanes(record: UInt32(index), batch: 0, displacement: displacement, velocity: 0, target: goal))
+                core.records[index].listedAt = UInt32(core.staged.count)
+            } catch {
+                for j in 0..<core.staged.count { core.records[Int(core.staged[j].record)].listedAt = 0 }
+                throw error
+            }
         }
         for i in 0..<core.staged.count {
-            let index = Int(core.staged[i].record), goal = core.staged[i].target
-            let lanes = core.lanePatterns(ofRecord: index)
-            let displacement = try Lanes.retargetedDisplacement(
-                lanes.displacement, from: lanes.target, to: goal, scale: core.storage(ofRecord: index).scale)
-            core.setState(record: index, displacement: displacement, target: goal)
+            let element = core.staged[i]
+            core.records[Int(element.record)].listedAt = 0
+            core.setState(record: Int(element.record), displacement: element.displacement, target: element.target)
         }
     }
 

@@ -251,7 +251,10 @@ extension SpringBankCore {
     func resumeStaged(mask: Int) {
         guard masks[mask].isPausing else { return }
         let count = staged.count
-        for i in 0..<count { records[Int(staged[i].record)].listedAt = UInt32(i + 1) }
+        for i in 0..<count {
+            records[Int(staged[i].record)].listedAt = UInt32(i + 1)
+            staged[i].batch = -1  // not restarted (yet): no new prediction
+        }
         masks[mask].isPausing = false
         forEachMember(ofMask: mask) { index in
             guard records[index].pauseDepth == 1 else {
@@ -265,12 +268,15 @@ extension SpringBankCore {
                 return
             }
             let restart = staged[listed - 1]
-            // Back among the moving, then given its restart state (which wakes it if it rested).
+            // Back among the moving, then given its restart state (which wakes it if it rested);
+            // predicted below, with the others, in one loop.
             records[index].pauseDepth = 0
             if isAwake(record: index) { release(record: index) }
-            setState(record: index, displacement: restart.displacement, velocity: restart.velocity)
+            setLanes(record: index, displacement: restart.displacement, velocity: restart.velocity)
+            staged[listed - 1].batch = 0
         }
         for i in 0..<count { records[Int(staged[i].record)].listedAt = 0 }
+        stagedTrajectoriesChanged()
     }
 
     /// ``resume(_:restart:)`` with nothing to ask: one walk, each freed spring moving on from where

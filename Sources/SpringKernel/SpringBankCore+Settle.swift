@@ -45,19 +45,22 @@ extension SpringBankCore {
     }
 
     /// ``trajectoryChanged(record:)`` for every staged spring that is awake, once a batch call
-    /// has placed them all (``SpringBankCore/staged``). Under a variable clock a moving spring's
+    /// has placed them all (``SpringBankCore/staged``; an element whose `batch` is negative is
+    /// skipped: a resume's listed spring it did not restart). Under a variable clock a moving spring's
     /// lower bound is computed here, in one loop with no call per spring, its batch's motion read
     /// once per run of springs in one batch; the others take the one-spring path.
     func stagedTrajectoriesChanged() {
         let count = staged.count
         guard case .variable = frameClock else {
-            for i in 0..<count where isAwake(record: Int(staged[i].record)) { trajectoryChanged(record: Int(staged[i].record)) }
+            for i in 0..<count where staged[i].batch >= 0 && isAwake(record: Int(staged[i].record)) {
+                trajectoryChanged(record: Int(staged[i].record))
+            }
             return
         }
         let now = time
         var motionBatch = -1
         var motion: SpringMotion?
-        for i in 0..<count {
+        for i in 0..<count where staged[i].batch >= 0 {
             let index = Int(staged[i].record)
             let (batchIndex, slot) = location(ofRecord: index)
             let batch = batchObjects[batchIndex].unsafelyUnwrapped

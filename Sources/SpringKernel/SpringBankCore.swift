@@ -645,6 +645,28 @@ final class SpringBankCore {
         }
     }
 
+    /// Sets the displacement and velocity lanes, waking a spring at rest unless the new state is
+    /// still its rest, and leaves predicting it to the caller (a batch call predicts its springs
+    /// in one loop, ``stagedTrajectoriesChanged()``).
+    func setLanes(record index: Int, displacement: UInt32, velocity: UInt32) {
+        let (batchIndex, slot) = location(ofRecord: index)
+        let resting = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            batch.displacements[slot] = displacement
+            batch.velocities[slot] = velocity
+            return slot >= batch.awakeCount
+        }
+        guard resting else { return }
+        if isRestState(displacement: displacement, velocity: velocity) {
+            // Still a state of rest: keep the exact rest patterns (no −0).
+            batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+                batch.displacements[slot] = 0
+                batch.velocities[slot] = 0
+            }
+            return
+        }
+        wake(record: index)
+    }
+
     private func setState(
         record index: Int, batch: ConfigurationBatch, slot: Int, displacement: UInt32?, velocity: UInt32?, target: UInt32?
     ) {

@@ -185,6 +185,33 @@ struct BatchSpringTests {
         try resumeMatch(Q16Lanes.self) { Q16($0)! }
     }
 
+    func retargetDuplicatesMatch<Lanes: SpringLaneArithmetic>(_: Lanes.Type, value: (Double) -> Lanes.Value) throws {
+        let single = SpringBank<Lanes>(), batch = SpringBank<Lanes>()
+        var springs: ([SpringHandle], [SpringHandle]) = ([], [])
+        for i in 0..<12 {
+            springs.0.append(try single.add(value: value(Double(i) * 7.25), target: value(3), velocity: value(1.5), tolerance: value(0.5)))
+            springs.1.append(try batch.add(value: value(Double(i) * 7.25), target: value(3), velocity: value(1.5), tolerance: value(0.5)))
+        }
+        var generator = SeededGenerator(seed: 17)
+        for frame in 0..<20 {
+            // Springs listed two or three times: each retarget starts where the one before left it.
+            let listed = (0..<18).map { _ in Int.random(in: 0..<12, using: &generator) }
+            let targets = listed.map { _ in value(Double.random(in: -40...40, using: &generator) * 1.37) }
+            for (i, target) in zip(listed, targets) { try single.retarget(springs.0[i], to: target) }
+            try batch.retarget(listed.map { springs.1[$0] }, to: targets)
+            #expect(Self.lanes(single, springs.0) == Self.lanes(batch, springs.1), "frame \(frame)")
+            try single.step(dt: 1.0 / 60)
+            try batch.step(dt: 1.0 / 60)
+            try batch._checkInvariants()
+        }
+    }
+
+    @Test("a spring listed several times in a batch retarget ends where one call per element leaves it, bit for bit")
+    func retargetDuplicatesMatchSingleCalls() throws {
+        try retargetDuplicatesMatch(Float32Lanes.self) { Float($0) }
+        try retargetDuplicatesMatch(Q16Lanes.self) { Q16($0)! }
+    }
+
     @Test("a refused element refuses the whole batch: nothing added, removed, moved or resumed")
     func refusedWhole() throws {
         let bank = SpringBank<Float32Lanes>()
