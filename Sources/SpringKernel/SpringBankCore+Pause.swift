@@ -271,8 +271,7 @@ extension SpringBankCore {
             // Back among the moving, then given its restart state (which wakes it if it rested);
             // predicted below, with the others, in one loop.
             records[index].pauseDepth = 0
-            if isAwake(record: index) { release(record: index) }
-            setLanes(record: index, displacement: restart.displacement, velocity: restart.velocity)
+            setLanes(record: index, displacement: restart.displacement, velocity: restart.velocity, releasing: true)
             staged[listed - 1].batch = 0
         }
         for i in 0..<count { records[Int(staged[i].record)].listedAt = 0 }

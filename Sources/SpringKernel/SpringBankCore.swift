@@ -647,17 +647,26 @@ final class SpringBankCore {
 
     /// Sets the displacement and velocity lanes, waking a spring at rest unless the new state is
     /// still its rest, and leaves predicting it to the caller (a batch call predicts its springs
-    /// in one loop, ``stagedTrajectoriesChanged()``).
-    func setLanes(record index: Int, displacement: UInt32, velocity: UInt32) {
+    /// in one loop, ``stagedTrajectoriesChanged()``). With `releasing`, a spring paused
+    /// mid-motion (its last hold just let go) first goes back among the moving, as
+    /// ``release(record:)`` does: one look-up of its batch for both.
+    func setLanes(record index: Int, displacement: UInt32, velocity: UInt32, releasing: Bool = false) {
         let (batchIndex, slot) = location(ofRecord: index)
         let resting = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            var slot = slot
+            if releasing, slot >= batch.movingCount, slot < batch.awakeCount {
+                swapSlots(batch: batch, slot, batch.movingCount)
+                slot = batch.movingCount
+                batch.movingCount += 1
+            }
             batch.displacements[slot] = displacement
             batch.velocities[slot] = velocity
             return slot >= batch.awakeCount
         }
         guard resting else { return }
         if isRestState(displacement: displacement, velocity: velocity) {
-            // Still a state of rest: keep the exact rest patterns (no −0).
+            // Still a state of rest (a resting spring does not move when released): keep the
+            // exact rest patterns (no −0).
             batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
                 batch.displacements[slot] = 0
                 batch.velocities[slot] = 0
