@@ -132,7 +132,12 @@ final class ConfigurationBatch {
     /// this batch's scale, with no call through the lane format (every event reads them).
     @inline(__always)
     func motionState(slot: Int) -> (displacement: Double, velocity: Double) {
-        let d = displacements[slot], v = velocities[slot]
+        motionState(displacement: displacements[slot], velocity: velocities[slot])
+    }
+
+    /// ``motionState(slot:)`` of lanes given as patterns (the ones a batch call wrote).
+    @inline(__always)
+    func motionState(displacement d: UInt32, velocity v: UInt32) -> (displacement: Double, velocity: Double) {
         guard let units = integerLaneUnits else {
             return (Double(Float(bitPattern: d)), Double(Float(bitPattern: v)))
         }

@@ -42,7 +42,7 @@ extension SpringBankCore {
         }
         springCount += count
         freeRecords.removeLast(reused)
-        stagedTrajectoriesChanged()
+        stagedTrajectoriesChanged(lanesAreStaged: true)
     }
 
     /// Removes every listed spring; refuses the whole list, changing nothing, if a handle is not
@@ -185,7 +185,7 @@ extension SpringBankCore {
         }
         dropDepartedSlotsOfTouchedBatches()
         for batch in emptied { retireBatchIfEmpty(batch) }
-        stagedTrajectoriesChanged()
+        stagedTrajectoriesChanged(lanesAreStaged: lanesStaged)
     }
 
     /// Releases the batches a refused batch call made for its staged elements (those still empty).

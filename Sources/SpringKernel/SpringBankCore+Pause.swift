@@ -275,7 +275,7 @@ extension SpringBankCore {
             staged[listed - 1].batch = 0
         }
         for i in 0..<count { records[Int(staged[i].record)].listedAt = 0 }
-        stagedTrajectoriesChanged()
+        stagedTrajectoriesChanged(lanesAreStaged: true)
     }
 
     /// ``resume(_:restart:)`` with nothing to ask: one walk, each freed spring moving on from where

@@ -49,7 +49,11 @@ extension SpringBankCore {
     /// skipped: a resume's listed spring it did not restart). Under a variable clock a moving spring's
     /// lower bound is computed here, in one loop with no call per spring, its batch's motion read
     /// once per run of springs in one batch; the others take the one-spring path.
-    func stagedTrajectoriesChanged() {
+    ///
+    /// - Parameter lanesAreStaged: the staged displacement and velocity are the lanes the springs
+    ///   now hold (a resume's restart states, an add's), so they are read from the staged list in
+    ///   order rather than from each spring's slot again.
+    func stagedTrajectoriesChanged(lanesAreStaged: Bool = false) {
         let count = staged.count
         guard case .variable = frameClock else {
             for i in 0..<count where staged[i].batch >= 0 && isAwake(record: Int(staged[i].record)) {
@@ -74,7 +78,11 @@ extension SpringBankCore {
                 motionBatch = batchIndex
                 motion = batch._withUnsafeGuaranteedRef { $0.motion }
             }
-            let (displacement, velocity) = batch._withUnsafeGuaranteedRef { $0.motionState(slot: slot) }
+            let (displacement, velocity) = batch._withUnsafeGuaranteedRef { batch in
+                lanesAreStaged
+                    ? batch.motionState(displacement: staged[i].displacement, velocity: staged[i].velocity)
+                    : batch.motionState(slot: slot)
+            }
             records[index].dueIsRest = false
             records[index].scheduleSuspended = false
             records[index].changeDisplacement = displacement
