@@ -65,14 +65,17 @@ enum StepExecution {
         _ state: UnsafeMutablePointer<FrameState>, path: StepPath, lanes: Lanes.Type
     ) -> Int {
         let plan = state.pointee.plan
+        let checksBound = Q16Lanes.checksBound(frame: state.pointee.frame)
         guard plan.threadCount <= 1, path == .simd else {
-            return advanceOffTheCommonPath(plan, threadResults: state.pointee.threadResults, path: path, lanes: lanes)
+            return advanceOffTheCommonPath(
+                plan, threadResults: state.pointee.threadResults, path: path, checksBound: checksBound, lanes: lanes)
         }
         guard plan.workCount > 0 else { return 0 }
         let first = state.pointee.firstWork
-        var saturated = advance(first, bundles: 0..<first.bundleCount, path: .simd, lanes: lanes)
+        var saturated = advance(first, bundles: 0..<first.bundleCount, path: .simd, checksBound: checksBound, lanes: lanes)
         if plan.workCount > 1 {
-            saturated |= advance(plan, bundles: first.bundleCount..<plan.totalBundles, path: path, lanes: lanes)
+            saturated |= advance(
+                plan, bundles: first.bundleCount..<plan.totalBundles, path: path, checksBound: checksBound, lanes: lanes)
         }
         return saturated
     }
@@ -81,10 +84,11 @@ enum StepExecution {
     /// split across threads in equal bundle ranges.
     @inlinable @inline(never)
     static func advanceOffTheCommonPath<Lanes: SpringLaneArithmetic>(
-        _ plan: StepPlan, threadResults: UnsafeMutablePointer<Int>, path: StepPath, lanes: Lanes.Type
+        _ plan: StepPlan, threadResults: UnsafeMutablePointer<Int>, path: StepPath, checksBound: Bool,
+        lanes: Lanes.Type
     ) -> Int {
         guard plan.threadCount > 1 else {
-            return advance(plan, bundles: 0..<plan.totalBundles, path: path, lanes: lanes)
+            return advance(plan, bundles: 0..<plan.totalBundles, path: path, checksBound: checksBound, lanes: lanes)
         }
         let shared = UncheckedSendable((plan, threadResults))
         DispatchQueue.concurrentPerform(iterations: plan.threadCount) { part in
@@ -97,10 +101,10 @@ enum StepExecution {
             let one = Double(plan.threadCount) / Double(plan.threadCount)
             if Lanes.self == Q16Lanes.self, !NearestRounding.isCurrent(one) {
                 let saved = NearestRounding.enter()
-                results[part] = advance(plan, bundles: start..<end, path: path, lanes: lanes)
+                results[part] = advance(plan, bundles: start..<end, path: path, checksBound: checksBound, lanes: lanes)
                 NearestRounding.leave(saved)
             } else {
-                results[part] = advance(plan, bundles: start..<end, path: path, lanes: lanes)
+                results[part] = advance(plan, bundles: start..<end, path: path, checksBound: checksBound, lanes: lanes)
             }
         }
         var saturated = 0
@@ -112,7 +116,7 @@ enum StepExecution {
     /// (one thread's share, the scalar path, or the batches after the first), out of line.
     @inlinable @inline(never)
     static func advance<Lanes: SpringLaneArithmetic>(
-        _ plan: StepPlan, bundles: Range<Int>, path: StepPath, lanes: Lanes.Type
+        _ plan: StepPlan, bundles: Range<Int>, path: StepPath, checksBound: Bool, lanes: Lanes.Type
     ) -> Int {
         var saturated = 0
         var offset = 0
@@ -120,7 +124,7 @@ enum StepExecution {
             let work = plan.work[item]
             let start = max(bundles.lowerBound - offset, 0)
             let end = min(bundles.upperBound - offset, work.bundleCount)
-            if start < end { saturated |= advance(work, bundles: start..<end, path: path, lanes: lanes) }
+            if start < end { saturated |= advance(work, bundles: start..<end, path: path, checksBound: checksBound, lanes: lanes) }
             offset += work.bundleCount
             if offset >= bundles.upperBound { break }
         }
@@ -135,13 +139,15 @@ extension StepExecution {
     /// the package's two formats are the only ones (the protocol's lane requirements are SPI).
     @inlinable @inline(__always)
     static func advance<Lanes: SpringLaneArithmetic>(
-        _ work: LaneWork, bundles: Range<Int>, path: StepPath, lanes: Lanes.Type
+        _ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool, lanes: Lanes.Type
     ) -> Int {
         if Lanes.self == Float32Lanes.self {
             return path == .simd ? Float32Lanes.advance(work, bundles: bundles) : Float32Lanes.advanceScalar(work, bundles: bundles)
         }
         precondition(Lanes.self == Q16Lanes.self, "SpringKernel steps its own lane formats only")
-        return path == .simd ? Q16Lanes.advance(work, bundles: bundles) : Q16Lanes.advanceScalar(work, bundles: bundles)
+        return path == .simd
+            ? Q16Lanes.advance(work, bundles: bundles, checksBound: checksBound)
+            : Q16Lanes.advanceScalar(work, bundles: bundles, checksBound: checksBound)
     }
 }
 

@@ -319,10 +319,12 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     // MARK: Saturation
 
     /// Lane-steps that saturated since the bank was made (the format could not hold the exact
-    /// result, so the lane was clamped to its bound). Always 0 for ``Float32Lanes``.
+    /// result, so the lane was clamped to its bound). Always 0 for ``Float32Lanes``; a
+    /// ``Q16Lanes`` bank checks its lanes every ``Q16Lanes/boundCheckInterval`` frames.
     public var saturationCount: Int { core.saturationCount }
 
-    /// The springs a step saturated in the last step.
+    /// The springs found saturated in the last step (for ``Q16Lanes``, a step that checks the
+    /// bound: every ``Q16Lanes/boundCheckInterval``th frame, from the first).
     public var saturatedInLastStep: [SpringHandle] { core.saturatedInLastStep }
 
     /// Whether a step ever saturated the spring (cleared by ``clearSaturation(of:)``).

@@ -104,12 +104,16 @@ struct FixedPointEdgeTests {
         }
     }
 
-    @Test("a bank at the edge of the admitted motion saturates by rounding, clamps and reports it, moving and paused springs alike, with every loop")
+    @Test("a bank at the edge of the admitted motion saturates by rounding, and clamps and reports it on the next frame that checks the bound, moving and paused springs alike, with every loop, never wrapped")
     func bankAtTheBounds() throws {
         for path in [StepPath.simd, .scalar] {
             for threading in [StepThreading.single, .fixed(2)] {
                 let bank = FixedSpringBank(threading: threading)
                 let reference = Q16Reference()
+                // The edge springs join after frame 14: rounding carries them past the bound on
+                // frame 15, which does not check it, and the check of frame 16 finds them there.
+                _ = try bank.add(value: 0, target: 10, tolerance: 1)
+                for _ in 0..<15 { try bank.step(dt: 1.0 / 60) }
                 var springs: [(SpringHandle, Q16Reference.State)] = []
                 // 40 springs at the edge, about targets across the range, so bundles split across threads.
                 for i in 0..<40 {
@@ -120,17 +124,26 @@ struct FixedPointEdgeTests {
                 }
                 let paused = try bank.makePauseMask(springs.enumerated().filter { $0.offset % 5 == 0 }.map(\.element.0))
                 try bank.pause(paused)
-                for frame in 0..<30 {
-                    let dt = frame == 10 ? 2.0 : 1.0 / 60
+                var beyondBetweenChecks = 0
+                for frame in 15..<50 {
+                    let dt = frame == 24 ? 2.0 : 1.0 / 60
+                    let checksBound = Q16Lanes.checksBound(frame: frame)
+                    #expect(checksBound == (frame % Q16Lanes.boundCheckInterval == 0))
                     try bank.step(dt: dt, path: path)
                     var expected: Set<SpringHandle> = []
                     for index in springs.indices {
                         if try bank.isPaused(springs[index].0) { continue }
-                        let next = reference.stepped(springs[index].1, configuration: Self.edgeConfiguration, dt: dt)
+                        let next = reference.stepped(springs[index].1, configuration: Self.edgeConfiguration, dt: dt, checksBound: checksBound)
                         springs[index].1 = next.state
                         if next.saturated {
                             expected.insert(springs[index].0)
                             #expect(reference.isAtBounds(next.state))
+                        }
+                        let (d, v) = (next.state.d, next.state.v)
+                        if !checksBound, d >= 1 << 30 || v >= 1 << 30 || d < -(1 << 30) || v < -(1 << 30) {
+                            beyondBetweenChecks += 1
+                            // Past the bound by rounding only: far inside Int32, never wrapped.
+                            #expect(d.magnitude < 1 << 30 + 1 << 16 && v.magnitude < 1 << 30 + 1 << 16)
                         }
                     }
                     for (spring, state) in springs {
@@ -138,8 +151,10 @@ struct FixedPointEdgeTests {
                         #expect(mismatch == nil, "frame \(frame)")
                     }
                     #expect(Set(bank.saturatedInLastStep) == expected, "frame \(frame)")
-                    if frame == 0 { #expect(expected.count == 32) }
+                    if !checksBound { #expect(expected.isEmpty) }
+                    if frame == Q16Lanes.boundCheckInterval { #expect(expected.count == 32) }
                 }
+                #expect(beyondBetweenChecks > 0)
                 #expect(bank.saturationCount > 0)
                 for (spring, _) in springs { #expect(try bank.wasSaturated(spring) == !bank.isPaused(spring)) }
                 try bank._checkInvariants()

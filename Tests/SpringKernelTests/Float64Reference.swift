@@ -196,7 +196,7 @@ final class Float64Reference: ReferenceArithmetic {
 
     // MARK: Steps and rest
 
-    func stepped(_ state: State, configuration: SpringConfiguration, dt: Double) -> (state: State, saturated: Bool) {
+    func stepped(_ state: State, configuration: SpringConfiguration, dt: Double, checksBound: Bool = true) -> (state: State, saturated: Bool) {
         let step = self.step(configuration, dt)
         let p = step.propagator
         let (dError, vError) = bounds(state, configuration)

@@ -669,6 +669,7 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         } catch {
             throw fail("step(dt: \(dt)) threw \(error)")
         }
+        let checksBound = Q16Lanes.checksBound(frame: frame)
         frame += 1
         time += dt
         tally.steps += 1
@@ -678,7 +679,7 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         // Advance the model.
         var anySaturated = false
         for (handle, model) in springs where model.awake && model.depth == 0 {
-            let next = reference.stepped(model.state, configuration: model.configuration, dt: dt)
+            let next = reference.stepped(model.state, configuration: model.configuration, dt: dt, checksBound: checksBound)
             springs[handle]!.state = next.state
             anySaturated = anySaturated || next.saturated
             if var change = model.change {

@@ -213,9 +213,11 @@ struct Q16Reference: ReferenceArithmetic {
         return (lane(newD), lane(newV), saturated)
     }
 
-    func stepped(_ state: State, configuration: SpringConfiguration, dt: Double) -> (state: State, saturated: Bool) {
-        let (d, v, saturated) = Self.step(state.d, state.v, coefficients(configuration, dt, state.scale))
-        return (State(target: state.target, d: d, v: v, scale: state.scale), saturated)
+    /// One step of a bank's spring: lanes beyond ±2³⁰ are clamped and reported only on a frame
+    /// that checks the bound (``Q16Lanes/boundCheckInterval``); between checks they go on unclamped.
+    func stepped(_ state: State, configuration: SpringConfiguration, dt: Double, checksBound: Bool = true) -> (state: State, saturated: Bool) {
+        let (d, v, beyond) = Self.step(state.d, state.v, coefficients(configuration, dt, state.scale), clamp: checksBound)
+        return (State(target: state.target, d: d, v: v, scale: state.scale), beyond && checksBound)
     }
 
     func isAtBounds(_ state: State) -> Bool {

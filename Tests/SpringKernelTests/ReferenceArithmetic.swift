@@ -51,8 +51,9 @@ protocol ReferenceArithmetic {
 
     // MARK: Steps and rest
 
-    /// The state after one step of `dt`, and whether the format saturated.
-    func stepped(_ state: State, configuration: SpringConfiguration, dt: Double) -> (state: State, saturated: Bool)
+    /// The state after one step of `dt`, and whether the format saturated: a format with a bound
+    /// reports and clamps the lanes beyond it only on the frames that check it (`checksBound`).
+    func stepped(_ state: State, configuration: SpringConfiguration, dt: Double, checksBound: Bool) -> (state: State, saturated: Bool)
     /// Whether the state's lanes sit at the format's bounds (what the kernel's saturation scan sees).
     func isAtBounds(_ state: State) -> Bool
     /// The state's displacement and velocity as real numbers.
