@@ -6,31 +6,34 @@
 /// write to the source again (a nested delivery): nobody is skipped and nobody is called twice for
 /// one delivery. Delivering allocates nothing.
 ///
-/// The callbacks sit in the list's own buffer, so a delivery reaches each callback's context
-/// directly. A subscription finds its entry through an ``ObserverToken`` that the list keeps up to
-/// date and disowns when it goes away, so no weak reference is needed (a weak reference would give
-/// the list a side table, and every retain of it a trip through that table).
+/// Each entry is an ``Observation``: the subscription its subscriber keeps and the receiver the
+/// list calls, in one object. The list owns its entries (retained by hand, so a delivery reaches
+/// each one without reference counting) until they are cancelled or the list goes away.
 final class ObserverList<Value> {
-    private struct Entry {
-        var callback: ((Value) -> Void)?
-        let token: ObserverToken<Value>
-    }
-
     // Never accessed across a callback (each read of `entries` ends before the call), so the
     // runtime exclusivity checks a class property would get on every delivery are not needed.
-    @exclusivity(unchecked) private var entries: [Entry] = []
+    @exclusivity(unchecked) private var entries: ContiguousArray<Unmanaged<Observation<Value>>> = []
     @exclusivity(unchecked) private var deliveryDepth = 0
     @exclusivity(unchecked) private var hasCancelledEntries = false
 
     deinit {
-        for entry in entries { entry.token.list = nil }
+        for entry in entries {
+            entry._withUnsafeGuaranteedRef { $0.list = nil }
+            entry.release()
+        }
     }
 
-    /// Adds a subscriber; it receives every value sent after this call.
-    func add(_ callback: @escaping (Value) -> Void) -> Subscription {
-        let token = ObserverToken(list: self, index: entries.count)
-        entries.append(Entry(callback: callback, token: token))
-        return Subscription(onCancel: { token.cancel() })
+    /// Adds `observation`; it receives every value sent after this call.
+    func add(_ observation: Observation<Value>) {
+        observation.list = self
+        entries.append(.passRetained(observation))
+    }
+
+    /// Adds a subscriber that calls `body`; it receives every value sent after this call.
+    func add(_ body: @escaping (Value) -> Void) -> Subscription {
+        let observation = ClosureObservation(body)
+        add(observation)
+        return observation
     }
 
     /// Calls every subscriber connected when the call begins, in order.
@@ -40,16 +43,17 @@ final class ObserverList<Value> {
         deliveryDepth += 1
         var index = 0
         while index < end {
-            if let callback = entries[index].callback { callback(value) }
+            entries[index]._withUnsafeGuaranteedRef { entry in
+                if !entry.isCancelled { entry.receive(value) }
+            }
             index += 1
         }
         deliveryDepth -= 1
         if deliveryDepth == 0, hasCancelledEntries { compact() }
     }
 
-    /// Stops calling the entry at `index` (its token's).
-    fileprivate func cancel(at index: Int) {
-        entries[index].callback = nil
+    /// An entry was cancelled: drop it now, or once no delivery runs.
+    fileprivate func entryCancelled() {
         hasCancelledEntries = true
         if deliveryDepth == 0 { compact() }
     }
@@ -58,11 +62,11 @@ final class ObserverList<Value> {
         var kept = 0
         for index in entries.indices {
             let entry = entries[index]
-            guard entry.callback != nil else {
-                entry.token.list = nil
+            if entry._withUnsafeGuaranteedRef({ $0.isCancelled }) {
+                entry._withUnsafeGuaranteedRef { $0.list = nil }
+                entry.release()
                 continue
             }
-            entry.token.index = kept
             entries[kept] = entry
             kept += 1
         }
@@ -71,22 +75,36 @@ final class ObserverList<Value> {
     }
 }
 
-/// Where one subscriber's entry is in its ``ObserverList``, for its subscription to cancel it.
-///
-/// The list updates `index` when it compacts and clears `list` when the entry leaves (cancelled)
-/// or the list is deallocated, so `list` never points at a freed list.
-final class ObserverToken<Value> {
+/// One subscriber of an ``ObserverList``: what the list calls with each value, and the
+/// subscription that cancels it. Subclasses override ``receive(_:)``.
+class Observation<Value>: Subscription {
+    /// The list that holds the entry; it clears this when it drops the entry or goes away, so
+    /// the entry never reaches a freed list.
     unowned(unsafe) var list: ObserverList<Value>?
-    var index: Int
 
-    init(list: ObserverList<Value>, index: Int) {
-        self.list = list
-        self.index = index
+    /// Receives one value.
+    func receive(_ value: Value) {}
+
+    override func sourceCancel() {
+        list?.entryCancelled()
+    }
+}
+
+/// An observer given as a closure (``ReactiveProperty/observe(_:)``, ``GestureRecognizer/observe(_:)``).
+final class ClosureObservation<Value>: Observation<Value> {
+    private var body: ((Value) -> Void)?
+
+    init(_ body: @escaping (Value) -> Void) {
+        self.body = body
     }
 
-    /// Removes the entry from its list, if both are still there.
-    func cancel() {
-        guard let list else { return }
-        list.cancel(at: index)
+    override func receive(_ value: Value) {
+        body?(value)
+    }
+
+    override func sourceCancel() {
+        // A cancelled subscription keeps nothing alive, even while its list still lists it.
+        body = nil
+        super.sourceCancel()
     }
 }
