@@ -22,7 +22,6 @@ extension MotionRuntime {
         let slot = takeSlot()
         var handles: [SpringHandle] = []
         handles.reserveCapacity(T.springComponentCount)
-        var targets = SIMD4<Float>.zero
         for component in 0..<T.springComponentCount {
             let startUsable = SpringInput.isUsable(start[component])
             let target = SpringInput.isUsable(destination[component])
@@ -38,10 +37,8 @@ extension MotionRuntime {
                 freeStreamSlots.append(slot)
                 return nil
             }
-            targets[component] = target
         }
-        let connection = TypedSpringConnection(
-            runtime: self, spring: spring, observer: observer, handles: ComponentHandles(handles), targets: targets)
+        let connection = TypedSpringConnection(runtime: self, spring: spring, observer: observer, handles: ComponentHandles(handles))
         connection.slot = slot
         streamSlots[slot] = .passRetained(connection)
         connection.observeSpring()
@@ -139,10 +136,9 @@ extension MotionRuntime {
         var changed = false
         for (component, handle) in connection.handles.enumerated() {
             let target = destination[component]
-            if SpringInput.isUsable(target), target.bitPattern != connection.targets[component].bitPattern,
+            if SpringInput.isUsable(target), target.bitPattern != (try? bank.target(of: handle))?.bitPattern,
                 (try? bank.retarget(handle, to: target)) != nil
             {
-                connection.targets[component] = target
                 changed = true
             }
             // An unusable start component stays where the kernel has it.

@@ -89,9 +89,10 @@ public final class MotionRuntime {
     public internal(set) var lastFrameDeliveryCount = 0
 
     var restWaiters: [RestWaiter] = []
-    var interactionRecords: [ObjectIdentifier: InteractionRecord] = [:]
+    /// The interactions the runtime runs.
+    var interactions: [ObjectIdentifier: Interaction] = [:]
     /// The interaction whose set-up is running: subscriptions made now belong to it.
-    var adoptingRecord: InteractionRecord?
+    var adoptingInteraction: Interaction?
     /// The spring that plans drive for each property, by the property's identity.
     var propertySprings: [ObjectIdentifier: AnyObject] = [:]
 
@@ -127,9 +128,9 @@ public final class MotionRuntime {
     /// observations. (A subscription made outside an interaction's set-up stays the caller's to
     /// cancel; its springs are gone with the kernel.)
     deinit {
-        for record in interactionRecords.values {
-            record.interaction.runtime = nil
-            for subscription in record.subscriptions { subscription.cancel() }
+        for interaction in interactions.values {
+            interaction.runtime = nil
+            interaction.cancelAdoptedSubscriptions()
         }
         for case let propertySpring as PropertySpringTeardown in propertySprings.values { propertySpring.tearDown() }
         // Streams whose subscriptions outlive the runtime: disconnected, so they never reach it.
@@ -165,13 +166,6 @@ public enum MotionRuntimeError: Error, Hashable, Sendable {
 final class RestWaiter {
     var action: (() -> Void)?
     init(_ action: @escaping () -> Void) { self.action = action }
-}
-
-/// The subscriptions an interaction made while it was set up, cancelled when it is removed.
-final class InteractionRecord {
-    let interaction: Interaction
-    var subscriptions: [Subscription] = []
-    init(_ interaction: Interaction) { self.interaction = interaction }
 }
 
 extension MotionRuntime {

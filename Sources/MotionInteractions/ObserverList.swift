@@ -6,19 +6,28 @@
 /// write to the source again (a nested delivery): nobody is skipped and nobody is called twice for
 /// one delivery. Delivering allocates nothing.
 ///
-/// Each entry is an ``Observation``: the subscription its subscriber keeps and the receiver the
-/// list calls, in one object. The list owns its entries (retained by hand, so a delivery reaches
-/// each one without reference counting) until they are cancelled or the list goes away.
+/// Each entry is an ``Observation``: the subscription its subscriber keeps, the receiver the list
+/// calls and the link to the next entry, in one object (no buffer of entries). The list owns its
+/// entries (retained by hand, so a delivery reaches each one without reference counting) until
+/// they are cancelled or the list goes away.
 final class ObserverList<Value> {
-    // Never accessed across a callback (each read of `entries` ends before the call), so the
-    // runtime exclusivity checks a class property would get on every delivery are not needed.
-    @exclusivity(unchecked) private var entries: ContiguousArray<Unmanaged<Observation<Value>>> = []
-    @exclusivity(unchecked) private var deliveryDepth = 0
+    // The entries form a chain through their `nextEntry` links; the list holds one reference to
+    // each (taken by hand), so walking the chain costs no reference counting. Never accessed
+    // across a callback (each read ends before the call), so the runtime exclusivity checks a
+    // class property would get on every delivery are not needed.
+    @exclusivity(unchecked) private var head: Unmanaged<Observation<Value>>?
+    @exclusivity(unchecked) private var tail: Unmanaged<Observation<Value>>?
+    // 32 bits and a flag: the list object stays in the smallest allocation class it can.
+    @exclusivity(unchecked) private var deliveryDepth: UInt32 = 0
     @exclusivity(unchecked) private var hasCancelledEntries = false
 
     deinit {
-        for entry in entries {
-            entry._withUnsafeGuaranteedRef { $0.list = nil }
+        var next = head
+        while let entry = next {
+            next = entry._withUnsafeGuaranteedRef { observation in
+                observation.list = nil
+                return observation.nextEntry
+            }
             entry.release()
         }
     }
@@ -26,7 +35,13 @@ final class ObserverList<Value> {
     /// Adds `observation`; it receives every value sent after this call.
     func add(_ observation: Observation<Value>) {
         observation.list = self
-        entries.append(.passRetained(observation))
+        let entry = Unmanaged.passRetained(observation)
+        if let tail {
+            tail._withUnsafeGuaranteedRef { $0.nextEntry = entry }
+        } else {
+            head = entry
+        }
+        tail = entry
     }
 
     /// Adds a subscriber that calls `body`; it receives every value sent after this call.
@@ -38,15 +53,17 @@ final class ObserverList<Value> {
 
     /// Calls every subscriber connected when the call begins, in order.
     func send(_ value: Value) {
-        let end = entries.count
-        guard end > 0 else { return }
+        // Entries added by a callback go after `last`, and none is unlinked while a delivery
+        // runs, so the walk ends at the entry that was last when it began.
+        guard var entry = head, let last = tail else { return }
         deliveryDepth += 1
-        var index = 0
-        while index < end {
-            entries[index]._withUnsafeGuaranteedRef { entry in
-                if !entry.isCancelled { entry.receive(value) }
+        while true {
+            let next = entry._withUnsafeGuaranteedRef { observation in
+                if !observation.isCancelled { observation.receive(value) }
+                return observation.nextEntry
             }
-            index += 1
+            guard entry.toOpaque() != last.toOpaque(), let next else { break }
+            entry = next
         }
         deliveryDepth -= 1
         if deliveryDepth == 0, hasCancelledEntries { compact() }
@@ -58,19 +75,29 @@ final class ObserverList<Value> {
         if deliveryDepth == 0 { compact() }
     }
 
+    /// Unlinks and lets go of the cancelled entries.
     private func compact() {
-        var kept = 0
-        for index in entries.indices {
-            let entry = entries[index]
-            if entry._withUnsafeGuaranteedRef({ $0.isCancelled }) {
-                entry._withUnsafeGuaranteedRef { $0.list = nil }
-                entry.release()
+        var previous: Unmanaged<Observation<Value>>?
+        var next = head
+        while let entry = next {
+            let (isCancelled, following) = entry._withUnsafeGuaranteedRef { ($0.isCancelled, $0.nextEntry) }
+            next = following
+            guard isCancelled else {
+                previous = entry
                 continue
             }
-            entries[kept] = entry
-            kept += 1
+            if let previous {
+                previous._withUnsafeGuaranteedRef { $0.nextEntry = following }
+            } else {
+                head = following
+            }
+            if tail?.toOpaque() == entry.toOpaque() { tail = previous }
+            entry._withUnsafeGuaranteedRef { observation in
+                observation.list = nil
+                observation.nextEntry = nil
+            }
+            entry.release()
         }
-        entries.removeLast(entries.count - kept)
         hasCancelledEntries = false
     }
 }
@@ -81,6 +108,8 @@ class Observation<Value>: Subscription {
     /// The list that holds the entry; it clears this when it drops the entry or goes away, so
     /// the entry never reaches a freed list.
     unowned(unsafe) var list: ObserverList<Value>?
+    /// The entry after this one in its list.
+    var nextEntry: Unmanaged<Observation<Value>>?
 
     /// Receives one value.
     func receive(_ value: Value) {}

@@ -72,15 +72,12 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     private(set) var spring: Spring<T>?
     /// The subscriber; nil once detached.
     @exclusivity(unchecked) private var observer: MotionObserver<T>?
-    /// The target of each component: the last usable destination.
-    var targets: SIMD4<Float>
     private var destinationObservation: Subscription?
     private var configurationObservation: Subscription?
 
-    init(runtime: MotionRuntime, spring: Spring<T>, observer: MotionObserver<T>, handles: ComponentHandles, targets: SIMD4<Float>) {
+    init(runtime: MotionRuntime, spring: Spring<T>, observer: MotionObserver<T>, handles: ComponentHandles) {
         self.spring = spring
         self.observer = observer
-        self.targets = targets
         super.init(runtime: runtime, handles: handles)
     }
 
@@ -96,15 +93,11 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     }
 
     override func deliverValue(from bank: SpringBank<Float32Lanes>) {
-        // `targets` is read only if a spring is gone (it never is while connected): it sits on
-        // another cache line of this object, and with thousands of streams that line is a miss.
         var components = SIMD4<Float>()
         for component in handles.indices {
-            do {
-                components[component] = try bank.value(of: handles[component])
-            } catch {
-                components[component] = targets[component]
-            }
+            // A connected stream's springs are in the kernel; if one were not, nothing is sent.
+            guard let value = try? bank.value(of: handles[component]) else { return }
+            components[component] = value
         }
         observer?.next(T(springComponents: components))
     }

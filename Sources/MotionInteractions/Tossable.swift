@@ -34,7 +34,13 @@ public final class Tossable: AttachWithSpring {
     /// ``init(position:to:containerView:springSource:panGestureRecognizer:)``). Settable until the
     /// Tossable is added to a runtime.
     public override var positionStream: MotionObservable<CGPoint> {
-        get { super.positionStream }
+        // Made when read (set-up reads it once): the spring's stream is the one stored.
+        get {
+            guard !positionStreamIsReplaced else { return super.positionStream }
+            return Self.positionStream(
+                spring: super.positionStream, draggedBy: panGestureRecognizer, in: containerView, from: position,
+                releaseVelocityTo: initialVelocity)
+        }
         set {
             super.positionStream = newValue
             positionStreamIsReplaced = true
@@ -77,10 +83,6 @@ public final class Tossable: AttachWithSpring {
         self.containerView = containerView
 
         super.init(position: position, to: destination, springSource: springSource)
-
-        super.positionStream = Self.positionStream(
-            spring: super.positionStream, draggedBy: panGestureRecognizer, in: containerView, from: position,
-            releaseVelocityTo: initialVelocity)
     }
 
     /// Connects the position (see ``AttachWithSpring/setUp(in:)``), after writing
@@ -92,25 +94,13 @@ public final class Tossable: AttachWithSpring {
             runtime.write(initialVelocityStream, to: initialVelocity)
         }
         super.setUp(in: runtime)
-        guard attachesRecognizer else { return }
-        // Removing the interaction cancels what its set-up adopted: this detaches the recognizer
-        // again (and adding it back attaches it again).
-        if panGestureRecognizer.view == nil { containerView.addGestureRecognizer(panGestureRecognizer) }
-        runtime.adopt(RecognizerAttachment(panGestureRecognizer, to: containerView))
-    }
-}
-
-/// A recognizer a Tossable attached to its container: cancelling detaches it.
-private final class RecognizerAttachment: Subscription {
-    private let recognizer: GestureRecognizer
-    private let container: MotionElement
-
-    init(_ recognizer: GestureRecognizer, to container: MotionElement) {
-        self.recognizer = recognizer
-        self.container = container
+        // Adding it back after a removal attaches the recognizer again.
+        if attachesRecognizer, panGestureRecognizer.view == nil { containerView.addGestureRecognizer(panGestureRecognizer) }
     }
 
-    override func sourceCancel() {
-        container.removeGestureRecognizer(recognizer)
+    /// Detaches the recognizer this Tossable attached, as its subscriptions are cancelled (it is
+    /// removed from its runtime, or its runtime goes away).
+    override func didCancelSubscriptions() {
+        if attachesRecognizer { containerView.removeGestureRecognizer(panGestureRecognizer) }
     }
 }
