@@ -128,17 +128,18 @@ public final class MotionRuntime {
     /// observations. (A subscription made outside an interaction's set-up stays the caller's to
     /// cancel; its springs are gone with the kernel.)
     deinit {
-        for interaction in interactions.values {
-            interaction.runtime = nil
-            interaction.cancelAdoptedSubscriptions()
-        }
-        for case let propertySpring as PropertySpringTeardown in propertySprings.values { propertySpring.tearDown() }
-        // Streams whose subscriptions outlive the runtime: disconnected, so they never reach it.
+        // First every stream is disconnected without a word (no state sent, no rest waiter run:
+        // nothing may reach a runtime going away), so the cancellations below find them gone.
         for case let entry? in streamSlots {
             let connection = entry.takeRetainedValue()
             connection.slot = -1
             connection.detach()
         }
+        for interaction in interactions.values {
+            interaction.runtime = nil
+            interaction.cancelAdoptedSubscriptions()
+        }
+        for case let propertySpring as PropertySpringTeardown in propertySprings.values { propertySpring.tearDown() }
     }
 
     /// Spring streams not at rest: moving, or held by a pause in mid-motion.
