@@ -10,7 +10,7 @@ extension MotionRuntime {
             observer.state(.atRest)
             return Subscription()
         }
-        return connection
+        return SpringSubscription(connection)
     }
 
     /// Adds the springs, follows the spring's properties, and sends the starting state.

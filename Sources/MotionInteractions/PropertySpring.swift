@@ -70,7 +70,7 @@ extension MotionRuntime {
         let key = ObjectIdentifier(property)
         propertySpring.subscription = Subscription(onCancel: { [weak self, unowned propertySpring] in
             for pause in propertySpring.gesturePauses.values { pause.subscription.cancel() }
-            connection.cancel()
+            self?.disconnect(connection)
             if let self, self.propertySprings[key] === propertySpring { self.propertySprings[key] = nil }
         })
         propertySprings[key] = propertySpring

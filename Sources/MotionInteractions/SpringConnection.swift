@@ -1,14 +1,14 @@
 import SpringKernel
 
 /// One connected spring stream: its kernel springs (one per component), its place in the
-/// runtime, and the subscription that cancels, pauses and resumes it, in one object.
+/// runtime, and its subscriber.
 ///
 /// The layer keeps no copy of what the kernel knows about the springs (moving, at rest, held):
 /// it asks the kernel after it changes them, and the kernel's rest events carry the stream's slot
 /// as each spring's user value. What it keeps is its own: the slot, and the state it last sent.
 /// The hot fields live here, in a non-generic base class, so the frame loop walks plain
 /// references and makes one virtual call per moving stream.
-class SpringConnection: Subscription {
+class SpringConnection {
     /// The runtime that runs the stream. Unowned and unchecked: the runtime disconnects every
     /// stream when it goes away, and a disconnected stream never reaches it again.
     unowned(unsafe) let runtime: MotionRuntime
@@ -21,6 +21,8 @@ class SpringConnection: Subscription {
     @exclusivity(unchecked) var isActive = false
     /// The mask that pauses this stream's springs when its subscription is paused, made on first use.
     var subscriptionMask: PauseMaskID?
+    /// The subscription its subscriber keeps, while it keeps it (it clears this as it goes away).
+    unowned(unsafe) var subscription: SpringSubscription?
 
     init(runtime: MotionRuntime, handles: ComponentHandles) {
         self.runtime = runtime
@@ -36,21 +38,6 @@ class SpringConnection: Subscription {
         handles.firstIndex(of: handle)
     }
 
-    override func sourceCancel() {
-        guard isConnected else { return }
-        runtime.disconnect(self)
-    }
-
-    override func sourcePause() {
-        guard isConnected else { return }
-        runtime.pauseSubscription(of: self)
-    }
-
-    override func sourceResume() {
-        guard isConnected else { return }
-        runtime.resumeSubscription(of: self)
-    }
-
     /// Reads the springs' values from the kernel and sends them on the value channel.
     func deliverValue(from bank: SpringBank<Float32Lanes>) {}
 
@@ -61,17 +48,64 @@ class SpringConnection: Subscription {
     /// and `initialVelocity` (nil: from where it was, if the value is not usable).
     func restartState(of handle: SpringHandle) -> (value: Float, velocity: Float)? { nil }
 
-    /// Stops observing the spring's properties and lets go of the subscriber (so nothing the
-    /// subscriber's closures hold is kept alive by a stream that is gone).
-    func detach() {}
+    /// The stream is gone (cancelled, or its runtime went away): stops observing the spring's
+    /// properties and lets go of the spring, and the subscription lets go of the stream, so a
+    /// subscriber's closures that hold their own subscription make no cycle that outlives it.
+    /// The caller holds a reference to the stream for the call.
+    func detach() {
+        subscription?.streamDetached()
+        subscription = nil
+    }
+}
+
+/// A spring stream's subscription: what its subscriber keeps to cancel, pause and resume it.
+///
+/// It is not the stream's connection itself, so the connection can hold its subscriber's
+/// closures in constants, which the frame calls without reference counting: cancelling lets go
+/// of the connection (as the runtime does), and with it of those closures.
+final class SpringSubscription: Subscription {
+    private var connection: SpringConnection?
+
+    init(_ connection: SpringConnection) {
+        self.connection = connection
+        super.init()
+        connection.subscription = self
+    }
+
+    deinit {
+        connection?.subscription = nil
+    }
+
+    /// The stream was detached: nothing is left to reach.
+    func streamDetached() {
+        connection = nil
+    }
+
+    override func sourceCancel() {
+        guard let connection else { return }
+        if connection.isConnected { connection.runtime.disconnect(connection) }
+        connection.subscription = nil
+        self.connection = nil
+    }
+
+    override func sourcePause() {
+        guard let connection, connection.isConnected else { return }
+        connection.runtime.pauseSubscription(of: connection)
+    }
+
+    override func sourceResume() {
+        guard let connection, connection.isConnected else { return }
+        connection.runtime.resumeSubscription(of: connection)
+    }
 }
 
 /// A spring stream of values of type `T`.
 final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     /// The spring; nil once detached (a cancelled subscription keeps nothing alive).
     private(set) var spring: Spring<T>?
-    /// The subscriber; nil once detached.
-    @exclusivity(unchecked) private var observer: MotionObserver<T>?
+    /// The subscriber. A constant, so a delivery calls its closures without retaining them; the
+    /// stream is released as a whole when it is gone (see ``SpringSubscription``).
+    private let observer: MotionObserver<T>
     private var destinationObservation: Subscription?
     private var configurationObservation: Subscription?
 
@@ -99,11 +133,11 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
             guard let value = try? bank.value(of: handles[component]) else { return }
             components[component] = value
         }
-        observer?.next(T(springComponents: components))
+        observer.next(T(springComponents: components))
     }
 
     override func deliverState(_ state: MotionState) {
-        observer?.state(state)
+        observer.state(state)
     }
 
     override func restartState(of handle: SpringHandle) -> (value: Float, velocity: Float)? {
@@ -119,8 +153,8 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
         configurationObservation?.cancel()
         destinationObservation = nil
         configurationObservation = nil
-        observer = nil
         spring = nil
+        super.detach()
     }
 }
 
