@@ -14,10 +14,12 @@
 /// The layer's own sources (spring streams, property and recognizer observers) are subclasses
 /// that *are* their connection, so a subscription costs one object, not an object and closures.
 public class Subscription {
+    // Read by every delivery of an observer list and never held across a callback: no runtime
+    // exclusivity check (a call per read) is needed.
     /// Whether ``cancel()`` has been called.
-    public private(set) var isCancelled = false
+    @exclusivity(unchecked) public private(set) var isCancelled = false
     /// Whether the subscription is paused (see ``pause()``).
-    public private(set) var isPaused = false
+    @exclusivity(unchecked) public private(set) var isPaused = false
     /// The closures given to ``init(onCancel:onPause:onResume:)``; nil for the layer's own kinds.
     private var actions: SubscriptionActions?
 
