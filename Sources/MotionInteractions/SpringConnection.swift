@@ -127,12 +127,16 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     }
 
     override func deliverValue(from bank: SpringBank<Float32Lanes>) {
+        // One bulk read of the stream's springs. A connected stream's springs are in the kernel;
+        // if one were not, nothing is sent.
         var components = SIMD4<Float>()
-        for component in handles.indices {
-            // A connected stream's springs are in the kernel; if one were not, nothing is sent.
-            guard let value = try? bank.value(of: handles[component]) else { return }
-            components[component] = value
+        let read = handles.withUnsafeBufferPointer { springs in
+            withUnsafeMutableBytes(of: &components) { bytes in
+                let values = UnsafeMutableBufferPointer(rebasing: bytes.bindMemory(to: Float.self)[0..<springs.count])
+                return (try? bank.values(of: springs, into: values)) != nil
+            }
         }
+        guard read else { return }
         observer.next(T(springComponents: components))
     }
 
