@@ -28,4 +28,11 @@ struct ComponentHandles: RandomAccessCollection {
         default: storage.3
         }
     }
+
+    /// Calls `body` with the handles as a buffer (the inline storage, copied to the stack).
+    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<SpringHandle>) -> Result) -> Result {
+        withUnsafeBytes(of: storage) { bytes in
+            body(UnsafeBufferPointer(rebasing: bytes.bindMemory(to: SpringHandle.self)[0..<count]))
+        }
+    }
 }

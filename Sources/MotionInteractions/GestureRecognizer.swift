@@ -95,6 +95,11 @@ public final class GestureRecognizer {
         observers.add(body)
     }
 
+    /// Adds one of the layer's own observers (it is its own subscription).
+    func add(_ observation: Observation<GestureRecognizer>) {
+        observers.add(observation)
+    }
+
     /// Applies one input event and notifies the observers; returns false when the event was
     /// ignored because it did not fit the state (see the type's bad-input policy).
     @discardableResult

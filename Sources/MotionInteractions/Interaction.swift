@@ -19,10 +19,27 @@
 open class Interaction {
     /// The runtime that runs the interaction, or nil.
     public internal(set) weak var runtime: MotionRuntime?
+    /// The subscriptions made while it was set up, cancelled when it is removed.
+    var adoptedSubscriptions: [Subscription] = []
 
     /// An interaction not added to any runtime.
     public init() {}
 
     /// Connects the interaction's streams in `runtime`. Called once by ``MotionRuntime/add(_:)``.
     open func setUp(in runtime: MotionRuntime) {}
+
+    /// Called after the runtime cancelled the subscriptions the set-up made (the interaction was
+    /// removed, or its runtime went away): the layer's own interactions undo here what is not a
+    /// subscription.
+    func didCancelSubscriptions() {}
+}
+
+extension Interaction {
+    /// Cancels (and forgets) the subscriptions its set-up made.
+    func cancelAdoptedSubscriptions() {
+        let subscriptions = adoptedSubscriptions
+        adoptedSubscriptions = []
+        for subscription in subscriptions { subscription.cancel() }
+        didCancelSubscriptions()
+    }
 }

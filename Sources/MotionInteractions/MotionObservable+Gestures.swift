@@ -25,21 +25,38 @@ extension MotionObservable where T: ContinuousGestureRecognizer {
         at property: ReactiveProperty<Value>, _ combine: @escaping (Value, T) -> Result
     ) -> MotionObservable<Result> {
         MotionObservable<Result> { observer in
-            var start: Value?
+            var anchor = GestureAnchor<Value>()
             return self.connect(MotionObserver(runtime: observer.runtime, next: { recognizer in
-                switch recognizer.state {
-                case .began:
-                    start = property.value
-                case .changed, .ended:
-                    if start == nil { start = property.value }
-                case .possible, .cancelled:
-                    start = nil
-                    return
-                }
-                observer.next(combine(start ?? property.value, recognizer))
-                if recognizer.state == .ended { start = nil }
+                guard let value = anchor.value(at: property, for: recognizer.state, combinedWith: { combine($0, recognizer) }) else { return }
+                observer.next(value)
             }, state: observer.state))
         }
+    }
+}
+
+/// Where a gesture's value is anchored: the value a property had when the gesture began (or at
+/// the first event seen, if it was in progress already), read once per gesture so writes to the
+/// property during the gesture do not move the anchor.
+struct GestureAnchor<Value> {
+    private var start: Value?
+
+    /// `combine(anchor)` for a `began`, `changed` or `ended` event (the anchor read from `property`
+    /// when the gesture begins, and forgotten once it ends); nil for any other state.
+    mutating func value<Result>(
+        at property: ReactiveProperty<Value>, for state: GestureRecognitionState, combinedWith combine: (Value) -> Result
+    ) -> Result? {
+        switch state {
+        case .began:
+            start = property.value
+        case .changed, .ended:
+            if start == nil { start = property.value }
+        case .possible, .cancelled:
+            start = nil
+            return nil
+        }
+        let value = combine(start ?? property.value)
+        if state == .ended { start = nil }
+        return value
     }
 }
 

@@ -14,23 +14,24 @@ extension MotionObservable {
     /// is preferred), and reports each change once.
     public func toggled(with preferred: MotionObservable<T>) -> MotionObservable<T> {
         MotionObservable { observer in
-            let toggle = ToggleState()
-            let connectOriginal = {
-                // Weak: the toggle holds the original's subscription, which holds these closures.
-                toggle.original = self.connect(MotionObserver(runtime: observer.runtime, next: { [weak toggle] value in
-                    if let toggle, !toggle.preferredIsActive { observer.next(value) }
-                }, state: { [weak toggle] state in
-                    guard let toggle else { return }
-                    toggle.originalIsActive = state == .active
-                    toggle.report(to: observer.state)
+            let state = ToggleState()
+            let toggle = ToggleLinks()
+            let connectOriginal = { [self] in
+                // The original's closures hold only the state, which holds nothing: no cycle
+                // through the original's subscription, and no weak reference to load per value.
+                toggle.original = self.connect(MotionObserver(runtime: observer.runtime, next: { value in
+                    if !state.preferredIsActive { observer.next(value) }
+                }, state: { originalState in
+                    state.originalIsActive = originalState == .active
+                    state.report(to: observer.state)
                 }))
             }
             let preferredSubscription = preferred.connect(MotionObserver(runtime: observer.runtime, next: { value in
-                if toggle.preferredIsActive { observer.next(value) }
-            }, state: { state in
-                let isActive = state == .active
-                guard isActive != toggle.preferredIsActive else { return }
-                toggle.preferredIsActive = isActive
+                if state.preferredIsActive { observer.next(value) }
+            }, state: { preferredState in
+                let isActive = preferredState == .active
+                guard isActive != state.preferredIsActive else { return }
+                state.preferredIsActive = isActive
                 if isActive {
                     toggle.original?.pause()
                 } else if let original = toggle.original {
@@ -38,26 +39,20 @@ extension MotionObservable {
                 } else if !toggle.isCancelled {
                     connectOriginal()
                 }
-                toggle.report(to: observer.state)
+                state.report(to: observer.state)
             }))
-            if !toggle.preferredIsActive, toggle.original == nil, !toggle.isCancelled { connectOriginal() }
-            toggle.report(to: observer.state)
-            return Subscription(onCancel: {
-                toggle.isCancelled = true
-                preferredSubscription.cancel()
-                toggle.original?.cancel()
-            })
+            if !state.preferredIsActive, toggle.original == nil, !toggle.isCancelled { connectOriginal() }
+            state.report(to: observer.state)
+            return ToggleSubscription(preferred: preferredSubscription, links: toggle)
         }
     }
 }
 
-/// What a ``MotionObservable/toggled(with:)`` connection knows about its two streams.
+/// What a ``MotionObservable/toggled(with:)`` connection knows about its two streams. It refers to
+/// nothing, so both streams' closures hold it without making a cycle.
 private final class ToggleState {
     var preferredIsActive = false
     var originalIsActive = false
-    /// The original stream's subscription, once it is connected.
-    var original: Subscription?
-    var isCancelled = false
     private var reported: MotionState?
 
     /// Sends the combined state if it changed since the last report.
@@ -66,5 +61,33 @@ private final class ToggleState {
         guard state != reported else { return }
         reported = state
         send(state)
+    }
+}
+
+/// The original stream's subscription, which the preferred stream's closures pause, resume or
+/// make. It does not refer to the preferred stream, so those closures hold it without a cycle.
+private final class ToggleLinks {
+    /// The original stream's subscription, once it is connected.
+    var original: Subscription?
+    var isCancelled = false
+}
+
+/// A ``MotionObservable/toggled(with:)`` connection's subscription: cancels both streams.
+private final class ToggleSubscription: Subscription {
+    private var preferred: Subscription?
+    private let links: ToggleLinks
+
+    init(preferred: Subscription, links: ToggleLinks) {
+        self.preferred = preferred
+        self.links = links
+    }
+
+    override func sourceCancel() {
+        links.isCancelled = true
+        let preferred = self.preferred, original = links.original
+        self.preferred = nil
+        links.original = nil
+        preferred?.cancel()
+        original?.cancel()
     }
 }

@@ -14,8 +14,9 @@
 /// ```
 ///
 /// Subscribing creates the closures and objects of the connection once; delivering values
-/// afterwards allocates nothing.
-public final class MotionObservable<T> {
+/// afterwards allocates nothing. A stream is a value (its `connect` closure): storing or passing
+/// one makes no object of its own.
+public struct MotionObservable<T> {
     /// Makes one connection: sends to the observer and returns the subscription that ends it.
     public typealias Connect = (MotionObserver<T>) -> Subscription
 

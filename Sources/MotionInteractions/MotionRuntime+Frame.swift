@@ -48,6 +48,7 @@ extension MotionRuntime {
             throw .invalidFrameDuration(dt)
         }
         stepAwaitingDelivery = true
+        kernelChangeCountAtStep = kernelChangeCount
     }
 
     /// Delivers the last step: values for every stream whose springs moved, `.atRest` for every
@@ -106,12 +107,10 @@ extension MotionRuntime {
             while bits != 0 {
                 let slot = word << 6 | bits.trailingZeroBitCount
                 bits &= bits - 1
-                guard let entry = streamSlots[slot] else { continue }
-                entry._withUnsafeGuaranteedRef { connection in
-                    guard connection.wantsDelivery else { return }
-                    connection.deliverValue(from: bank)
-                    delivered += 1
-                }
+                // A stream that stopped during the walk (at rest, held, cancelled) has lost its bit.
+                guard deliveryBits[word] & (1 << UInt64(slot & 63)) != 0, let entry = streamSlots[slot] else { continue }
+                entry._withUnsafeGuaranteedRef { $0.deliverValue(from: bank) }
+                delivered += 1
             }
         }
         lastFrameDeliveryCount = delivered
@@ -126,21 +125,28 @@ extension MotionRuntime {
         if !retiredConnections.isEmpty { retiredConnections.removeAll(keepingCapacity: true) }
     }
 
-    /// Phase 2: the kernel's rest events. A stream is at rest when its last awake component rests.
+    /// Phase 2: the kernel's rest events. Each spring's user value names its stream's slot; a
+    /// stream is at rest when the last of its springs rests.
     func deliverRests() {
         let rested = bank.restedInLastStep
         guard !rested.isEmpty else { return }
         for handle in rested {
-            let index = Int(handle.index)
-            guard index < connectionOfSpring.count, let connection = connectionOfSpring[index] else { continue }
-            let component = Int(componentOfSpring[index])
-            // A callback may have started the spring again since the step.
-            guard connection.isConnected, connection.handles[component] == handle,
-                (try? bank.isAtRest(handle)) == true
+            // A spring removed since the step (its stream cancelled by a callback) has no user value.
+            guard let userValue = try? bank.userValue(of: handle), userValue != 0, userValue <= UInt64(streamSlots.count),
+                let entry = streamSlots[Int(userValue - 1)]
             else { continue }
-            connection.awakeComponents &= ~(1 << UInt8(component))
-            syncDeliveryBit(of: connection)
-            guard connection.awakeComponents == 0, connection.isActive else { continue }
+            let connection = entry.takeUnretainedValue()
+            guard connection.isActive, connection.handles.contains(handle) else { continue }
+            // The kernel listed the spring at rest; only a change made since the step (by a
+            // callback, say) can have started it again, so only then is it asked again.
+            if kernelChangeCount != kernelChangeCountAtStep {
+                guard (try? bank.isAtRest(handle)) == true else { continue }
+            }
+            // A stream of several springs rests with the last of them.
+            guard connection.handles.count == 1
+                || connection.handles.allSatisfy({ $0 == handle || (try? bank.isAtRest($0)) == true })
+            else { continue }
+            setDeliveryBit(of: connection, false)
             connection.isActive = false
             activeConnectionCount -= 1
             connection.deliverState(.atRest)

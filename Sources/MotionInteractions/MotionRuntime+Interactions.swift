@@ -12,28 +12,23 @@ extension MotionRuntime {
             if owner === self { return }
             throw .interactionBelongsToAnotherRuntime
         }
-        let record = InteractionRecord(interaction)
-        interactionRecords[ObjectIdentifier(interaction)] = record
+        interactions[ObjectIdentifier(interaction)] = interaction
         interaction.runtime = self
-        let outer = adoptingRecord
-        adoptingRecord = record
+        let outer = adoptingInteraction
+        adoptingInteraction = interaction
         interaction.setUp(in: self)
-        adoptingRecord = outer
+        adoptingInteraction = outer
         // Removed while it was being set up: cancel what it made after the removal, too.
-        if interaction.runtime !== self {
-            for subscription in record.subscriptions { subscription.cancel() }
-        }
+        if interaction.runtime !== self { interaction.cancelAdoptedSubscriptions() }
     }
 
     /// Removes an interaction: cancels every subscription its set-up made. Its springs leave the
     /// kernel at once and it receives nothing more, even if this is called from inside one of its
     /// own callbacks during a frame. Removing an interaction this runtime does not run does nothing.
     public func remove(_ interaction: Interaction) {
-        guard interaction.runtime === self,
-            let record = interactionRecords.removeValue(forKey: ObjectIdentifier(interaction))
-        else { return }
+        guard interaction.runtime === self, interactions.removeValue(forKey: ObjectIdentifier(interaction)) != nil else { return }
         interaction.runtime = nil
-        for subscription in record.subscriptions { subscription.cancel() }
+        interaction.cancelAdoptedSubscriptions()
     }
 
     /// Whether this runtime runs `interaction`.
@@ -80,6 +75,6 @@ extension MotionRuntime {
 
     /// Makes `subscription` belong to the interaction being set up, if any.
     func adopt(_ subscription: Subscription) {
-        adoptingRecord?.subscriptions.append(subscription)
+        adoptingInteraction?.adoptedSubscriptions.append(subscription)
     }
 }

@@ -1,7 +1,7 @@
 import SpringKernel
 
-/// Spring streams: adding their springs to the kernel, following their properties, pausing,
-/// and keeping each stream's view of its springs (awake, held) in step with the kernel's.
+/// Spring streams: adding their springs to the kernel, following their properties, pausing, and
+/// telling each stream's subscriber what the kernel says about its springs.
 extension MotionRuntime {
     /// Connects a spring stream: one kernel spring per component. See ``springSource(_:)``.
     func connect<T: SpringAnimatable>(_ spring: Spring<T>, to observer: MotionObserver<T>) -> Subscription {
@@ -10,10 +10,7 @@ extension MotionRuntime {
             observer.state(.atRest)
             return Subscription()
         }
-        return Subscription(
-            onCancel: { [weak self] in self?.disconnect(connection) },
-            onPause: { [weak self] in self?.pauseSubscription(of: connection) },
-            onResume: { [weak self] in self?.resumeSubscription(of: connection) })
+        return SpringSubscription(connection)
     }
 
     /// Adds the springs, follows the spring's properties, and sends the starting state.
@@ -22,9 +19,9 @@ extension MotionRuntime {
         let start = spring.initialValue.value.springComponents
         let velocity = spring.initialVelocity.value.springComponents
         let configuration = spring.configuration.value
+        let slot = takeSlot()
         var handles: [SpringHandle] = []
         handles.reserveCapacity(T.springComponentCount)
-        var targets = SIMD4<Float>.zero
         for component in 0..<T.springComponentCount {
             let startUsable = SpringInput.isUsable(start[component])
             let target = SpringInput.isUsable(destination[component])
@@ -33,68 +30,42 @@ extension MotionRuntime {
             let speed = SpringInput.isUsable(velocity[component]) ? velocity[component] : 0
             do {
                 handles.append(try bank.add(
-                    value: value, target: target, velocity: speed, configuration: configuration, tolerance: spring.threshold))
+                    value: value, target: target, velocity: speed, configuration: configuration, tolerance: spring.threshold,
+                    userValue: UInt64(slot) + 1))
             } catch {
                 for handle in handles { try? bank.remove(handle) }
+                freeStreamSlots.append(slot)
                 return nil
             }
-            targets[component] = target
         }
-        let connection = TypedSpringConnection(
-            spring: spring, observer: observer, handles: ComponentHandles(handles), targets: targets)
-        register(connection)
-        connection.observations = [
-            spring.destination.observe { [weak self, unowned connection] destination in
-                self?.retarget(connection, to: destination.springComponents)
-            },
-            spring.configuration.observe { [weak self, unowned connection] configuration in
-                self?.reconfigure(connection, configuration)
-            },
-        ]
+        let connection = TypedSpringConnection(runtime: self, spring: spring, observer: observer, handles: ComponentHandles(handles))
+        connection.slot = slot
+        streamSlots[slot] = .passRetained(connection)
+        connection.observeSpring()
         refresh(connection, announcing: true)
         return connection
     }
 
-    private func register(_ connection: SpringConnection) {
-        let slot: Int
-        if let free = freeStreamSlots.popLast() {
-            slot = free
-            streamSlots[slot] = Unmanaged.passUnretained(connection)
-        } else {
-            slot = streamSlots.count
-            streamSlots.append(Unmanaged.passUnretained(connection))
-            if slot >> 6 >= deliveryBits.count { deliveryBits.append(0) }
-        }
-        connection.slot = slot
-        for (component, handle) in connection.handles.enumerated() {
-            let index = Int(handle.index)
-            if index >= connectionOfSpring.count {
-                let grown = max(index + 1, connectionOfSpring.count * 2)
-                connectionOfSpring.append(contentsOf: repeatElement(nil, count: grown - connectionOfSpring.count))
-                componentOfSpring.append(contentsOf: repeatElement(0, count: grown - componentOfSpring.count))
-            }
-            connectionOfSpring[index] = connection
-            componentOfSpring[index] = UInt8(component)
-        }
+    /// A free slot for a new stream (its delivery bit clear).
+    private func takeSlot() -> Int {
+        if let free = freeStreamSlots.popLast() { return free }
+        let slot = streamSlots.count
+        streamSlots.append(nil)
+        if slot >> 6 >= deliveryBits.count { deliveryBits.append(0) }
+        return slot
     }
 
     /// Removes the stream's springs from the kernel. It sends nothing more, not even `.atRest`.
     func disconnect(_ connection: SpringConnection) {
         guard connection.isConnected else { return }
-        connection.isConnected = false
-        connection.cancelObservations()
-        for handle in connection.handles {
-            let index = Int(handle.index)
-            if index < connectionOfSpring.count, connectionOfSpring[index] === connection {
-                connectionOfSpring[index] = nil
-            }
-            try? bank.remove(handle)
-        }
+        for handle in connection.handles { try? bank.remove(handle) }
         if let mask = connection.subscriptionMask {
             try? bank.removePauseMask(mask)
             connection.subscriptionMask = nil
         }
+        kernelChangeCount += 1
         releaseSlot(of: connection)
+        connection.detach()
         if connection.isActive {
             connection.isActive = false
             activeConnectionCount -= 1
@@ -102,18 +73,34 @@ extension MotionRuntime {
         }
     }
 
-    /// Reads from the kernel which components are awake and whether they are held, updates the
-    /// stream's delivery bit, and sends the state if it changed (or always, when `announcing`).
+    /// Frees the stream's slot and lets go of the stream; during a delivery, the slot and the
+    /// stream are kept until it ends.
+    private func releaseSlot(of connection: SpringConnection) {
+        let slot = connection.slot
+        setDeliveryBit(of: connection, false)
+        connection.slot = -1
+        guard let entry = streamSlots[slot] else { return }
+        streamSlots[slot] = nil
+        if isDelivering {
+            slotsFreedDuringDelivery.append(slot)
+            retiredConnections.append(entry.takeRetainedValue())
+        } else {
+            freeStreamSlots.append(slot)
+            entry.release()
+        }
+    }
+
+    /// Asks the kernel whether the stream's springs move and whether they are held, sets its
+    /// delivery bit, and sends the state if it changed (or always, when `announcing`).
     func refresh(_ connection: SpringConnection, announcing: Bool = false) {
         guard connection.isConnected else { return }
-        var awake: UInt8 = 0
-        for (component, handle) in connection.handles.enumerated() where (try? bank.isAtRest(handle)) == false {
-            awake |= 1 << UInt8(component)
+        var isActive = false, isHeld = false
+        for handle in connection.handles {
+            guard let state = bank.state(of: handle) else { continue }
+            isActive = isActive || !state.isAtRest
+            isHeld = isHeld || state.isPaused
         }
-        connection.awakeComponents = awake
-        connection.isHeld = connection.handles.first.map { (try? bank.isPaused($0)) ?? false } ?? false
-        syncDeliveryBit(of: connection)
-        let isActive = awake != 0
+        setDeliveryBit(of: connection, isActive && !isHeld)
         guard announcing || isActive != connection.isActive else { return }
         if isActive != connection.isActive {
             connection.isActive = isActive
@@ -123,28 +110,13 @@ extension MotionRuntime {
         if !isActive { runRestWaitersIfAllAtRest() }
     }
 
-    /// Frees the stream's slot; during a delivery, the slot and the stream are kept until it ends.
-    private func releaseSlot(of connection: SpringConnection) {
-        let slot = connection.slot
-        guard slot >= 0 else { return }
-        deliveryBits[slot >> 6] &= ~(1 << UInt64(slot & 63))
-        streamSlots[slot] = nil
-        connection.slot = -1
-        if isDelivering {
-            slotsFreedDuringDelivery.append(slot)
-            retiredConnections.append(connection)
-        } else {
-            freeStreamSlots.append(slot)
-        }
-    }
-
-    /// Sets the stream's delivery bit to whether it wants delivery.
+    /// Sets or clears the stream's delivery bit.
     @inline(__always)
-    func syncDeliveryBit(of connection: SpringConnection) {
+    func setDeliveryBit(of connection: SpringConnection, _ wantsDelivery: Bool) {
         let slot = connection.slot
         guard slot >= 0 else { return }
         let bit: UInt64 = 1 << UInt64(slot & 63)
-        if connection.wantsDelivery {
+        if wantsDelivery {
             deliveryBits[slot >> 6] |= bit
         } else {
             deliveryBits[slot >> 6] &= ~bit
@@ -159,15 +131,14 @@ extension MotionRuntime {
     /// drives, so a write to it while the spring rests is where the next motion begins, and even
     /// an unchanged destination starts a motion back to it.
     func retarget<T>(_ connection: TypedSpringConnection<T>, to destination: SIMD4<Float>) {
-        guard connection.isConnected else { return }
-        let start = isResting(connection) ? connection.spring.initialValue.value.springComponents : nil
+        guard connection.isConnected, let spring = connection.spring else { return }
+        let start = isResting(connection) ? spring.initialValue.value.springComponents : nil
         var changed = false
         for (component, handle) in connection.handles.enumerated() {
             let target = destination[component]
-            if SpringInput.isUsable(target), target.bitPattern != connection.targets[component].bitPattern,
+            if SpringInput.isUsable(target), target.bitPattern != (try? bank.target(of: handle))?.bitPattern,
                 (try? bank.retarget(handle, to: target)) != nil
             {
-                connection.targets[component] = target
                 changed = true
             }
             // An unusable start component stays where the kernel has it.
@@ -177,12 +148,16 @@ extension MotionRuntime {
             else { continue }
             changed = true
         }
-        if changed { refresh(connection) }
+        guard changed else { return }
+        kernelChangeCount += 1
+        refresh(connection)
     }
 
     /// Whether every one of the stream's springs is at rest in the kernel and none is held.
     private func isResting(_ connection: SpringConnection) -> Bool {
-        connection.handles.allSatisfy { (try? bank.isAtRest($0)) == true && (try? bank.isPaused($0)) == false }
+        connection.handles.allSatisfy { handle in
+            bank.state(of: handle).map { $0.isAtRest && !$0.isPaused } ?? false
+        }
     }
 
     /// Gives every component the new configuration, keeping state; if the kernel refuses it
@@ -190,32 +165,52 @@ extension MotionRuntime {
     func reconfigure(_ connection: SpringConnection, _ configuration: SpringConfiguration) {
         guard connection.isConnected else { return }
         for handle in connection.handles { try? bank.setConfiguration(of: handle, to: configuration) }
+        kernelChangeCount += 1
         refresh(connection)
     }
 
-    /// Holds the stream's springs still through its own pause mask.
+    // MARK: Pauses
+    //
+    // One mechanism: a kernel pause mask per source of pauses (the stream's own subscription, or
+    // each recognizer of a PausesSpring), held with `hold` and let go with `letGo`, which restarts
+    // the springs no other mask holds from the spring's `initialValue` and `initialVelocity`.
+
+    /// Holds the stream's springs still through `mask`.
+    func hold(_ connection: SpringConnection, with mask: PauseMaskID) {
+        guard connection.isConnected else { return }
+        try? bank.pause(mask)
+        kernelChangeCount += 1
+        refresh(connection)
+    }
+
+    /// Lets go of `mask`'s hold; the springs no other mask holds restart from the spring's
+    /// `initialValue` and `initialVelocity` (a component whose initial value is not usable
+    /// continues from where it was paused).
+    func letGo(_ connection: SpringConnection, from mask: PauseMaskID) {
+        guard connection.isConnected else { return }
+        do {
+            try bank.resume(mask) { connection.restartState(of: $0) }
+        } catch {
+            // Restart states are validated, so this is not expected; resume in place rather than stay held.
+            try? bank.resume(mask)
+        }
+        kernelChangeCount += 1
+        refresh(connection)
+    }
+
+    /// Holds the stream's springs still through its own pause mask (made on first use).
     func pauseSubscription(of connection: SpringConnection) {
         guard connection.isConnected else { return }
         if connection.subscriptionMask == nil {
             connection.subscriptionMask = try? bank.makePauseMask(connection.handles)
         }
         guard let mask = connection.subscriptionMask else { return }
-        try? bank.pause(mask)
-        refresh(connection)
+        hold(connection, with: mask)
     }
 
-    /// Lets go of the stream's own pause; springs no other mask holds restart from the spring's
-    /// `initialValue` and `initialVelocity`.
+    /// Lets go of the stream's own pause.
     func resumeSubscription(of connection: SpringConnection) {
-        guard connection.isConnected, let mask = connection.subscriptionMask else { return }
-        do {
-            try bank.resume(mask) { handle in
-                connection.component(of: handle).flatMap { connection.restartState(component: $0) }
-            }
-        } catch {
-            // Restart states are validated, so this is not expected; resume in place rather than stay held.
-            try? bank.resume(mask)
-        }
-        refresh(connection)
+        guard let mask = connection.subscriptionMask else { return }
+        letGo(connection, from: mask)
     }
 }

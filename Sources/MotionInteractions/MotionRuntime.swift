@@ -56,14 +56,17 @@ public final class MotionRuntime {
     @usableFromInline var isDelivering = false
 
     /// One slot per connected spring stream, in the order they connected (freed slots are
-    /// reused). Walking the slots in order walks the streams' objects roughly in the order they
-    /// were allocated, which keeps the frame loop's memory access close to sequential however
-    /// streams start and stop. Unretained: `connectionOfSpring` keeps connected streams alive.
+    /// reused); each of the stream's kernel springs carries its slot, plus one, as its user value,
+    /// so a rest event leads straight to its stream. Walking the slots in order walks the streams'
+    /// objects roughly in the order they were allocated, which keeps the frame loop's memory
+    /// access close to sequential however streams start and stop. The runtime owns the streams
+    /// (retained by hand, so the frame loop reaches them without reference counting): a
+    /// subscription dropped without being cancelled keeps running.
     ///
-    /// This and the tables below are read and written in single statements, never across a
+    /// This and the bits below are read and written in single statements, never across a
     /// callback, so they skip the runtime exclusivity checks that would cost a call per access.
     @exclusivity(unchecked) var streamSlots: ContiguousArray<Unmanaged<SpringConnection>?> = []
-    /// Bit s set while the stream in slot s wants delivery (connected, moving, not held).
+    /// Bit s set while the stream in slot s wants delivery: some spring moving, none held.
     @exclusivity(unchecked) var deliveryBits: ContiguousArray<UInt64> = []
     /// `deliveryBits` as the delivery of a frame began: a stream started by a callback during the
     /// delivery gets its first values the next frame.
@@ -75,18 +78,21 @@ public final class MotionRuntime {
     /// Streams disconnected during a delivery (perhaps from their own callback, with their
     /// method still running), kept alive until it ends.
     var retiredConnections: [SpringConnection] = []
-    /// The stream that owns each kernel spring, by the spring's record index, and the component.
-    @exclusivity(unchecked) var connectionOfSpring: ContiguousArray<SpringConnection?> = []
-    @exclusivity(unchecked) var componentOfSpring: ContiguousArray<UInt8> = []
+    /// Changes the runtime made to kernel springs (retargets, restarts, pauses): a rest event of
+    /// the last step needs checking against the kernel only if a callback changed something since.
+    @exclusivity(unchecked) @usableFromInline var kernelChangeCount = 0
+    /// `kernelChangeCount` when the last step was taken.
+    @usableFromInline var kernelChangeCountAtStep = 0
     /// Streams not at rest (moving, or paused mid-motion).
     var activeConnectionCount = 0
     /// How many spring streams were sent values in the last frame (the streams whose springs moved).
     public internal(set) var lastFrameDeliveryCount = 0
 
     var restWaiters: [RestWaiter] = []
-    var interactionRecords: [ObjectIdentifier: InteractionRecord] = [:]
+    /// The interactions the runtime runs.
+    var interactions: [ObjectIdentifier: Interaction] = [:]
     /// The interaction whose set-up is running: subscriptions made now belong to it.
-    var adoptingRecord: InteractionRecord?
+    var adoptingInteraction: Interaction?
     /// The spring that plans drive for each property, by the property's identity.
     var propertySprings: [ObjectIdentifier: AnyObject] = [:]
 
@@ -115,8 +121,6 @@ public final class MotionRuntime {
             throw .invalidCapacity(capacity)
         }
         streamSlots.reserveCapacity(capacity)
-        connectionOfSpring.reserveCapacity(capacity)
-        componentOfSpring.reserveCapacity(capacity)
     }
 
     /// Disconnects what the runtime connected from the properties and recognizers that may
@@ -124,12 +128,18 @@ public final class MotionRuntime {
     /// observations. (A subscription made outside an interaction's set-up stays the caller's to
     /// cancel; its springs are gone with the kernel.)
     deinit {
-        for record in interactionRecords.values {
-            record.interaction.runtime = nil
-            for subscription in record.subscriptions { subscription.cancel() }
+        // First every stream is disconnected without a word (no state sent, no rest waiter run:
+        // nothing may reach a runtime going away), so the cancellations below find them gone.
+        for case let entry? in streamSlots {
+            let connection = entry.takeRetainedValue()
+            connection.slot = -1
+            connection.detach()
+        }
+        for interaction in interactions.values {
+            interaction.runtime = nil
+            interaction.cancelAdoptedSubscriptions()
         }
         for case let propertySpring as PropertySpringTeardown in propertySprings.values { propertySpring.tearDown() }
-        for case let connection? in connectionOfSpring { connection.cancelObservations() }
     }
 
     /// Spring streams not at rest: moving, or held by a pause in mid-motion.
@@ -159,22 +169,12 @@ final class RestWaiter {
     init(_ action: @escaping () -> Void) { self.action = action }
 }
 
-/// The subscriptions an interaction made while it was set up, cancelled when it is removed.
-final class InteractionRecord {
-    let interaction: Interaction
-    var subscriptions: [Subscription] = []
-    init(_ interaction: Interaction) { self.interaction = interaction }
-}
-
 extension MotionRuntime {
     /// Every kernel spring that belongs to a connected stream of this runtime, in the kernel's
     /// record order (for inspection: it builds a new array).
     public var springHandles: [SpringHandle] {
         var handles: [SpringHandle] = []
-        for (index, connection) in connectionOfSpring.enumerated() {
-            guard let connection else { continue }
-            handles.append(connection.handles[Int(componentOfSpring[index])])
-        }
-        return handles
+        for case let entry? in streamSlots { handles.append(contentsOf: entry.takeUnretainedValue().handles) }
+        return handles.sorted { $0.index < $1.index }
     }
 }

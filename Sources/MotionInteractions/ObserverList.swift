@@ -6,87 +6,134 @@
 /// write to the source again (a nested delivery): nobody is skipped and nobody is called twice for
 /// one delivery. Delivering allocates nothing.
 ///
-/// The callbacks sit in the list's own buffer, so a delivery reaches each callback's context
-/// directly. A subscription finds its entry through an ``ObserverToken`` that the list keeps up to
-/// date and disowns when it goes away, so no weak reference is needed (a weak reference would give
-/// the list a side table, and every retain of it a trip through that table).
+/// Each entry is an ``Observation``: the subscription its subscriber keeps, the receiver the list
+/// calls and the link to the next entry, in one object (no buffer of entries). The list owns its
+/// entries (retained by hand, so a delivery reaches each one without reference counting) until
+/// they are cancelled or the list goes away.
 final class ObserverList<Value> {
-    private struct Entry {
-        var callback: ((Value) -> Void)?
-        let token: ObserverToken<Value>
-    }
-
-    // Never accessed across a callback (each read of `entries` ends before the call), so the
-    // runtime exclusivity checks a class property would get on every delivery are not needed.
-    @exclusivity(unchecked) private var entries: [Entry] = []
-    @exclusivity(unchecked) private var deliveryDepth = 0
+    // The entries form a chain through their `nextEntry` links; the list holds one reference to
+    // each (taken by hand), so walking the chain costs no reference counting. Never accessed
+    // across a callback (each read ends before the call), so the runtime exclusivity checks a
+    // class property would get on every delivery are not needed.
+    @exclusivity(unchecked) private var head: Unmanaged<Observation<Value>>?
+    @exclusivity(unchecked) private var tail: Unmanaged<Observation<Value>>?
+    // 32 bits and a flag: the list object stays in the smallest allocation class it can.
+    @exclusivity(unchecked) private var deliveryDepth: UInt32 = 0
     @exclusivity(unchecked) private var hasCancelledEntries = false
 
     deinit {
-        for entry in entries { entry.token.list = nil }
+        var next = head
+        while let entry = next {
+            next = entry._withUnsafeGuaranteedRef { observation in
+                observation.list = nil
+                return observation.nextEntry
+            }
+            entry.release()
+        }
     }
 
-    /// Adds a subscriber; it receives every value sent after this call.
-    func add(_ callback: @escaping (Value) -> Void) -> Subscription {
-        let token = ObserverToken(list: self, index: entries.count)
-        entries.append(Entry(callback: callback, token: token))
-        return Subscription(onCancel: { token.cancel() })
+    /// Adds `observation`; it receives every value sent after this call.
+    func add(_ observation: Observation<Value>) {
+        observation.list = self
+        let entry = Unmanaged.passRetained(observation)
+        if let tail {
+            tail._withUnsafeGuaranteedRef { $0.nextEntry = entry }
+        } else {
+            head = entry
+        }
+        tail = entry
+    }
+
+    /// Adds a subscriber that calls `body`; it receives every value sent after this call.
+    func add(_ body: @escaping (Value) -> Void) -> Subscription {
+        let observation = ClosureObservation(body)
+        add(observation)
+        return observation
     }
 
     /// Calls every subscriber connected when the call begins, in order.
     func send(_ value: Value) {
-        let end = entries.count
-        guard end > 0 else { return }
+        // Entries added by a callback go after `last`, and none is unlinked while a delivery
+        // runs, so the walk ends at the entry that was last when it began.
+        guard var entry = head, let last = tail else { return }
         deliveryDepth += 1
-        var index = 0
-        while index < end {
-            if let callback = entries[index].callback { callback(value) }
-            index += 1
+        while true {
+            let next = entry._withUnsafeGuaranteedRef { observation in
+                if !observation.isCancelled { observation.receive(value) }
+                return observation.nextEntry
+            }
+            guard entry.toOpaque() != last.toOpaque(), let next else { break }
+            entry = next
         }
         deliveryDepth -= 1
         if deliveryDepth == 0, hasCancelledEntries { compact() }
     }
 
-    /// Stops calling the entry at `index` (its token's).
-    fileprivate func cancel(at index: Int) {
-        entries[index].callback = nil
+    /// An entry was cancelled: drop it now, or once no delivery runs.
+    fileprivate func entryCancelled() {
         hasCancelledEntries = true
         if deliveryDepth == 0 { compact() }
     }
 
+    /// Unlinks and lets go of the cancelled entries.
     private func compact() {
-        var kept = 0
-        for index in entries.indices {
-            let entry = entries[index]
-            guard entry.callback != nil else {
-                entry.token.list = nil
+        var previous: Unmanaged<Observation<Value>>?
+        var next = head
+        while let entry = next {
+            let (isCancelled, following) = entry._withUnsafeGuaranteedRef { ($0.isCancelled, $0.nextEntry) }
+            next = following
+            guard isCancelled else {
+                previous = entry
                 continue
             }
-            entry.token.index = kept
-            entries[kept] = entry
-            kept += 1
+            if let previous {
+                previous._withUnsafeGuaranteedRef { $0.nextEntry = following }
+            } else {
+                head = following
+            }
+            if tail?.toOpaque() == entry.toOpaque() { tail = previous }
+            entry._withUnsafeGuaranteedRef { observation in
+                observation.list = nil
+                observation.nextEntry = nil
+            }
+            entry.release()
         }
-        entries.removeLast(entries.count - kept)
         hasCancelledEntries = false
     }
 }
 
-/// Where one subscriber's entry is in its ``ObserverList``, for its subscription to cancel it.
-///
-/// The list updates `index` when it compacts and clears `list` when the entry leaves (cancelled)
-/// or the list is deallocated, so `list` never points at a freed list.
-final class ObserverToken<Value> {
+/// One subscriber of an ``ObserverList``: what the list calls with each value, and the
+/// subscription that cancels it. Subclasses override ``receive(_:)``.
+class Observation<Value>: Subscription {
+    /// The list that holds the entry; it clears this when it drops the entry or goes away, so
+    /// the entry never reaches a freed list.
     unowned(unsafe) var list: ObserverList<Value>?
-    var index: Int
+    /// The entry after this one in its list.
+    var nextEntry: Unmanaged<Observation<Value>>?
 
-    init(list: ObserverList<Value>, index: Int) {
-        self.list = list
-        self.index = index
+    /// Receives one value.
+    func receive(_ value: Value) {}
+
+    override func sourceCancel() {
+        list?.entryCancelled()
+    }
+}
+
+/// An observer given as a closure (``ReactiveProperty/observe(_:)``, ``GestureRecognizer/observe(_:)``).
+final class ClosureObservation<Value>: Observation<Value> {
+    private var body: ((Value) -> Void)?
+
+    init(_ body: @escaping (Value) -> Void) {
+        self.body = body
     }
 
-    /// Removes the entry from its list, if both are still there.
-    func cancel() {
-        guard let list else { return }
-        list.cancel(at: index)
+    override func receive(_ value: Value) {
+        body?(value)
+    }
+
+    override func sourceCancel() {
+        // A cancelled subscription keeps nothing alive, even while its list still lists it.
+        body = nil
+        super.sourceCancel()
     }
 }

@@ -7,7 +7,10 @@ import Foundation
 /// property together: the spring is held while any of them is active (the kernel counts the
 /// holds). When the last one becomes inactive, the kernel restarts the spring from the
 /// property's current value (where the drag left it) with the gesture's velocity, toward the
-/// spring's latest destination. Adding the same pair twice does nothing.
+/// spring's latest destination. Each recognizer writes its release velocity to the spring's
+/// ``Spring/initialVelocity`` (see ``PropertySpring/spring``) as it lets go, and the restart reads
+/// it there, as a paused subscription's restart does: one pause mechanism for both. Adding the
+/// same pair twice does nothing.
 ///
 /// ```swift
 /// runtime.addPlan(PausesSpring(.position, whileActive: drag), to: element)

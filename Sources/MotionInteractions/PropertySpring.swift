@@ -98,15 +98,16 @@ extension MotionRuntime {
             if propertySpring.gesturePauses[key] === pause { propertySpring.gesturePauses[key] = nil }
             guard let self else { return }
             try? self.bank.removePauseMask(mask)
+            self.kernelChangeCount += 1
             self.refresh(connection)
         })
         adopt(pause.subscription)
         updatePause(pause, of: propertySpring, releaseVelocity: releaseVelocity)
     }
 
-    /// Pauses when the recognizer becomes active; when it stops, lets go, and if no other
-    /// recognizer holds the spring, the kernel restarts it from the property's current value with
-    /// the gesture's velocity.
+    /// Pauses when the recognizer becomes active; when it stops, writes the gesture's velocity
+    /// to the spring's `initialVelocity` and lets go: if no other recognizer holds the spring, it
+    /// restarts from the property's current value (its `initialValue`) with that velocity.
     private func updatePause<T: SpringAnimatable>(
         _ pause: GesturePause, of propertySpring: PropertySpring<T>, releaseVelocity: () -> T
     ) {
@@ -115,24 +116,11 @@ extension MotionRuntime {
         let isActive = pause.recognizer.isActive
         if isActive, !pause.isPausing {
             pause.isPausing = true
-            try? bank.pause(pause.mask)
-            refresh(connection)
+            hold(connection, with: pause.mask)
         } else if !isActive, pause.isPausing {
             pause.isPausing = false
-            let value = propertySpring.property.value.springComponents
-            let velocity = releaseVelocity().springComponents
-            do {
-                try bank.resume(pause.mask) { handle in
-                    guard let component = connection.component(of: handle), SpringInput.isUsable(value[component]) else {
-                        return nil
-                    }
-                    let speed = velocity[component]
-                    return (value[component], SpringInput.isUsable(speed) ? speed : 0)
-                }
-            } catch {
-                try? bank.resume(pause.mask)
-            }
-            refresh(connection)
+            propertySpring.spring.initialVelocity.value = releaseVelocity()
+            letGo(connection, from: pause.mask)
         }
     }
 }

@@ -36,10 +36,19 @@ public final class ReactiveProperty<T> {
 
     /// Calls `body` with every value written after this call, until the subscription is cancelled.
     public func observe(_ body: @escaping (T) -> Void) -> Subscription {
-        if let observers { return observers.add(body) }
+        observerList().add(body)
+    }
+
+    /// Adds one of the layer's own observers (it is its own subscription).
+    func add(_ observation: Observation<T>) {
+        observerList().add(observation)
+    }
+
+    private func observerList() -> ObserverList<T> {
+        if let observers { return observers }
         let list = ObserverList<T>()
         observers = list
-        return list.add(body)
+        return list
     }
 
     /// A stream that emits the current value when subscribed, then every value written.

@@ -1,33 +1,37 @@
 import SpringKernel
 
-/// The runtime's record of one connected spring stream: its kernel springs (one per component)
-/// and where it stands. The hot fields live here, in a non-generic base class, so the frame loop
-/// walks plain references and makes one virtual call per moving stream. The fields the frame loop
-/// reads are single-statement accesses, never held across a callback, so they skip the runtime
-/// exclusivity checks (`@exclusivity(unchecked)`) that would otherwise cost a call each.
+/// One connected spring stream: its kernel springs (one per component), its place in the
+/// runtime, and its subscriber.
+///
+/// The layer keeps no copy of what the kernel knows about the springs (moving, at rest, held):
+/// it asks the kernel after it changes them, and the kernel's rest events carry the stream's slot
+/// as each spring's user value. What it keeps is its own: the slot, and the state it last sent.
+/// The hot fields live here, in a non-generic base class, so the frame loop walks plain
+/// references and makes one virtual call per moving stream.
 class SpringConnection {
+    /// The runtime that runs the stream. Unowned and unchecked: the runtime disconnects every
+    /// stream when it goes away, and a disconnected stream never reaches it again.
+    unowned(unsafe) let runtime: MotionRuntime
     /// The kernel springs, one per component, in component order.
     let handles: ComponentHandles
-    /// Bit c set while component c is not at rest in the kernel (moving, or paused mid-motion).
-    @exclusivity(unchecked) var awakeComponents: UInt8 = 0
-    /// Whether a pause mask holds the springs (they are held together, so one bit says it).
-    @exclusivity(unchecked) var isHeld = false
-    /// False once cancelled: the springs are gone from the kernel.
-    @exclusivity(unchecked) var isConnected = true
-    /// The state last sent: true after `.active`, false after `.atRest`.
-    var isActive = false
-    /// The runtime's slot for this stream, or −1 once disconnected.
+    /// The runtime's slot for this stream (also each spring's user value, plus one), or −1 once
+    /// disconnected.
     @exclusivity(unchecked) var slot = -1
+    /// The state last sent: true after `.active`, false after `.atRest`.
+    @exclusivity(unchecked) var isActive = false
     /// The mask that pauses this stream's springs when its subscription is paused, made on first use.
     var subscriptionMask: PauseMaskID?
+    /// The subscription its subscriber keeps, while it keeps it (it clears this as it goes away).
+    unowned(unsafe) var subscription: SpringSubscription?
 
-    init(handles: ComponentHandles) {
+    init(runtime: MotionRuntime, handles: ComponentHandles) {
+        self.runtime = runtime
         self.handles = handles
     }
 
-    /// Whether the stream has values to deliver this frame: connected, moving, not held.
+    /// False once cancelled (or its runtime went away): the springs are gone from the kernel.
     @inline(__always)
-    var wantsDelivery: Bool { isConnected && awakeComponents != 0 && !isHeld }
+    var isConnected: Bool { slot >= 0 }
 
     /// The component that `handle` animates, or nil if it is not one of this stream's springs.
     func component(of handle: SpringHandle) -> Int? {
@@ -40,39 +44,99 @@ class SpringConnection {
     /// Sends `state` on the state channel.
     func deliverState(_ state: MotionState) {}
 
-    /// The state a component restarts from when the subscription resumes (nil: from where it was).
-    func restartState(component: Int) -> (value: Float, velocity: Float)? { nil }
+    /// The state a spring restarts from when a pause lets go of it: the spring's `initialValue`
+    /// and `initialVelocity` (nil: from where it was, if the value is not usable).
+    func restartState(of handle: SpringHandle) -> (value: Float, velocity: Float)? { nil }
 
-    /// Stops observing the spring's properties.
-    func cancelObservations() {}
+    /// The stream is gone (cancelled, or its runtime went away): stops observing the spring's
+    /// properties and lets go of the spring, and the subscription lets go of the stream, so a
+    /// subscriber's closures that hold their own subscription make no cycle that outlives it.
+    /// The caller holds a reference to the stream for the call.
+    func detach() {
+        subscription?.streamDetached()
+        subscription = nil
+    }
+}
+
+/// A spring stream's subscription: what its subscriber keeps to cancel, pause and resume it.
+///
+/// It is not the stream's connection itself, so the connection can hold its subscriber's
+/// closures in constants, which the frame calls without reference counting: cancelling lets go
+/// of the connection (as the runtime does), and with it of those closures.
+final class SpringSubscription: Subscription {
+    private var connection: SpringConnection?
+
+    init(_ connection: SpringConnection) {
+        self.connection = connection
+        super.init()
+        connection.subscription = self
+    }
+
+    deinit {
+        connection?.subscription = nil
+    }
+
+    /// The stream was detached: nothing is left to reach.
+    func streamDetached() {
+        connection = nil
+    }
+
+    override func sourceCancel() {
+        guard let connection else { return }
+        if connection.isConnected { connection.runtime.disconnect(connection) }
+        connection.subscription = nil
+        self.connection = nil
+    }
+
+    override func sourcePause() {
+        guard let connection, connection.isConnected else { return }
+        connection.runtime.pauseSubscription(of: connection)
+    }
+
+    override func sourceResume() {
+        guard let connection, connection.isConnected else { return }
+        connection.runtime.resumeSubscription(of: connection)
+    }
 }
 
 /// A spring stream of values of type `T`.
 final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
-    let spring: Spring<T>
-    let observer: MotionObserver<T>
-    /// The target of each component: the last usable destination.
-    var targets: SIMD4<Float>
-    var observations: [Subscription] = []
+    /// The spring; nil once detached (a cancelled subscription keeps nothing alive).
+    private(set) var spring: Spring<T>?
+    /// The subscriber. A constant, so a delivery calls its closures without retaining them; the
+    /// stream is released as a whole when it is gone (see ``SpringSubscription``).
+    private let observer: MotionObserver<T>
+    private var destinationObservation: Subscription?
+    private var configurationObservation: Subscription?
 
-    init(spring: Spring<T>, observer: MotionObserver<T>, handles: ComponentHandles, targets: SIMD4<Float>) {
+    init(runtime: MotionRuntime, spring: Spring<T>, observer: MotionObserver<T>, handles: ComponentHandles) {
         self.spring = spring
         self.observer = observer
-        self.targets = targets
-        super.init(handles: handles)
+        super.init(runtime: runtime, handles: handles)
+    }
+
+    /// Follows the spring's destination and configuration.
+    func observeSpring() {
+        guard let spring else { return }
+        let destination = DestinationObservation(self)
+        spring.destination.add(destination)
+        destinationObservation = destination
+        let configuration = ConfigurationObservation(self)
+        spring.configuration.add(configuration)
+        configurationObservation = configuration
     }
 
     override func deliverValue(from bank: SpringBank<Float32Lanes>) {
-        // `targets` is read only if a spring is gone (it never is while connected): it sits on
-        // another cache line of this object, and with thousands of streams that line is a miss.
+        // One bulk read of the stream's springs. A connected stream's springs are in the kernel;
+        // if one were not, nothing is sent.
         var components = SIMD4<Float>()
-        for component in handles.indices {
-            do {
-                components[component] = try bank.value(of: handles[component])
-            } catch {
-                components[component] = targets[component]
+        let read = handles.withUnsafeBufferPointer { springs in
+            withUnsafeMutableBytes(of: &components) { bytes in
+                let values = UnsafeMutableBufferPointer(rebasing: bytes.bindMemory(to: Float.self)[0..<springs.count])
+                return (try? bank.values(of: springs, into: values)) != nil
             }
         }
+        guard read else { return }
         observer.next(T(springComponents: components))
     }
 
@@ -80,16 +144,50 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
         observer.state(state)
     }
 
-    override func restartState(component: Int) -> (value: Float, velocity: Float)? {
+    override func restartState(of handle: SpringHandle) -> (value: Float, velocity: Float)? {
+        guard let spring, let component = component(of: handle) else { return nil }
         let value = spring.initialValue.value.springComponents[component]
         guard SpringInput.isUsable(value) else { return nil }
         let velocity = spring.initialVelocity.value.springComponents[component]
         return (value, SpringInput.isUsable(velocity) ? velocity : 0)
     }
 
-    override func cancelObservations() {
-        for observation in observations { observation.cancel() }
-        observations.removeAll()
+    override func detach() {
+        destinationObservation?.cancel()
+        configurationObservation?.cancel()
+        destinationObservation = nil
+        configurationObservation = nil
+        spring = nil
+        super.detach()
+    }
+}
+
+/// A spring stream's observer of its spring's destination: retargets the springs.
+private final class DestinationObservation<T: SpringAnimatable>: Observation<T> {
+    // The stream cancels this observation when it disconnects, before it can go away.
+    unowned(unsafe) let connection: TypedSpringConnection<T>
+
+    init(_ connection: TypedSpringConnection<T>) {
+        self.connection = connection
+    }
+
+    override func receive(_ destination: T) {
+        guard connection.isConnected else { return }
+        connection.runtime.retarget(connection, to: destination.springComponents)
+    }
+}
+
+/// A spring stream's observer of its spring's configuration: reconfigures the springs.
+private final class ConfigurationObservation<T: SpringAnimatable>: Observation<SpringConfiguration> {
+    unowned(unsafe) let connection: TypedSpringConnection<T>
+
+    init(_ connection: TypedSpringConnection<T>) {
+        self.connection = connection
+    }
+
+    override func receive(_ configuration: SpringConfiguration) {
+        guard connection.isConnected else { return }
+        connection.runtime.reconfigure(connection, configuration)
     }
 }
 

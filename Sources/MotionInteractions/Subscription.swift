@@ -10,48 +10,72 @@
 /// the kernel (a pause mask) until ``resume()``, when it restarts from its spring's
 /// `initialValue` and `initialVelocity`. ``MotionObservable/toggled(with:)`` pauses the stream a
 /// gesture takes over from. A source with nothing to pause ignores both calls.
-public final class Subscription {
-    private var cancelAction: (() -> Void)?
-    private var pauseAction: (() -> Void)?
-    private var resumeAction: (() -> Void)?
-
+///
+/// The layer's own sources (spring streams, property and recognizer observers) are subclasses
+/// that *are* their connection, so a subscription costs one object, not an object and closures.
+public class Subscription {
+    // Read by every delivery of an observer list and never held across a callback: no runtime
+    // exclusivity check (a call per read) is needed.
     /// Whether ``cancel()`` has been called.
-    public private(set) var isCancelled = false
+    @exclusivity(unchecked) public private(set) var isCancelled = false
     /// Whether the subscription is paused (see ``pause()``).
-    public private(set) var isPaused = false
+    @exclusivity(unchecked) public private(set) var isPaused = false
+    /// The closures given to ``init(onCancel:onPause:onResume:)``; nil for the layer's own kinds.
+    private var actions: SubscriptionActions?
 
     /// A subscription that runs `onCancel` once when cancelled, and `onPause` / `onResume` when it
     /// is paused or resumed (each only on a change).
     public init(onCancel: (() -> Void)? = nil, onPause: (() -> Void)? = nil, onResume: (() -> Void)? = nil) {
-        cancelAction = onCancel
-        pauseAction = onPause
-        resumeAction = onResume
+        if onCancel != nil || onPause != nil || onResume != nil {
+            actions = SubscriptionActions(cancel: onCancel, pause: onPause, resume: onResume)
+        }
     }
 
     /// Ends the connection. Calling it again does nothing.
-    public func cancel() {
+    public final func cancel() {
         guard !isCancelled else { return }
         isCancelled = true
-        let action = cancelAction
         // Release everything the actions captured (the stream, and through it the subscriber's
         // closures, which may hold this subscription): a cancelled subscription keeps nothing alive.
-        cancelAction = nil
-        pauseAction = nil
-        resumeAction = nil
-        action?()
+        let actions = self.actions
+        self.actions = nil
+        sourceCancel()
+        actions?.cancel?()
     }
 
     /// Asks the source to stop producing until ``resume()``. Does nothing if already paused or cancelled.
-    public func pause() {
+    public final func pause() {
         guard !isCancelled, !isPaused else { return }
         isPaused = true
-        pauseAction?()
+        sourcePause()
+        actions?.pause?()
     }
 
     /// Lets a paused source produce again. Does nothing if not paused or cancelled.
-    public func resume() {
+    public final func resume() {
         guard !isCancelled, isPaused else { return }
         isPaused = false
-        resumeAction?()
+        sourceResume()
+        actions?.resume?()
+    }
+
+    /// What the source does when the subscription is cancelled (once); the layer's own kinds override it.
+    func sourceCancel() {}
+    /// What the source does when the subscription is paused.
+    func sourcePause() {}
+    /// What the source does when the subscription is resumed.
+    func sourceResume() {}
+}
+
+/// The closures of a subscription made with ``Subscription/init(onCancel:onPause:onResume:)``.
+private final class SubscriptionActions {
+    let cancel: (() -> Void)?
+    let pause: (() -> Void)?
+    let resume: (() -> Void)?
+
+    init(cancel: (() -> Void)?, pause: (() -> Void)?, resume: (() -> Void)?) {
+        self.cancel = cancel
+        self.pause = pause
+        self.resume = resume
     }
 }

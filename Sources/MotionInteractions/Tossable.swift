@@ -16,7 +16,37 @@ import Foundation
 public final class Tossable: AttachWithSpring {
     /// A stream that emits the pan gesture's velocity when the gesture ends (and zero when it is
     /// cancelled, so a cancelled drag never reuses an earlier toss's velocity).
-    public var initialVelocityStream: MotionObservable<CGPoint>
+    ///
+    /// Set-up writes it to ``AttachWithSpring/initialVelocity`` if it or
+    /// ``AttachWithSpring/positionStream`` was replaced; otherwise the position stream writes the
+    /// same velocity itself at the release, and this stream is made only when read.
+    public var initialVelocityStream: MotionObservable<CGPoint> {
+        get {
+            replacedInitialVelocityStream
+                ?? gestureSource(panGestureRecognizer).onRecognitionState(.ended, .cancelled).velocity(in: containerView)
+        }
+        set { replacedInitialVelocityStream = newValue }
+    }
+
+    /// The stream of values written to the position: by default the drag's translation while the
+    /// pan gesture is active, the spring's values otherwise, the release velocity written to
+    /// ``AttachWithSpring/initialVelocity`` as the drag ends (see
+    /// ``init(position:to:containerView:springSource:panGestureRecognizer:)``). Settable until the
+    /// Tossable is added to a runtime.
+    public override var positionStream: MotionObservable<CGPoint> {
+        // Made when read (set-up reads it once): the spring's stream is the one stored.
+        get {
+            guard !positionStreamIsReplaced else { return super.positionStream }
+            return Self.positionStream(
+                spring: super.positionStream, draggedBy: panGestureRecognizer, in: containerView, from: position,
+                releaseVelocityTo: initialVelocity)
+        }
+        set {
+            super.positionStream = newValue
+            positionStreamIsReplaced = true
+        }
+    }
+
     /// The recognizer that drags the element: the one given, or one made and attached to the
     /// container.
     public let panGestureRecognizer: GestureRecognizer
@@ -27,6 +57,8 @@ public final class Tossable: AttachWithSpring {
     /// it was attached to no element): then it detaches it when it is removed from its runtime,
     /// so a container outliving many Tossables does not keep their recognizers.
     private let attachesRecognizer: Bool
+    private var replacedInitialVelocityStream: MotionObservable<CGPoint>?
+    private var positionStreamIsReplaced = false
 
     /// Makes `position` tossable toward `destination` by a pan gesture in `containerView`.
     ///
@@ -50,47 +82,25 @@ public final class Tossable: AttachWithSpring {
         self.panGestureRecognizer = panGestureRecognizer
         self.containerView = containerView
 
-        let dragStream = gestureSource(panGestureRecognizer)
-        let translationStream = dragStream.translated(from: position, in: containerView)
-
-        self.initialVelocityStream = dragStream.onRecognitionState(.ended, .cancelled).velocity(in: containerView)
-
         super.init(position: position, to: destination, springSource: springSource)
-
-        self.positionStream = self.positionStream.toggled(
-            with: Self.releasing(translationStream, velocityOf: panGestureRecognizer, in: containerView, to: initialVelocity))
     }
 
-    /// Writes ``initialVelocityStream`` to the spring's initial velocity (so it holds the last
-    /// release velocity), then connects the position. The toss itself does not depend on that
-    /// write: it reads the release velocity from the recognizer (see
-    /// ``init(position:to:containerView:springSource:panGestureRecognizer:)``).
+    /// Connects the position (see ``AttachWithSpring/setUp(in:)``), after writing
+    /// ``initialVelocityStream`` to the spring's initial velocity if either stream was replaced.
+    /// The toss itself does not depend on that write: it reads the release velocity from the
+    /// recognizer (see ``init(position:to:containerView:springSource:panGestureRecognizer:)``).
     public override func setUp(in runtime: MotionRuntime) {
-        runtime.write(initialVelocityStream, to: initialVelocity)
+        if replacedInitialVelocityStream != nil || positionStreamIsReplaced {
+            runtime.write(initialVelocityStream, to: initialVelocity)
+        }
         super.setUp(in: runtime)
-        guard attachesRecognizer else { return }
-        // Removing the interaction cancels what its set-up adopted: this detaches the recognizer
-        // again (and adding it back attaches it again).
-        let recognizer = panGestureRecognizer, container = containerView
-        if recognizer.view == nil { container.addGestureRecognizer(recognizer) }
-        runtime.adopt(Subscription(onCancel: { container.removeGestureRecognizer(recognizer) }))
+        // Adding it back after a removal attaches the recognizer again.
+        if attachesRecognizer, panGestureRecognizer.view == nil { containerView.addGestureRecognizer(panGestureRecognizer) }
     }
 
-    /// `translation`, writing the recognizer's velocity in `space` to `velocity` just before it
-    /// says the drag is at rest (so before ``MotionObservable/toggled(with:)`` restarts the spring
-    /// from `velocity`). Only a drag that was active and stops writes: the `.atRest` a stream
-    /// sends when it connects to an idle recognizer leaves the velocity alone.
-    private static func releasing(
-        _ translation: MotionObservable<CGPoint>, velocityOf recognizer: GestureRecognizer, in space: MotionElement,
-        to velocity: ReactiveProperty<CGPoint>
-    ) -> MotionObservable<CGPoint> {
-        MotionObservable { observer in
-            var isDragging = false
-            return translation.connect(MotionObserver(runtime: observer.runtime, next: observer.next, state: { state in
-                if state == .atRest, isDragging { velocity.value = recognizer.velocity(in: space) }
-                isDragging = state == .active
-                observer.state(state)
-            }))
-        }
+    /// Detaches the recognizer this Tossable attached, as its subscriptions are cancelled (it is
+    /// removed from its runtime, or its runtime goes away).
+    override func didCancelSubscriptions() {
+        if attachesRecognizer { containerView.removeGestureRecognizer(panGestureRecognizer) }
     }
 }

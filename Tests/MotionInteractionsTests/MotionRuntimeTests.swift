@@ -115,6 +115,27 @@ struct MotionRuntimeTests {
         #expect(element.position.value == .zero)
     }
 
+    /// Found by the interaction fuzzer on this branch (issue 13): once streams reached their
+    /// runtime unchecked, the runtime's deinit disconnected the streams of interactions and
+    /// plans as if they had been cancelled, which ran a waiting whenAllAtRest action (and sent
+    /// `.atRest`) from inside the deinit, into objects being torn down with it.
+    @Test("a runtime that goes away sends nothing more and runs no waiting action")
+    func releasedRuntimeCallsNothing() throws {
+        let element = MotionElement()
+        let attach = AttachWithSpring(
+            position: MotionElement().position, to: ReactiveProperty(CGPoint(x: 100, y: 0)), springSource: springSource)
+        var ranWaitingAction = false
+        do {
+            let runtime = MotionRuntime()
+            runtime.addPlan(SpringTo(.position, destination: CGPoint(x: 0, y: 200)), to: element)
+            try runtime.add(attach)
+            try runtime.advanceFrames(2)
+            runtime.whenAllAtRest { ranWaitingAction = true }
+        }
+        #expect(!ranWaitingAction)
+        #expect(attach.state.value == .active)
+    }
+
     @Test("an invalid frame duration throws and changes nothing")
     func invalidDuration() throws {
         let runtime = MotionRuntime()

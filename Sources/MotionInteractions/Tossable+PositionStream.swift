@@ -1,0 +1,111 @@
+import Foundation
+
+extension Tossable {
+    /// Tossable's position stream: the finger's position (where the element was when the drag
+    /// began, plus the drag's translation in `space`) while the pan gesture is active, the
+    /// spring's values otherwise. It is `springStream.toggled(with:)` the drag's translation, with
+    /// the release velocity written to `velocity` as the drag ends (before the spring restarts
+    /// from it), made as one object per connection: the recognizer's observer, the toggle and the
+    /// drag's anchor together, instead of a chain of closures and boxes for every operator.
+    static func positionStream(
+        spring springStream: MotionObservable<CGPoint>, draggedBy recognizer: GestureRecognizer, in space: MotionElement,
+        from position: ReactiveProperty<CGPoint>, releaseVelocityTo velocity: ReactiveProperty<CGPoint>
+    ) -> MotionObservable<CGPoint> {
+        MotionObservable { observer in
+            let connection = TossConnection(
+                observer: observer, springStream: springStream, space: space, position: position, velocity: velocity)
+            connection.connect(to: recognizer)
+            return connection
+        }
+    }
+}
+
+/// One connection of a Tossable's position stream (see ``Tossable``'s `positionStream(...)`):
+/// it observes the recognizer (connected first, as ``MotionObservable/toggled(with:)`` connects
+/// the preferred stream first) and holds the spring stream's subscription, pausing it while the
+/// drag is active and resuming it at the release.
+///
+/// The spring stream's closures hold this object and it holds their subscription: the cycle ends
+/// when the connection is cancelled, or when the runtime that runs the spring goes away.
+private final class TossConnection: Observation<GestureRecognizer> {
+    private let observer: MotionObserver<CGPoint>
+    private let springStream: MotionObservable<CGPoint>
+    private let space: MotionElement
+    private let position: ReactiveProperty<CGPoint>
+    private let velocity: ReactiveProperty<CGPoint>
+    /// The spring stream's subscription, once it is connected.
+    private var spring: Subscription?
+    private var anchor = GestureAnchor<CGPoint>()
+    /// Whether the drag is active (the preferred stream of the toggle).
+    private var isDragging = false
+    private var springIsActive = false
+    private var reported: MotionState?
+
+    init(
+        observer: MotionObserver<CGPoint>, springStream: MotionObservable<CGPoint>, space: MotionElement,
+        position: ReactiveProperty<CGPoint>, velocity: ReactiveProperty<CGPoint>
+    ) {
+        self.observer = observer
+        self.springStream = springStream
+        self.space = space
+        self.position = position
+        self.velocity = velocity
+    }
+
+    /// Observes the recognizer, then connects the spring stream unless a drag is in progress.
+    func connect(to recognizer: GestureRecognizer) {
+        recognizer.add(self)
+        isDragging = recognizer.isActive
+        if !isDragging { connectSpring() }
+        report()
+    }
+
+    private func connectSpring() {
+        spring = springStream.connect(MotionObserver(runtime: observer.runtime, next: { [self] value in
+            if !isDragging { observer.next(value) }
+        }, state: { [self] state in
+            springIsActive = state == .active
+            report()
+        }))
+    }
+
+    override func receive(_ recognizer: GestureRecognizer) {
+        let isActive = recognizer.isActive
+        if isActive, !isDragging {
+            isDragging = true
+            spring?.pause()
+            report()
+        }
+        if let value = anchor.value(at: position, for: recognizer.state, combinedWith: { anchor in
+            let moved = recognizer.translation(in: space)
+            return CGPoint(x: anchor.x + moved.x, y: anchor.y + moved.y)
+        }), isDragging {
+            observer.next(value)
+        }
+        guard !isActive, isDragging else { return }
+        // The release velocity is written before the spring restarts from it.
+        velocity.value = recognizer.velocity(in: space)
+        isDragging = false
+        if let spring {
+            spring.resume()
+        } else if !isCancelled {
+            connectSpring()
+        }
+        report()
+    }
+
+    /// Sends the combined state if it changed since the last report.
+    private func report() {
+        let state: MotionState = isDragging || springIsActive ? .active : .atRest
+        guard state != reported else { return }
+        reported = state
+        observer.state(state)
+    }
+
+    override func sourceCancel() {
+        super.sourceCancel()
+        let spring = self.spring
+        self.spring = nil
+        spring?.cancel()
+    }
+}
