@@ -8,8 +8,9 @@ struct ScriptViolation: Error, CustomStringConvertible {
 }
 
 /// One randomized script against one ``MotionRuntime``: spring streams of several value types,
-/// AttachWithSpring and Tossable interactions, and an element driven by plans (SpringTo,
-/// Draggable, PausesSpring held by two recognizers), fed timestamped gesture events (bursts with
+/// AttachWithSpring and Tossable interactions, an element driven by plans (SpringTo,
+/// Draggable, PausesSpring held by two recognizers), and a DirectlyManipulable element (position,
+/// rotation and scale springs; a drag, a rotation and a pinch), fed timestamped gesture events (bursts with
 /// one timestamp, events out of time order, non-finite ones, events that do not fit the state),
 /// retargets, configuration changes, pauses, cancellations, interaction additions and removals
 /// (also from inside the streams' own callbacks), and frames of every kind (valid, refused,
@@ -24,7 +25,10 @@ struct ScriptViolation: Error, CustomStringConvertible {
 ///   kernel springs is awake (or, for a Tossable, while its drag is in progress): so no `.atRest`
 ///   is missed or sent early;
 /// - a released drag restarts its spring from the position the drag left and the gesture's
-///   velocity; a held spring is paused in the kernel exactly while a recognizer holds it;
+///   velocity; a held spring is paused in the kernel exactly while a recognizer holds it (the
+///   manipulated position as deep as the drag, rotation and pinch in progress); a released
+///   rotation or pinch restarts its rotation or scale spring from the element's value with the
+///   gesture's velocity, and the position, once nothing holds it, from where the fingers left it;
 /// - the kernel holds exactly the springs of the connected streams, its invariants hold,
 ///   `isAllAtRest` agrees with it, and `whenAllAtRest` actions run once, when nothing moves;
 /// - a refused frame (bad duration or timestamp, or an advance from inside a callback) throws
@@ -126,8 +130,14 @@ final class InteractionModelRun {
     let planElement = MotionElement(position: CGPoint(x: 10, y: 20))
     let drag = GestureRecognizer()
     let hold = GestureRecognizer()
+    /// Dragged, rotated and pinched at once (DirectlyManipulable), springing home meanwhile.
+    let manipulated = MotionElement(position: CGPoint(x: -40, y: 60))
+    let manipulable = DirectlyManipulable()
+    var isManipulableAdded = false
     var planStates: [MotionState] = []
     var gestureClocks: [ObjectIdentifier: Double] = [:]
+    /// The recognizer that let the manipulated position go last while the drag was in progress
+    /// (it restarts with the drag's velocity only if that was the drag).
     var clock = 0.0
     var isDelivering = false
     var waiters: [(id: Int, ran: Int, cancelled: Bool, subscription: Subscription)] = []
@@ -167,6 +177,11 @@ final class InteractionModelRun {
         runtime.addPlan(Draggable(withGestureRecognizer: drag), to: planElement)
         runtime.addPlan(PausesSpring(.position, whileActive: drag), to: planElement)
         runtime.addPlan(PausesSpring(.position, whileActive: hold), to: planElement)
+        runtime.addPlan(SpringTo(.position, destination: CGPoint(x: 120, y: 80)), to: manipulated)
+        runtime.addPlan(SpringTo(.rotation, destination: 0.5), to: manipulated)
+        runtime.addPlan(SpringTo(.scale, destination: 1.5), to: manipulated)
+        runtime.addPlan(manipulable, to: manipulated)
+        isManipulableAdded = true
         if let property = runtime.propertySpring(for: planElement.position) {
             _ = property.state.observe { [unowned self] state in
                 check(planStates.last != state, "plan spring sent \(state) twice")
@@ -186,9 +201,12 @@ final class InteractionModelRun {
         // Let go of every gesture and pause, and run until everything rests: nothing may be left
         // moving. (Callbacks are disarmed first: one could pause a stream again.)
         for probe in streams { probe.armed = nil }
-        for recognizer in [drag, hold] + interactions.compactMap(\.recognizer) where recognizer.isActive {
+        for recognizer in [drag, hold, manipulable.dragGestureRecognizer] + interactions.compactMap(\.recognizer) where recognizer.isActive {
             gesture(recognizer, .ended(translation: recognizer.translation, timestamp: nextTime(recognizer)))
         }
+        let (rotation, pinch) = (manipulable.rotationGestureRecognizer, manipulable.pinchGestureRecognizer)
+        if rotation.isActive { rotationGesture(.ended(rotation: rotation.rotation, timestamp: nextTime(rotation))) }
+        if pinch.isActive { pinchGesture(.ended(scale: pinch.scale, timestamp: nextTime(pinch))) }
         for probe in streams where probe.isPaused && !probe.isCancelled {
             probe.isPaused = false
             probe.subscription?.resume()
@@ -313,7 +331,7 @@ final class InteractionModelRun {
 
     // MARK: Gestures
 
-    func nextTime(_ recognizer: GestureRecognizer) -> Double {
+    func nextTime(_ recognizer: AnyObject) -> Double {
         let key = ObjectIdentifier(recognizer)
         let time = (gestureClocks[key] ?? 0) + Double.random(in: 0.004...0.03, using: &generator)
         gestureClocks[key] = time
@@ -342,7 +360,12 @@ final class InteractionModelRun {
     /// A random event for a random recognizer: a drag's next move, a burst with one timestamp,
     /// an event out of time order, a non-finite one, or one that does not fit.
     func randomGesture() {
-        let recognizers = [drag, hold] + interactions.filter { !$0.isRemoved }.compactMap(\.recognizer)
+        switch Int.random(in: 0..<6, using: &generator) {
+        case 0: return randomRotation()
+        case 1: return randomPinch()
+        default: break
+        }
+        let recognizers = [drag, hold, manipulable.dragGestureRecognizer] + interactions.filter { !$0.isRemoved }.compactMap(\.recognizer)
         let recognizer = recognizers.randomElement(using: &generator)!
         let key = ObjectIdentifier(recognizer)
         func translation() -> CGPoint {
@@ -377,6 +400,9 @@ final class InteractionModelRun {
     /// After a drag ends or is cancelled: the spring it held restarts from the position the drag
     /// left, with the gesture's release velocity, unless something else still holds it.
     func checkRelease(of recognizer: GestureRecognizer) {
+        if recognizer === manipulable.dragGestureRecognizer {
+            return checkManipulatedPosition(releasedBy: recognizer, velocity: recognizer.velocity(in: nil))
+        }
         if recognizer === drag || recognizer === hold {
             guard let property = runtime.propertySpring(for: planElement.position), !drag.isActive, !hold.isActive else { return }
             let position = planElement.position.value
@@ -399,6 +425,125 @@ final class InteractionModelRun {
             let value = (try? runtime.bank.value(of: handle)) ?? .nan, speed = (try? runtime.bank.velocity(of: handle)) ?? .nan
             let target = (try? runtime.bank.target(of: handle)) ?? .nan
             check(isStored(value, expected[c].0, target: target) && speed == expected[c].1, "\(probe.name) released at \(value), \(speed); expected \(expected[c])")
+        }
+    }
+
+    // MARK: Rotation and pinch
+
+    /// A random event for the manipulated element's rotation: a turn, a burst, one out of time
+    /// order, a non-finite one, a release, a cancel, or one that does not fit.
+    func randomRotation() {
+        let recognizer = manipulable.rotationGestureRecognizer
+        let angle = { recognizer.rotation + CGFloat(Double.random(in: -0.4...0.4, using: &self.generator)) }
+        guard recognizer.isActive else {
+            if Int.random(in: 0..<5, using: &generator) == 0 {
+                rotationGesture(.changed(rotation: angle(), timestamp: nextTime(recognizer)))  // ignored
+            } else {
+                rotationGesture(.began(timestamp: nextTime(recognizer)))
+            }
+            return
+        }
+        switch Int.random(in: 0..<10, using: &generator) {
+        case 0:
+            let time = nextTime(recognizer)
+            for _ in 0..<Int.random(in: 2...4, using: &generator) { rotationGesture(.changed(rotation: angle(), timestamp: time)) }
+        case 1:
+            let time = (gestureClocks[ObjectIdentifier(recognizer)] ?? 0) - Double.random(in: 0.001...0.2, using: &generator)
+            rotationGesture(.changed(rotation: angle(), timestamp: time))
+        case 2: rotationGesture(.changed(rotation: .nan, timestamp: .nan))
+        case 3: rotationGesture(.began(timestamp: nextTime(recognizer)))  // does not fit: ignored
+        case 4, 5: rotationGesture(.ended(rotation: angle(), timestamp: nextTime(recognizer)))
+        case 6: rotationGesture(.cancelled(timestamp: nextTime(recognizer)))
+        default: rotationGesture(.changed(rotation: angle(), timestamp: nextTime(recognizer)))
+        }
+    }
+
+    /// The same for the pinch.
+    func randomPinch() {
+        let recognizer = manipulable.pinchGestureRecognizer
+        let scale = { max(0.05, recognizer.scale + CGFloat(Double.random(in: -0.3...0.3, using: &self.generator))) }
+        guard recognizer.isActive else {
+            if Int.random(in: 0..<5, using: &generator) == 0 {
+                pinchGesture(.changed(scale: scale(), timestamp: nextTime(recognizer)))  // ignored
+            } else {
+                pinchGesture(.began(timestamp: nextTime(recognizer)))
+            }
+            return
+        }
+        switch Int.random(in: 0..<10, using: &generator) {
+        case 0:
+            let time = nextTime(recognizer)
+            for _ in 0..<Int.random(in: 2...4, using: &generator) { pinchGesture(.changed(scale: scale(), timestamp: time)) }
+        case 1:
+            let time = (gestureClocks[ObjectIdentifier(recognizer)] ?? 0) - Double.random(in: 0.001...0.2, using: &generator)
+            pinchGesture(.changed(scale: scale(), timestamp: time))
+        case 2: pinchGesture(.changed(scale: .infinity, timestamp: .nan))
+        case 3: pinchGesture(.began(timestamp: nextTime(recognizer)))  // does not fit: ignored
+        case 4, 5: pinchGesture(.ended(scale: scale(), timestamp: nextTime(recognizer)))
+        case 6: pinchGesture(.cancelled(timestamp: nextTime(recognizer)))
+        default: pinchGesture(.changed(scale: scale(), timestamp: nextTime(recognizer)))
+        }
+    }
+
+    func rotationGesture(_ event: RotationGestureEvent) {
+        note("rotation: \(event)")
+        let recognizer = manipulable.rotationGestureRecognizer
+        let fits: Bool
+        if case .began = event { fits = !recognizer.isActive } else { fits = recognizer.isActive }
+        let accepted = recognizer.handle(event)
+        tally.gestureEvents += 1
+        check(accepted == fits, "a rotation event that \(fits ? "fits" : "does not fit") the state was \(accepted ? "accepted" : "ignored"): \(event)")
+        check(recognizer.rotation.isFinite && recognizer.velocity.isFinite, "the rotation's angle or velocity is not finite")
+        switch event {
+        case .ended where accepted, .cancelled where accepted:
+            checkReleased(runtime.propertySpring(for: manipulated.rotation)?.springs, value: Float(manipulated.rotation.value), velocity: Float(recognizer.velocity), "rotation")
+            checkManipulatedPosition(releasedBy: recognizer, velocity: .zero)
+        default: break
+        }
+    }
+
+    func pinchGesture(_ event: PinchGestureEvent) {
+        note("pinch: \(event)")
+        let recognizer = manipulable.pinchGestureRecognizer
+        let fits: Bool
+        if case .began = event { fits = !recognizer.isActive } else { fits = recognizer.isActive }
+        let accepted = recognizer.handle(event)
+        tally.gestureEvents += 1
+        check(accepted == fits, "a pinch event that \(fits ? "fits" : "does not fit") the state was \(accepted ? "accepted" : "ignored"): \(event)")
+        check(recognizer.scale.isFinite && recognizer.velocity.isFinite, "the pinch's scale or velocity is not finite")
+        switch event {
+        case .ended where accepted, .cancelled where accepted:
+            checkReleased(runtime.propertySpring(for: manipulated.scale)?.springs, value: Float(manipulated.scale.value), velocity: Float(recognizer.velocity), "scale")
+            checkManipulatedPosition(releasedBy: recognizer, velocity: .zero)
+        default: break
+        }
+    }
+
+    /// A one-component spring its gesture let go: restarted from the property's value with the
+    /// gesture's velocity.
+    func checkReleased(_ springs: [SpringHandle]?, value: Float, velocity: Float, _ name: String) {
+        guard let handle = springs?.first, value.isFinite else { return }
+        let kernel = (try? runtime.bank.value(of: handle)) ?? .nan, speed = (try? runtime.bank.velocity(of: handle)) ?? .nan
+        let target = (try? runtime.bank.target(of: handle)) ?? .nan
+        check(isStored(kernel, value, target: target) && speed == velocity, "the \(name) spring released at \(kernel), \(speed); expected \(value), \(velocity)")
+    }
+
+    /// After one of the manipulation's gestures lets go: once none holds the position, its springs
+    /// restart from where the fingers left it, with the drag's velocity if the drag let go last
+    /// (a rotation or a pinch letting go last gives none).
+    func checkManipulatedPosition(releasedBy recognizer: AnyObject, velocity: CGPoint) {
+        let m = manipulable
+        guard !m.dragGestureRecognizer.isActive, !m.rotationGestureRecognizer.isActive, !m.pinchGestureRecognizer.isActive,
+            let springs = runtime.propertySpring(for: manipulated.position)?.springs
+        else { return }
+        let position = manipulated.position.value
+        let expected = [(Float(position.x), Float(velocity.x)), (Float(position.y), Float(velocity.y))]
+        for (c, handle) in springs.enumerated() where expected[c].0.isFinite {
+            let value = (try? runtime.bank.value(of: handle)) ?? .nan, speed = (try? runtime.bank.velocity(of: handle)) ?? .nan
+            let target = (try? runtime.bank.target(of: handle)) ?? .nan
+            let restart = expected[c].1.isFinite ? expected[c].1 : 0
+            check(isStored(value, expected[c].0, target: target) && speed == restart,
+                  "the manipulated position released at \(value), \(speed); expected \(expected[c].0), \(restart)")
         }
     }
 
@@ -718,6 +863,24 @@ final class InteractionModelRun {
             check(property.state.value == (awake ? .active : .atRest), "the plan spring is \(property.state.value), its springs \(awake ? "awake" : "at rest")")
             let held = drag.isActive || hold.isActive
             for handle in property.springs { check((try? bank.isPaused(handle)) == held, "the plan spring's pause: kernel \(String(describing: try? bank.isPaused(handle))), recognizers \(held)") }
+        }
+        if isManipulableAdded {
+            // The manipulated element: each spring paused as deep as the gestures holding it.
+            let m = manipulable
+            let holds = [m.dragGestureRecognizer.isActive, m.rotationGestureRecognizer.isActive, m.pinchGestureRecognizer.isActive]
+            let depths: [([SpringHandle]?, Int, String)] = [
+                (runtime.propertySpring(for: manipulated.position)?.springs, holds.filter { $0 }.count, "position"),
+                (runtime.propertySpring(for: manipulated.rotation)?.springs, holds[1] ? 1 : 0, "rotation"),
+                (runtime.propertySpring(for: manipulated.scale)?.springs, holds[2] ? 1 : 0, "scale"),
+            ]
+            for (springs, depth, name) in depths {
+                check(springs?.isEmpty == false, "the manipulated \(name) has no spring")
+                expected.formUnion(springs ?? [])
+                for handle in springs ?? [] {
+                    let kernel = try? bank.pauseDepth(of: handle)
+                    check(kernel == depth, "the manipulated \(name) is paused \(String(describing: kernel)) deep, its gestures hold it \(depth) deep")
+                }
+            }
         }
         check(Set(runtime.springHandles) == expected && bank.count == expected.count, "the kernel holds \(bank.count) springs, the connected streams \(expected.count)")
         check(runtime.isAllAtRest == (bank.awakeCount == 0), "isAllAtRest \(runtime.isAllAtRest), kernel awake \(bank.awakeCount)")
