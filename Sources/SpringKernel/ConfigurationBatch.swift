@@ -28,15 +28,25 @@ final class ConfigurationBatch {
     @exclusivity(unchecked) private(set) var targets: LaneBuffer
     /// The spring record that owns each slot.
     @exclusivity(unchecked) private(set) var springOfSlot: LaneBuffer
+    /// The caller's own value for the spring in each slot (``SpringBank/userValue(of:)``), kept
+    /// by slot so a read in storage order streams it beside the lanes.
+    @exclusivity(unchecked) private(set) var userValues: WideLaneBuffer
 
     /// Slots available before the buffers must grow; a multiple of the bundle width.
     private(set) var capacity: Int
+    // Every change of which spring sits in which slot or region moves the bank's layout version
+    // on (``StorageLayout``): a storage-order read or write made for the old layout is refused.
     /// Slots in use.
-    @exclusivity(unchecked) var count = 0
+    @exclusivity(unchecked) var count = 0 { didSet { planValidity.layoutChanged() } }
     /// Slots in use by springs that are not at rest: moving or paused mid-motion.
-    @exclusivity(unchecked) var awakeCount = 0
+    @exclusivity(unchecked) var awakeCount = 0 { didSet { planValidity.layoutChanged() } }
     /// Slots in use by moving springs: what a step advances.
-    @exclusivity(unchecked) var movingCount = 0 { didSet { planValidity.invalidate() } }
+    @exclusivity(unchecked) var movingCount = 0 {
+        didSet {
+            planValidity.invalidate()
+            planValidity.layoutChanged()
+        }
+    }
 
     /// Recently used (frame duration, coefficients), most recent first.
     /// Read and written only by `coefficients(duration:lanes:)`, a single statement each time.
@@ -59,6 +69,7 @@ final class ConfigurationBatch {
         velocities = LaneBuffer(capacity: capacity)
         targets = LaneBuffer(capacity: capacity)
         springOfSlot = LaneBuffer(capacity: capacity)
+        userValues = WideLaneBuffer(capacity: capacity)
         publishLanes()
     }
 
@@ -74,6 +85,7 @@ final class ConfigurationBatch {
         velocities.deallocate()
         targets.deallocate()
         springOfSlot.deallocate()
+        userValues.deallocate()
     }
 
     /// Makes room for `needed` slots, doubling so that growth is amortised. Slots keep their
@@ -87,6 +99,7 @@ final class ConfigurationBatch {
         velocities.grow(to: grown)
         targets.grow(to: grown)
         springOfSlot.grow(to: grown)
+        userValues.grow(to: grown)
         capacity = grown
         publishLanes()
     }
@@ -98,6 +111,8 @@ final class ConfigurationBatch {
         velocities.swapAt(a, b)
         targets.swapAt(a, b)
         springOfSlot.swapAt(a, b)
+        userValues.swapAt(a, b)
+        planValidity.layoutChanged()
     }
 
     /// The displacement and velocity of the spring in `slot`, in value units: its lanes read at
@@ -117,6 +132,7 @@ final class ConfigurationBatch {
         velocities[slot] = 0
         targets[slot] = 0
         springOfSlot[slot] = 0
+        userValues[slot] = 0
     }
 
     /// The step coefficients for frames of `duration`, cached per duration.

@@ -46,9 +46,6 @@ final class SpringBankCore {
         /// The spring's first edge in ``SpringBankCore/maskEdges``, or ``MaskEdge/none``.
         var firstMaskEdge = MaskEdge.none
 
-        /// The caller's own value for the spring (an entity id, an index into its tables).
-        var userValue: UInt64 = 0
-
         var isLive: Bool { batch >= 0 }
     }
 
@@ -492,8 +489,8 @@ final class SpringBankCore {
             records.append(SpringRecord())
         }
         records[index].tolerance = tolerance
-        records[index].userValue = userValue
         attach(record: index, batchIndex: batchIndex, displacement: stored.displacement, velocity: stored.velocity, target: target)
+        setUserValue(userValue, ofRecord: index)
         springCount += 1
         if isAwake(record: index) { trajectoryChanged(record: index) }
         return handle(ofRecord: index)
@@ -573,11 +570,13 @@ final class SpringBankCore {
             scale: scale, naturalFrequency: configuration.naturalFrequency)
         let newBatch = try batchIndex(for: configuration, scale: scale)
         records[index].tolerance = tolerance
-        // Its masks and pause depth live in its record: only the lanes move.
+        // Its masks and pause depth live in its record: only the lanes and its user value move.
+        let userValue = userValue(ofRecord: index)
         let patterns = detach(record: index)
         attach(
             record: index, batchIndex: newBatch, displacement: converted.displacement, velocity: converted.velocity,
             target: patterns.target, keepAwake: wasAwake)
+        setUserValue(userValue, ofRecord: index)
         releaseBatchIfEmpty(oldBatch)
         if isAwake(record: index) { trajectoryChanged(record: index) }
     }

@@ -1,0 +1,179 @@
+import Testing
+@_spi(KernelInternals) @testable import SpringKernel
+
+/// Reads and writes in storage order (`StorageLayout`), checked against the per-handle API: the
+/// same values to the bit, the same state after a retarget, and every bad call refused with
+/// nothing changed.
+@Suite("Storage order: layouts, streamed reads and writes")
+struct StorageOrderTests {
+    /// A bank with springs in three configurations (Q16: several lane scales too), some moving, some
+    /// paused mid-motion, some at rest; user value i + 1000 for the i-th spring added.
+    static func mixedBank<Lanes: SpringLaneArithmetic>(
+        _ bank: SpringBank<Lanes>, _ value: (Double) -> Lanes.Value, tolerances: [Double]
+    ) throws -> [SpringHandle] {
+        let configurations = [SpringConfiguration.default, try SpringConfiguration(tension: 1323, friction: 91),
+                              try SpringConfiguration(tension: 200, friction: 5)]
+        var springs: [SpringHandle] = []
+        for i in 0..<90 {
+            let start = i % 7 == 0 ? Double(i % 5) : Double(i % 23) * 1.5
+            springs.append(try bank.add(
+                value: value(start), target: value(Double(i % 5)), velocity: value(Double(i % 3)),
+                configuration: configurations[i % 3], tolerance: value(tolerances[i % tolerances.count]), userValue: 1000 + UInt64(i)))
+        }
+        for _ in 0..<9 { try bank.step(dt: 1.0 / 60) }
+        try bank.pause(try bank.makePauseMask(stride(from: 1, to: 90, by: 11).map { springs[$0] }))
+        try bank.step(dt: 1.0 / 60)
+        return springs
+    }
+
+    static func read<Lanes: SpringLaneArithmetic>(
+        _ bank: SpringBank<Lanes>, _ layout: StorageLayout, filler: Lanes.Value
+    ) throws -> (springs: [SpringHandle], ids: [UInt64], values: [Lanes.Value], velocities: [Lanes.Value], targets: [Lanes.Value]) {
+        var springs = [SpringHandle](repeating: SpringHandle(index: 0, generation: 0, bankTag: 0), count: layout.count)
+        var ids = [UInt64](repeating: 0, count: layout.count)
+        var values = [Lanes.Value](repeating: filler, count: layout.count)
+        var velocities = values, targets = values
+        try springs.withUnsafeMutableBufferPointer { try bank.springs(in: layout, into: $0) }
+        try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: layout, into: $0) }
+        try values.withUnsafeMutableBufferPointer { try bank.values(in: layout, into: $0) }
+        try velocities.withUnsafeMutableBufferPointer { try bank.velocities(in: layout, into: $0) }
+        try targets.withUnsafeMutableBufferPointer { try bank.targets(in: layout, into: $0) }
+        return (springs, ids, values, velocities, targets)
+    }
+
+    @Test("reads in storage order give the per-handle reads to the bit, for every spring and the moving ones, in both formats")
+    func readsMatchPerHandleReads() throws {
+        func check<Lanes: SpringLaneArithmetic>(
+            _ bank: SpringBank<Lanes>, _ value: (Double) -> Lanes.Value, tolerances: [Double]
+        ) throws where Lanes.Value: Equatable {
+            let springs = try Self.mixedBank(bank, value, tolerances: tolerances)
+            for region in [StorageRegion.all, .moving] {
+                let layout = bank.storageLayout(of: region)
+                let read = try Self.read(bank, layout, filler: value(-7))
+                let expected = try springs.filter { try region == .all || (!bank.isAtRest($0) && !bank.isPaused($0)) }
+                #expect(layout.count == expected.count && Set(read.springs) == Set(expected))
+                for (i, spring) in read.springs.enumerated() {
+                    #expect(read.ids[i] == (try bank.userValue(of: spring)))
+                    #expect(read.values[i] == (try bank.value(of: spring)))
+                    #expect(read.velocities[i] == (try bank.velocity(of: spring)))
+                    #expect(read.targets[i] == (try bank.target(of: spring)))
+                }
+            }
+            #expect(bank.storageLayout(of: .moving).count > 0 && bank.storageLayout(of: .moving).count < springs.count)
+        }
+        try check(SpringBank<Float32Lanes>(), { Float($0) }, tolerances: [0.5])
+        // Tolerances of different size put one configuration's springs in batches of different
+        // lane scales, whose displacement and velocity lanes are read back at the API's resolution.
+        try check(FixedSpringBank(), { Q16($0)! }, tolerances: [0.5, 1.0 / 256, 0.001, 4])
+    }
+
+    @Test("a layout is refused once a spring changes slot or region, or by another bank; a refused call changes nothing")
+    func staleAndBadCalls() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let springs = try Self.mixedBank(bank, { Float($0) }, tolerances: [0.5])
+        let layout = bank.storageLayout()
+        var out = [Float](repeating: -7, count: layout.count)
+        var targets = try Self.read(bank, layout, filler: 0).targets
+        let hash = bank.stateHash()
+        // Wrong lengths.
+        out.withUnsafeMutableBufferPointer { out -> Void in
+            #expect(throws: SpringKernelError.countMismatch(expected: layout.count, given: layout.count - 1)) {
+                try bank.values(in: layout, into: UnsafeMutableBufferPointer(rebasing: out.dropLast()))
+            }
+        }
+        targets.withUnsafeBufferPointer { targets -> Void in
+            #expect(throws: SpringKernelError.countMismatch(expected: layout.count, given: layout.count - 1)) {
+                try bank.retarget(in: layout, to: UnsafeBufferPointer(rebasing: targets.dropLast()))
+            }
+        }
+        // A NaN or out-of-range target anywhere refuses the whole write, the changed ones before it too.
+        for bad in [Float.nan, .infinity, 2e15] {
+            var written = targets.map { $0 + 1 }
+            written[layout.count - 3] = bad
+            #expect(throws: bad.isFinite ? SpringKernelError.outOfRange(.target) : .nonFinite(.target)) {
+                try written.withUnsafeBufferPointer { try bank.retarget(in: layout, to: $0) }
+            }
+        }
+        #expect(bank.stateHash() == hash && bank.layoutVersion == layout.version)
+        // Another bank's layout, even at the same version and count.
+        let other = SpringBank<Float32Lanes>()
+        _ = try Self.mixedBank(other, { Float($0) }, tolerances: [0.5])
+        let foreign = other.storageLayout()
+        #expect(foreign.version == layout.version && foreign.count == layout.count)
+        out.withUnsafeMutableBufferPointer { out -> Void in #expect(throws: SpringKernelError.staleLayout) { try bank.values(in: foreign, into: out) } }
+        // A spring that starts to move (a retarget by handle) moves the version on.
+        let resting = try #require(springs.first { try bank.isAtRest($0) })
+        try bank.retarget(resting, to: 50)
+        #expect(bank.layoutVersion != layout.version)
+        let changed = bank.stateHash()
+        out.withUnsafeMutableBufferPointer { out -> Void in
+            #expect(throws: SpringKernelError.staleLayout) { try bank.values(in: layout, into: out) }
+        }
+        targets[0] += 1
+        #expect(throws: SpringKernelError.staleLayout) { try targets.withUnsafeBufferPointer { try bank.retarget(in: layout, to: $0) } }
+        var ids = [UInt64](repeating: 9, count: layout.count)
+        #expect(throws: SpringKernelError.staleLayout) { try ids.withUnsafeBufferPointer { try bank.setUserValues(in: layout, from: $0) } }
+        #expect(bank.stateHash() == changed && out.allSatisfy { $0 == -7 })
+        try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: bank.storageLayout(), into: $0) }
+        #expect(Set(ids) == Set((0..<90).map { 1000 + UInt64($0) }))
+        // Steps that bring springs to rest move it on too.
+        let beforeSteps = bank.layoutVersion
+        for _ in 0..<120 { try bank.step(dt: 1.0 / 60) }
+        #expect(bank.layoutVersion != beforeSteps)
+    }
+
+    @Test("a retarget in storage order leaves the bank as retargeting the springs whose target changed, by handle, does")
+    func retargetMatchesPerHandle() throws {
+        func check<Lanes: SpringLaneArithmetic>(
+            _ make: () -> SpringBank<Lanes>, _ value: (Double) -> Lanes.Value, tolerances: [Double]
+        ) throws where Lanes.Value: Equatable {
+            let streamed = make(), byHandle = make()
+            let springs = try Self.mixedBank(streamed, value, tolerances: tolerances)
+            _ = try Self.mixedBank(byHandle, value, tolerances: tolerances)
+            #expect(streamed.stateHash() == byHandle.stateHash())
+            for (round, region) in [StorageRegion.all, .moving, .all].enumerated() {
+                let layout = streamed.storageLayout(of: region)
+                let read = try Self.read(streamed, layout, filler: value(0))
+                // Every third target moves (springs at rest among them for `.all`); the others are
+                // written back as they are.
+                var targets = read.targets
+                var changed: [SpringHandle] = [], goals: [Lanes.Value] = []
+                for i in stride(from: round, to: layout.count, by: 3) {
+                    targets[i] = value(Double(i % 9) - 3.5)
+                    if targets[i] != read.targets[i] { changed.append(read.springs[i]); goals.append(targets[i]) }
+                }
+                try targets.withUnsafeBufferPointer { try streamed.retarget(in: layout, to: $0) }
+                let handles = changed.map { byHandle.spring(atIndex: $0.index)! }
+                try byHandle.retarget(handles, to: goals)
+                #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+                for _ in 0..<40 {
+                    try streamed.step(dt: 1.0 / 60)
+                    try byHandle.step(dt: 1.0 / 60)
+                    #expect(streamed.restedInLastStep.map(\.index) == byHandle.restedInLastStep.map(\.index))
+                }
+                #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+            }
+            #expect(springs.count == 90)
+        }
+        try check({ SpringBank<Float32Lanes>() }, { Float($0) }, tolerances: [0.5])
+        try check({ FixedSpringBank() }, { Q16($0)! }, tolerances: [0.5, 1.0 / 256, 4])
+    }
+
+    @Test("a user value stays with its spring through rests, wakes, pauses, configuration changes and removals")
+    func userValuesFollowTheirSprings() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let springs = try Self.mixedBank(bank, { Float($0) }, tolerances: [0.5])
+        let stiff = try SpringConfiguration(tension: 900, friction: 40)
+        for spring in springs.prefix(30) { try bank.setConfiguration(of: spring, to: stiff) }
+        try bank.setTolerance(of: springs[40], to: 2)
+        try bank.remove(springs[50])
+        for _ in 0..<200 { try bank.step(dt: 1.0 / 60) }
+        for (i, spring) in springs.enumerated() where i != 50 { #expect(try bank.userValue(of: spring) == 1000 + UInt64(i)) }
+        let layout = bank.storageLayout()
+        let ids = (0..<UInt64(layout.count)).map { $0 * 7 }
+        try ids.withUnsafeBufferPointer { try bank.setUserValues(in: layout, from: $0) }
+        let read = try Self.read(bank, layout, filler: 0)
+        #expect(read.ids == ids)
+        for (i, spring) in read.springs.enumerated() { #expect(try bank.userValue(of: spring) == ids[i]) }
+    }
+}
