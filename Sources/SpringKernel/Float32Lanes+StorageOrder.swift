@@ -2,20 +2,34 @@
 /// (``SpringBank/retarget(in:to:)``): the check of the caller's targets, and which stored targets
 /// they change. The arithmetic of a changed spring is the format's own, one spring at a time.
 extension Float32Lanes {
-    /// Whether every one of `count` values is one ``lanePattern(of:as:)`` accepts: finite, with
-    /// magnitude at most ``valueLimit`` (NaN fails both comparisons).
-    static func allStorable(_ values: UnsafePointer<Float>, count: Int) -> Bool {
+    /// Compares `count` new targets with the stored target lanes, sixteen at a time: whether any
+    /// differs (in its bits), and whether every one that differs is one ``lanePattern(of:as:)``
+    /// accepts (finite, magnitude at most ``valueLimit``; NaN fails both comparisons). A target
+    /// equal to its stored lane was accepted when it was stored.
+    static func scanTargets(_ goals: UnsafePointer<Float>, stored targets: UnsafeRawPointer, count: Int) -> (anyChanged: Bool, allStorable: Bool) {
         let limit = SIMD16<Float>(repeating: valueLimit)
-        var refused = SIMD16<UInt32>(repeating: 0)
+        let one = SIMD16<UInt32>(repeating: 1)
+        var changed = SIMD16<UInt32>(repeating: 0), refused = changed
         let bundles = count / BundleIndexing.laneCount
-        let raw = UnsafeRawPointer(values)
+        let raw = UnsafeRawPointer(goals)
         for bundle in 0..<bundles {
-            let v = raw.loadUnaligned(fromByteOffset: bundle * BundleIndexing.bundleBytes, as: SIMD16<Float>.self)
-            refused |= SIMD16<UInt32>(repeating: 1).replacing(with: 0, where: (v .<= limit) .& (v .>= -limit))
+            let offset = bundle * BundleIndexing.bundleBytes
+            let goal = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
+            let same = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt32>.self) .== targets.load(fromByteOffset: offset, as: SIMD16<UInt32>.self)
+            changed |= one.replacing(with: 0, where: same)
+            refused |= one.replacing(with: 0, where: same .| ((goal .<= limit) .& (goal .>= -limit)))
         }
-        guard orOfLanes(refused) == 0 else { return false }
-        for i in bundles * BundleIndexing.laneCount..<count where !(abs(values[i]) <= valueLimit) { return false }
-        return true
+        var anyChanged = orOfLanes(changed) != 0, allStorable = orOfLanes(refused) == 0
+        for i in bundles * BundleIndexing.laneCount..<count where values(goals[i], differFrom: targets, at: i) {
+            anyChanged = true
+            if !(abs(goals[i]) <= valueLimit) { allStorable = false }
+        }
+        return (anyChanged, allStorable)
+    }
+
+    @inline(__always)
+    private static func values(_ goal: Float, differFrom targets: UnsafeRawPointer, at slot: Int) -> Bool {
+        goal.bitPattern != targets.load(fromByteOffset: slot * 4, as: UInt32.self)
     }
 
     /// Bit i set where `goals[i]` differs, in its bits, from the stored target lane `targets[i]`,

@@ -109,9 +109,13 @@ extension SpringBank {
         try core.checkMutable()
         try core.check(layout, count: targets.count)
         guard let goals = targets.baseAddress else { return }
+        var anyChanged = false
         try core.forEachRun(in: layout.region) { (batch, slots, offset) throws(SpringKernelError) in
-            try checkRetarget(batch, count: slots, to: goals + offset)
+            anyChanged = try checkRetarget(batch, count: slots, to: goals + offset) || anyChanged
         }
+        // Every target as it was (an engine writing all its targets, none of which moved): one
+        // read of the two arrays, nothing written.
+        guard anyChanged else { return }
         // Springs at rest are woken after the walk: waking moves slots, and the walk follows them.
         var woken: [Int] = []
         core.forEachRun(in: layout.region) { batch, slots, offset in
@@ -159,18 +163,25 @@ extension SpringBank {
         }
     }
 
-    /// Checks that every spring of a run can take its new target (what ``retarget(_:to:)`` checks).
+    /// Checks that every spring of a run can take its new target (what ``retarget(_:to:)`` checks);
+    /// returns whether any target differs from the spring's.
     @inline(__always)
-    private func checkRetarget(_ batch: ConfigurationBatch, count: Int, to goals: UnsafePointer<Lanes.Value>) throws(SpringKernelError) {
-        // Float32: a target is storable when finite and within valueLimit, checked sixteen at a
-        // time; the element loop below then only runs to name the first one refused.
-        if Lanes.self == Float32Lanes.self,
-           Float32Lanes.allStorable(UnsafeRawPointer(goals).assumingMemoryBound(to: Float.self), count: count) { return }
+    private func checkRetarget(_ batch: ConfigurationBatch, count: Int, to goals: UnsafePointer<Lanes.Value>) throws(SpringKernelError) -> Bool {
+        // Float32: compared and checked sixteen at a time; the element loop below then only runs
+        // to name the first target refused.
+        if Lanes.self == Float32Lanes.self {
+            let scan = Float32Lanes.scanTargets(
+                UnsafeRawPointer(goals).assumingMemoryBound(to: Float.self), stored: batch.targets.base, count: count)
+            if scan.allStorable { return scan.anyChanged }
+        }
+        var anyChanged = false
         for slot in 0..<count {
             let goal = try Lanes.lanePattern(of: goals[slot], as: .target)
             guard goal != batch.targets[slot] else { continue }
             _ = try retargetedDisplacement(slot: slot, in: batch, to: goal)
+            anyChanged = true
         }
+        return anyChanged
     }
 
     /// Writes the new targets of a run (checked), calling `changed` with each slot whose target moved.

@@ -87,13 +87,18 @@ struct StorageOrderTests {
             }
         }
         // A NaN or out-of-range target anywhere refuses the whole write, the changed ones before it too.
-        for bad in [Float.nan, .infinity, 2e15] {
-            var written = targets.map { $0 + 1 }
-            written[layout.count - 3] = bad
-            #expect(throws: bad.isFinite ? SpringKernelError.outOfRange(.target) : .nonFinite(.target)) {
-                try written.withUnsafeBufferPointer { try bank.retarget(in: layout, to: $0) }
+        for bad in [Float.nan, .infinity, -2e15] {
+            // In a bundle of sixteen and in a run's scalar tail (three runs of 30).
+            for position in [5, layout.count - 3] {
+                var written = targets.map { $0 + 1 }
+                written[position] = bad
+                #expect(throws: bad.isFinite ? SpringKernelError.outOfRange(.target) : .nonFinite(.target)) {
+                    try written.withUnsafeBufferPointer { try bank.retarget(in: layout, to: $0) }
+                }
             }
         }
+        // Every target written back as it is: nothing changes.
+        try targets.withUnsafeBufferPointer { try bank.retarget(in: layout, to: $0) }
         #expect(bank.stateHash() == hash && bank.layoutVersion == layout.version)
         // Another bank's layout, even at the same version and count.
         let other = SpringBank<Float32Lanes>()
