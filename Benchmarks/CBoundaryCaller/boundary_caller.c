@@ -32,6 +32,10 @@ int32_t boundary_layout_read_values(uint64_t bank, uint64_t version, float *out,
     return sk_layout_read_f32(bank, sk_quantity_value, sk_region_all, version, out, count);
 }
 
+int32_t boundary_layout_read_targets(uint64_t bank, uint64_t version, float *out, size_t count) {
+    return sk_layout_read_f32(bank, sk_quantity_target, sk_region_all, version, out, count);
+}
+
 int32_t boundary_layout_read_user_values(uint64_t bank, uint64_t version, uint64_t *out, size_t count) {
     return sk_layout_read_user_values(bank, sk_region_all, version, out, count);
 }

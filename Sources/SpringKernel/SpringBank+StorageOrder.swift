@@ -158,10 +158,17 @@ extension SpringBank {
         let stored = UnsafePointer(lanes.base.assumingMemoryBound(to: UInt32.self))
         if Lanes.hasScaledLanes && shift != 0 {
             for i in 0..<count { out[i] = Lanes.value(ofLanePattern: SpringBankCore.apiPattern(Lanes.self, stored[i], storedShift: shift)) }
+        } else if lanesAreValueBits {
+            // memcpy: a compiled copy loop ran at 0.74-0.79x of it in cache.
+            UnsafeMutableRawPointer(out).copyMemory(from: lanes.base, byteCount: count * MemoryLayout<UInt32>.size)
         } else {
             for i in 0..<count { out[i] = Lanes.value(ofLanePattern: stored[i]) }
         }
     }
+
+    /// Whether a lane pattern is its API value's own bits (a `Float`'s, a ``Q16``'s raw `Int32`),
+    /// so lanes at the API's resolution are copied as they are.
+    private static var lanesAreValueBits: Bool { Lanes.self == Float32Lanes.self || Lanes.self == Q16Lanes.self }
 
     /// Checks that every spring of a run can take its new target (what ``retarget(_:to:)`` checks);
     /// returns whether any target differs from the spring's.

@@ -17,6 +17,8 @@ int32_t boundary_retarget(uint64_t bank, const uint64_t *springs, const float *t
 int32_t boundary_layout(uint64_t bank, uint64_t *version, size_t *count);
 /// Reads every spring's value in storage order with one sk_layout_read_f32.
 int32_t boundary_layout_read_values(uint64_t bank, uint64_t version, float *out, size_t count);
+/// Reads every spring's target in storage order with one sk_layout_read_f32.
+int32_t boundary_layout_read_targets(uint64_t bank, uint64_t version, float *out, size_t count);
 /// Reads every spring's user value in storage order with one sk_layout_read_user_values.
 int32_t boundary_layout_read_user_values(uint64_t bank, uint64_t version, uint64_t *out, size_t count);
 /// Reads every spring's handle in storage order with one sk_layout_read_springs.

@@ -163,6 +163,9 @@ struct CBoundaryCommand {
         try measure("read values in storage order (sk_layout_read_f32)", bytes: 4 * n) { _ in
             try checked(boundary_layout_read_values(cBank, version, &out, n))
         }
+        try measure("read targets in storage order (sk_layout_read_f32)", bytes: 4 * n) { _ in
+            try checked(boundary_layout_read_targets(cBank, version, &out, n))
+        }
         try measure("read user values in storage order (sk_layout_read_user_values)", bytes: 8 * n) { _ in
             try checked(boundary_layout_read_user_values(cBank, version, &ids, n))
         }
