@@ -142,7 +142,11 @@ extension SpringBank {
         let d = UnsafePointer(displacements.base.assumingMemoryBound(to: UInt32.self))
         let t = UnsafePointer(targets.base.assumingMemoryBound(to: UInt32.self))
         if Lanes.hasScaledLanes && shift != 0 {
-            for i in 0..<count {
+            // Q16.16: whole bundles sixteen at a time, the rest (and other shifts) one by one.
+            let streamed = Lanes.self == Q16Lanes.self && Q16Lanes.streamsShift(shift)
+                ? Q16Lanes.streamValues(displacements: displacements.base, targets: targets.base, shift: shift, count: count, into: out)
+                : 0
+            for i in streamed..<count {
                 let displacement = SpringBankCore.apiPattern(Lanes.self, d[i], storedShift: shift)
                 out[i] = Lanes.value(ofLanePattern: Lanes.valuePattern(displacement: displacement, target: t[i]))
             }
@@ -157,7 +161,9 @@ extension SpringBank {
     static func readLanes(_ lanes: LaneBuffer, shift: Int, count: Int, into out: UnsafeMutablePointer<Lanes.Value>) {
         let stored = UnsafePointer(lanes.base.assumingMemoryBound(to: UInt32.self))
         if Lanes.hasScaledLanes && shift != 0 {
-            for i in 0..<count { out[i] = Lanes.value(ofLanePattern: SpringBankCore.apiPattern(Lanes.self, stored[i], storedShift: shift)) }
+            let streamed = Lanes.self == Q16Lanes.self && Q16Lanes.streamsShift(shift)
+                ? Q16Lanes.streamLanes(lanes.base, shift: shift, count: count, into: out) : 0
+            for i in streamed..<count { out[i] = Lanes.value(ofLanePattern: SpringBankCore.apiPattern(Lanes.self, stored[i], storedShift: shift)) }
         } else if lanesAreValueBits {
             // memcpy: a compiled copy loop ran at 0.74-0.79x of it in cache.
             UnsafeMutableRawPointer(out).copyMemory(from: lanes.base, byteCount: count * MemoryLayout<UInt32>.size)

@@ -181,4 +181,59 @@ struct StorageOrderTests {
         #expect(read.ids == ids)
         for (i, spring) in read.springs.enumerated() { #expect(try bank.userValue(of: spring) == ids[i]) }
     }
+
+    @Test("Q16.16 lanes streamed sixteen at a time round and saturate as the one-spring reads do, at every shift and edge")
+    func q16StreamsMatchTheScalarReads() throws {
+        var generator = SplitMix64(seed: 14)
+        let count = 64
+        let lanes = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: 64)
+        let targets = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: 64)
+        let out = UnsafeMutableRawPointer.allocate(byteCount: count * 4 + 4, alignment: 64)
+        defer { lanes.deallocate(); targets.deallocate(); out.deallocate() }
+        for shift in 1...31 {
+            let half = Int32(truncatingIfNeeded: Int64(1) << (shift - 1))
+            let edges: [Int32] = [.min, .max, 0, 1, -1, half, -half, half &- 1, -half &+ 1, half &+ 1, -half &- 1, .min &+ 1, .max &- 1]
+            let goals: [Int32] = [.max, .min, 0, .max &- 3, .min &+ 3]
+            for i in 0..<count {
+                let lane = i < edges.count ? edges[i] : Int32(truncatingIfNeeded: generator.next())
+                let goal = i < goals.count ? goals[i] : Int32(truncatingIfNeeded: generator.next()) >> (i % 3 == 0 ? 0 : 12)
+                lanes.storeBytes(of: lane, toByteOffset: i * 4, as: Int32.self)
+                targets.storeBytes(of: goal, toByteOffset: i * 4, as: Int32.self)
+            }
+            // An output at an odd offset: the caller's arrays need no alignment.
+            let at = out + 4
+            #expect(Q16Lanes.streamValues(displacements: lanes, targets: targets, shift: shift, count: count, into: at) == count)
+            for i in 0..<count {
+                let api = SpringBankCore.apiPattern(Q16Lanes.self, lanes.load(fromByteOffset: i * 4, as: UInt32.self), storedShift: shift)
+                let value = Q16Lanes.valuePattern(displacement: api, target: targets.load(fromByteOffset: i * 4, as: UInt32.self))
+                #expect(at.load(fromByteOffset: i * 4, as: UInt32.self) == value, "shift \(shift), lane \(i)")
+            }
+            #expect(Q16Lanes.streamLanes(lanes, shift: shift, count: count, into: at) == count)
+            for i in 0..<count {
+                let api = SpringBankCore.apiPattern(Q16Lanes.self, lanes.load(fromByteOffset: i * 4, as: UInt32.self), storedShift: shift)
+                #expect(at.load(fromByteOffset: i * 4, as: UInt32.self) == api, "shift \(shift), lane \(i)")
+            }
+        }
+    }
+
+    @Test("a Q16.16 batch of whole bundles at a fine lane scale reads back as the per-handle reads do")
+    func q16BatchOfBundles() throws {
+        let bank = FixedSpringBank()
+        var springs: [SpringHandle] = []
+        for i in 0..<53 {
+            let start: Double = Double(i % 17) * 1.75 - 12, goal: Double = Double(i % 5), speed: Double = Double(i % 7) - 3
+            springs.append(try bank.add(
+                value: Q16Lanes.nearestValue(to: start), target: Q16Lanes.nearestValue(to: goal), velocity: Q16Lanes.nearestValue(to: speed),
+                tolerance: Q16Lanes.nearestValue(to: 1.0 / 256), userValue: UInt64(i)))
+        }
+        for _ in 0..<5 { try bank.step(dt: 1.0 / 60) }
+        let layout = bank.storageLayout(of: .moving)
+        #expect(layout.count >= 32)
+        let read = try Self.read(bank, layout, filler: Q16(raw: -7))
+        for (i, spring) in read.springs.enumerated() {
+            let value = try bank.value(of: spring), velocity = try bank.velocity(of: spring)
+            #expect(read.values[i] == value && read.velocities[i] == velocity)
+        }
+        #expect(springs.count == 53)
+    }
 }

@@ -178,6 +178,19 @@ struct CBoundaryCommand {
             try checked(boundary_layout_read_user_values(cBank, version, &ids, n))
             try checked(boundary_layout_read_values(cBank, version, &out, n))
         }
+        // Q16.16 lanes at a finer scale than the API's (a 1/256 band: displacements in steps of
+        // 2^-22), rounded back to Q16.16 on the way out.
+        var fixedBank: UInt64 = 0
+        try check(sk_bank_create(sk_format._q16.rawValue, 1, UInt(n), &fixedBank))
+        defer { _ = sk_bank_destroy(fixedBank) }
+        let fixedValues = (0..<n).map { Int32($0 % 100 + 1) << 16 }
+        var fixedOut = [Int32](repeating: 0, count: n), fixedHandles = handles
+        try checked(sk_bank_add_q16(fixedBank, UInt(n), fixedValues, [Int32](repeating: 0, count: n), nil, 342, 30, 1, 256, &fixedHandles).rawValue)
+        var fixedVersion: UInt64 = 0
+        try checked(sk_bank_layout(fixedBank, sk_region._all.rawValue, nil, &fixedVersion).rawValue)
+        try measure("Q16.16 values in storage order, lanes at 2^-22 (sk_layout_read_q16)", bytes: 4 * n) { _ in
+            try checked(sk_layout_read_q16(fixedBank, sk_quantity._value.rawValue, sk_region._all.rawValue, fixedVersion, &fixedOut, UInt(n)).rawValue)
+        }
         let layout = swiftBank.storageLayout()
         try measure("read values in storage order (Swift values(in:into:))", bytes: 4 * n) { _ in
             try out.withUnsafeMutableBufferPointer { try swiftBank.values(in: layout, into: $0) }
