@@ -131,6 +131,58 @@ extension SpringBank {
         for record in woken { core.setState(record: record) }
     }
 
+    /// Sets the value and velocity of the layout's i-th spring to `values[i]` and `velocities[i]`,
+    /// for every i, as ``setState(of:value:velocity:)`` does one spring (a teleport, or a hand-off
+    /// from many gestures at once).
+    ///
+    /// A spring at rest that is given a state other than its rest starts to move, which changes
+    /// the layout: take a new one before the next call that needs one.
+    ///
+    /// - Throws: what ``values(in:into:)`` throws (for either buffer), or what
+    ///   ``setState(of:value:velocity:)`` throws for the first spring that would throw it.
+    ///   Nothing is changed then.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
+    public func setState(
+        in layout: StorageLayout, values: UnsafeBufferPointer<Lanes.Value>, velocities: UnsafeBufferPointer<Lanes.Value>
+    ) throws(SpringKernelError) {
+        try core.checkMutable()
+        try core.check(layout, count: values.count)
+        try core.check(layout, count: velocities.count)
+        guard let values = values.baseAddress, let velocities = velocities.baseAddress else { return }
+        try core.forEachRun(in: layout.region) { (batch, slots, offset) throws(SpringKernelError) in
+            for slot in 0..<slots { _ = try storedState(slot: slot, of: batch, value: values[offset + slot], velocity: velocities[offset + slot]) }
+        }
+        // Springs at rest are woken after the walk, as in retarget(in:to:).
+        var woken: [Int] = []
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            for slot in 0..<slots {
+                // Checked before the walk: it does not throw here.
+                guard let state = try? storedState(slot: slot, of: batch, value: values[offset + slot], velocity: velocities[offset + slot])
+                else { continue }
+                batch.displacements[slot] = state.displacement
+                batch.velocities[slot] = state.velocity
+                let record = Int(batch.springOfSlot[slot])
+                if slot < batch.awakeCount {
+                    core.trajectoryChanged(record: record, batch: batch, slot: slot)
+                } else {
+                    woken.append(record)
+                }
+            }
+        }
+        for record in woken { core.setState(record: record) }
+    }
+
+    /// The stored lanes of the spring in `slot` at `value` and `velocity` about its target.
+    @inline(__always)
+    private func storedState(
+        slot: Int, of batch: ConfigurationBatch, value: Lanes.Value, velocity: Lanes.Value
+    ) throws(SpringKernelError) -> (displacement: UInt32, velocity: UInt32) {
+        try storedState(
+            value: value, velocity: velocity, target: batch.targets[slot], scale: batch.scale,
+            naturalFrequency: batch.configuration.naturalFrequency)
+    }
+
     // MARK: Streams
 
     /// out[i] = the value of a spring with displacement lane `displacements[i]` (stored `shift`

@@ -187,6 +187,49 @@ public func sk_layout_retarget_q16(
     }
 }
 
+/// Sets the value and velocity of each of the `count` springs of `region` at layout `version` to
+/// `values[i]` and `velocities[i]` (NULL: 0), in the bank's order, keeping its target, as
+/// `sk_bank_set_state_f32` does by handle. A spring at rest given another state starts to move,
+/// which moves the layout version on. Refuses as `sk_layout_retarget_f32` (NaN value:
+/// `sk_status_non_finite_value`); nothing is changed then.
+@c(sk_layout_set_state_f32)
+public func sk_layout_set_state_f32(
+    _ bank: UInt64, _ region: Int32, _ version: UInt64, _ values: UnsafePointer<Float>?, _ velocities: UnsafePointer<Float>?,
+    _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let layout = try layout(of: bank, region, version)
+        let n = try checkedCount(count)
+        let values = try input(values, n)
+        try withVelocities(velocities, n) { velocities throws(Refusal) in
+            try kernel { () throws(SpringKernelError) in try bank.setState(in: layout, values: values, velocities: velocities) }
+        }
+    }
+}
+
+/// `sk_layout_set_state_f32` for a Q16.16 bank (raw `int32_t` values and velocities).
+@c(sk_layout_set_state_q16)
+public func sk_layout_set_state_q16(
+    _ bank: UInt64, _ region: Int32, _ version: UInt64, _ values: UnsafePointer<Int32>?, _ velocities: UnsafePointer<Int32>?,
+    _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let layout = try layout(of: bank, region, version)
+        let n = try checkedCount(count)
+        try withQ16(try input(values, n)) { values throws(Refusal) in
+            try withVelocities(velocities, n) { raw throws(Refusal) in
+                try withQ16(raw) { velocities throws(Refusal) in
+                    try kernel { () throws(SpringKernelError) in try bank.setState(in: layout, values: values, velocities: velocities) }
+                }
+            }
+        }
+    }
+}
+
 /// A C region as a Swift one.
 private func storageRegion(_ region: Int32) throws(Refusal) -> StorageRegion {
     guard let region = StorageRegion(rawValue: region) else { throw Refusal(._invalid_argument) }

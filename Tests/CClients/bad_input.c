@@ -327,6 +327,11 @@ static void storage_order_layouts(void) {
         float written[4] = {5, 6, bad[i], 8};
         EXPECT(bank, expected[i], sk_layout_retarget_f32(bank, sk_region_all, version, written, 4));
     }
+    float still[4] = {0, 0, 0, 0}, nan_values[4] = {1, NAN, 2, 3};
+    EXPECT(bank, sk_status_non_finite_value, sk_layout_set_state_f32(bank, sk_region_all, version, nan_values, still, 4));
+    EXPECT(bank, sk_status_non_finite_velocity, sk_layout_set_state_f32(bank, sk_region_all, version, still, nan_values, 4));
+    EXPECT(bank, sk_status_null_pointer, sk_layout_set_state_f32(bank, sk_region_all, version, NULL, still, 4));
+    EXPECT(bank, sk_status_count_mismatch, sk_layout_set_state_f32(bank, sk_region_all, version, still, NULL, 3));
     /* A made-up version, then a real one gone stale: springs came to rest after it was taken. */
     EXPECT(bank, sk_status_stale_layout, sk_layout_read_f32(bank, sk_quantity_value, sk_region_all, version + 1, out, 4));
     size_t awake = 4;
@@ -338,6 +343,7 @@ static void storage_order_layouts(void) {
     EXPECT(bank, sk_status_stale_layout, sk_layout_read_user_values(bank, sk_region_all, version, ids, 4));
     EXPECT(bank, sk_status_stale_layout, sk_layout_retarget_f32(bank, sk_region_all, version, targets, 4));
     EXPECT(bank, sk_status_stale_layout, sk_layout_set_user_values(bank, sk_region_all, version, ids, 4));
+    EXPECT(bank, sk_status_stale_layout, sk_layout_set_state_f32(bank, sk_region_all, version, targets, NULL, 4));
     OK(sk_bank_destroy(bank));
     /* Q16.16: a target whose displacement leaves int32. */
     uint64_t fixed = fixed_bank(s, 4);

@@ -236,4 +236,55 @@ struct StorageOrderTests {
         }
         #expect(springs.count == 53)
     }
+
+    @Test("a state set in storage order leaves the bank as setting each spring's state by handle does, rest and paused springs included")
+    func setStateMatchesPerHandle() throws {
+        func check<Lanes: SpringLaneArithmetic>(
+            _ make: () -> SpringBank<Lanes>, _ value: (Double) -> Lanes.Value, tolerances: [Double]
+        ) throws where Lanes.Value: Equatable {
+            let streamed = make(), byHandle = make()
+            _ = try Self.mixedBank(streamed, value, tolerances: tolerances)
+            _ = try Self.mixedBank(byHandle, value, tolerances: tolerances)
+            for (round, region) in [StorageRegion.all, .moving].enumerated() {
+                let layout = streamed.storageLayout(of: region)
+                let read = try Self.read(streamed, layout, filler: value(0))
+                // Every third spring is put at its target with no velocity (a rest state), the others moved.
+                let values = read.targets.indices.map { $0 % 3 == round ? read.targets[$0] : value(Double($0 % 11) - 5) }
+                let velocities = read.targets.indices.map { $0 % 3 == round ? value(0) : value(Double($0 % 4)) }
+                try values.withUnsafeBufferPointer { values in
+                    try velocities.withUnsafeBufferPointer { try streamed.setState(in: layout, values: values, velocities: $0) }
+                }
+                for (i, spring) in read.springs.enumerated() {
+                    try byHandle.setState(of: byHandle.spring(atIndex: spring.index)!, value: values[i], velocity: velocities[i])
+                }
+                #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+                for _ in 0..<40 {
+                    try streamed.step(dt: 1.0 / 60)
+                    try byHandle.step(dt: 1.0 / 60)
+                    #expect(streamed.restedInLastStep.map(\.index) == byHandle.restedInLastStep.map(\.index))
+                }
+                #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+            }
+        }
+        try check({ SpringBank<Float32Lanes>() }, { Float($0) }, tolerances: [0.5])
+        try check({ FixedSpringBank() }, { Q16($0)! }, tolerances: [0.5, 1.0 / 256, 4])
+
+        // A refused element (a NaN value, a NaN velocity) refuses the whole call.
+        let bank = SpringBank<Float32Lanes>()
+        _ = try Self.mixedBank(bank, { Float($0) }, tolerances: [0.5])
+        let layout = bank.storageLayout()
+        let hash = bank.stateHash()
+        for bad in [(value: Float.nan, velocity: Float(1), error: SpringKernelError.nonFinite(.value)),
+                    (value: 1, velocity: .infinity, error: .nonFinite(.velocity))] {
+            var values = [Float](repeating: 2, count: layout.count), velocities = [Float](repeating: 1, count: layout.count)
+            values[layout.count - 2] = bad.value
+            velocities[layout.count - 2] = bad.velocity
+            #expect(throws: bad.error) {
+                try values.withUnsafeBufferPointer { values in
+                    try velocities.withUnsafeBufferPointer { try bank.setState(in: layout, values: values, velocities: $0) }
+                }
+            }
+        }
+        #expect(bank.stateHash() == hash && bank.layoutVersion == layout.version)
+    }
 }

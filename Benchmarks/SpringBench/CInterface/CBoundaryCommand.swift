@@ -195,6 +195,9 @@ struct CBoundaryCommand {
         try measure("read values in storage order (Swift values(in:into:))", bytes: 4 * n) { _ in
             try out.withUnsafeMutableBufferPointer { try swiftBank.values(in: layout, into: $0) }
         }
+        try measure("set state in storage order (sk_layout_set_state_f32)", bytes: 8 * n) { _ in
+            try checked(sk_layout_set_state_f32(cBank, sk_region._all.rawValue, version, values, zeros, UInt(n)).rawValue)
+        }
         // Every target written back unchanged (an engine that writes all its targets each frame),
         // then every target moved (each spring re-predicted at the next step).
         try checked(boundary_layout_retarget(cBank, version, values, n))

@@ -600,6 +600,16 @@ SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_retarget_f32(uint64_t bank, int3
 /// <code>sk_layout_retarget_f32</code> for a Q16.16 bank (raw <code>int32_t</code> targets).
 SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_retarget_q16(uint64_t bank, int32_t region, uint64_t version, int32_t const * _Nullable targets, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
 
+/// Sets the value and velocity of each of the <code>count</code> springs of <code>region</code> at layout <code>version</code> to
+/// <code>values[i]</code> and <code>velocities[i]</code> (NULL: 0), in the bank’s order, keeping its target, as
+/// <code>sk_bank_set_state_f32</code> does by handle. A spring at rest given another state starts to move,
+/// which moves the layout version on. Refuses as <code>sk_layout_retarget_f32</code> (NaN value:
+/// <code>sk_status_non_finite_value</code>); nothing is changed then.
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_set_state_f32(uint64_t bank, int32_t region, uint64_t version, float const * _Nullable values, float const * _Nullable velocities, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
+/// <code>sk_layout_set_state_f32</code> for a Q16.16 bank (raw <code>int32_t</code> values and velocities).
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_set_state_q16(uint64_t bank, int32_t region, uint64_t version, int32_t const * _Nullable values, int32_t const * _Nullable velocities, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
 /// Sets the user value of each of the <code>count</code> springs of <code>region</code> at layout <code>version</code> to
 /// <code>values[i]</code>. Refuses as <code>sk_layout_retarget_f32</code>.
 SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_set_user_values(uint64_t bank, int32_t region, uint64_t version, uint64_t const * _Nullable values, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
