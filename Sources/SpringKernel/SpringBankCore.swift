@@ -423,24 +423,27 @@ final class SpringBankCore {
         }
     }
 
-    /// Takes a spring's slot out of its batch, keeping its record; returns its lanes.
-    private func detach(record index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32) {
+    /// Takes a spring's slot out of its batch, keeping its record; returns its lanes and user value.
+    private func detach(record index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32, userValue: UInt64) {
         let batchIndex = Int(records[index].batch)
         let patterns = lanePatterns(ofRecord: index)
-        batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+        let userValue = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            let userValue = batch.userValues[Int(records[index].slot)]
             moveToRest(batch: batch, slot: Int(records[index].slot))
             swapSlots(batch: batch, Int(records[index].slot), batch.count - 1)
             batch.count -= 1
             batch.clearSlot(batch.count)
+            return userValue
         }
-        return patterns
+        return (patterns.displacement, patterns.velocity, patterns.target, userValue)
     }
 
     /// Places a spring in a slot of `batchIndex`: awake unless its lanes are a state of rest and it
     /// was not awake before (`keepAwake`: a moving spring set onto its target still rests at the
     /// next step, with its rest event).
     private func attach(
-        record index: Int, batchIndex: Int, displacement: UInt32, velocity: UInt32, target: UInt32, keepAwake: Bool = false
+        record index: Int, batchIndex: Int, displacement: UInt32, velocity: UInt32, target: UInt32, userValue: UInt64,
+        keepAwake: Bool = false
     ) {
         // A state of rest is stored as exact zeros (no −0), as `rest(record:)` leaves it.
         let atRest = isRestState(displacement: displacement, velocity: velocity)
@@ -452,6 +455,7 @@ final class SpringBankCore {
             batch.velocities[slot] = atRest ? 0 : velocity
             batch.targets[slot] = target
             batch.springOfSlot[slot] = UInt32(index)
+            batch.userValues[slot] = userValue
             return slot
         }
         records[index].batch = Int32(batchIndex)
@@ -489,8 +493,9 @@ final class SpringBankCore {
             records.append(SpringRecord())
         }
         records[index].tolerance = tolerance
-        attach(record: index, batchIndex: batchIndex, displacement: stored.displacement, velocity: stored.velocity, target: target)
-        setUserValue(userValue, ofRecord: index)
+        attach(
+            record: index, batchIndex: batchIndex, displacement: stored.displacement, velocity: stored.velocity, target: target,
+            userValue: userValue)
         springCount += 1
         if isAwake(record: index) { trajectoryChanged(record: index) }
         return handle(ofRecord: index)
@@ -571,12 +576,10 @@ final class SpringBankCore {
         let newBatch = try batchIndex(for: configuration, scale: scale)
         records[index].tolerance = tolerance
         // Its masks and pause depth live in its record: only the lanes and its user value move.
-        let userValue = userValue(ofRecord: index)
         let patterns = detach(record: index)
         attach(
             record: index, batchIndex: newBatch, displacement: converted.displacement, velocity: converted.velocity,
-            target: patterns.target, keepAwake: wasAwake)
-        setUserValue(userValue, ofRecord: index)
+            target: patterns.target, userValue: patterns.userValue, keepAwake: wasAwake)
         releaseBatchIfEmpty(oldBatch)
         if isAwake(record: index) { trajectoryChanged(record: index) }
     }
