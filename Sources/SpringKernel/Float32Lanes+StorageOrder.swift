@@ -2,6 +2,21 @@
 /// (``SpringBank/retarget(in:to:)``): the check of the caller's targets, and which stored targets
 /// they change. The arithmetic of a changed spring is the format's own, one spring at a time.
 extension Float32Lanes {
+    /// Whether any of `count` new targets differs, in its bits, from its stored target lane: one
+    /// compare a bundle, so a write that moves nothing costs a read of the two arrays.
+    static func anyTargetChanged(_ goals: UnsafePointer<Float>, stored targets: UnsafeRawPointer, count: Int) -> Bool {
+        var differs = SIMD16<UInt32>(repeating: 0)
+        let bundles = count / BundleIndexing.laneCount
+        let raw = UnsafeRawPointer(goals)
+        for bundle in 0..<bundles {
+            let offset = bundle * BundleIndexing.bundleBytes
+            differs |= raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt32>.self) ^ targets.load(fromByteOffset: offset, as: SIMD16<UInt32>.self)
+        }
+        if orOfLanes(differs) != 0 { return true }
+        for i in bundles * BundleIndexing.laneCount..<count where values(goals[i], differFrom: targets, at: i) { return true }
+        return false
+    }
+
     /// Compares `count` new targets with the stored target lanes, sixteen at a time: whether any
     /// differs (in its bits), and whether every one that differs is one ``lanePattern(of:as:)``
     /// accepts (finite, magnitude at most ``valueLimit``; NaN fails both comparisons). A target

@@ -235,8 +235,9 @@ extension SpringBank {
         // Float32: compared and checked sixteen at a time; the element loop below then only runs
         // to name the first target refused.
         if Lanes.self == Float32Lanes.self {
-            let scan = Float32Lanes.scanTargets(
-                UnsafeRawPointer(goals).assumingMemoryBound(to: Float.self), stored: batch.targets.base, count: count)
+            let floats = UnsafeRawPointer(goals).assumingMemoryBound(to: Float.self)
+            guard Float32Lanes.anyTargetChanged(floats, stored: batch.targets.base, count: count) else { return false }
+            let scan = Float32Lanes.scanTargets(floats, stored: batch.targets.base, count: count)
             if scan.allStorable { return scan.anyChanged }
         }
         var anyChanged = false
