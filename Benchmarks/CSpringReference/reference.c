@@ -60,13 +60,16 @@ void spring_probe_compute(float *state, size_t steps, float a11, float a12, floa
     }
 }
 
-int64_t spring_reference_step_fixed(int32_t *restrict d, int32_t *restrict v, size_t n, int32_t a11, int32_t a12, int32_t a21,
-                                    int32_t a22) {
+int64_t spring_reference_step_fixed(int32_t *restrict d, int32_t *restrict v, size_t n, float c11, float c12, float c21,
+                                    float c22) {
+    // The kernel's binary32 increments: no FMA (it would round differently), rintf rounds to
+    // nearest even in the default mode; the lanes add modulo 2^32 as the kernel's do.
+#pragma clang fp contract(off)
     uint32_t outside = 0;
     for (size_t i = 0; i < n; i++) {
-        int64_t di = d[i], vi = v[i];
-        int32_t nd = (int32_t)((a11 * di + a12 * vi + (1LL << 28)) >> 29);
-        int32_t nv = (int32_t)((a21 * di + a22 * vi + (1LL << 28)) >> 29);
+        float fd = (float)d[i], fv = (float)v[i];
+        int32_t nd = (int32_t)((uint32_t)d[i] + (uint32_t)(int32_t)__builtin_rintf(c11 * fd + c12 * fv));
+        int32_t nv = (int32_t)((uint32_t)v[i] + (uint32_t)(int32_t)__builtin_rintf(c21 * fd + c22 * fv));
         // Bit 31 set when a lane is outside [-2^30, 2^30) (tested once, after the loop).
         outside |= ((uint32_t)nd + (1u << 30)) | ((uint32_t)nv + (1u << 30));
         d[i] = nd;

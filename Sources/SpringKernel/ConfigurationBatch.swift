@@ -48,10 +48,20 @@ final class ConfigurationBatch {
         }
     }
 
-    /// Recently used (frame duration, coefficients), most recent first.
-    /// Read and written only by `coefficients(duration:lanes:)`, a single statement each time.
-    @exclusivity(unchecked) private var coefficientCache: [(duration: Double, coefficients: SIMD8<UInt32>)] = []
-    private static let coefficientCacheSize = 4
+    /// Springs a batch removal in progress takes out of this batch (0 outside one), and whether
+    /// it drops them all in one pass at the end (see ``SpringBankCore/remove(_:)``).
+    var pendingRemovals = 0
+    var dropsRemovalsAtOnce = false
+
+    /// Empty and listed in ``SpringBankCore/retiringBatches``, to be released unless springs come back.
+    var isRetiring = false
+
+    /// The last four frame durations' bit patterns (0: none) and their coefficients, replaced in
+    /// turn: fixed storage, so a new duration every frame costs no array work.
+    /// Read and written only by `coefficients(duration:lanes:)`.
+    @exclusivity(unchecked) private var cachedDurations = SIMD4<UInt64>(repeating: 0)
+    @exclusivity(unchecked) private var cachedCoefficients = (SIMD8<UInt32>(), SIMD8<UInt32>(), SIMD8<UInt32>(), SIMD8<UInt32>())
+    @exclusivity(unchecked) private var nextCacheSlot = 0
 
     init(
         configuration: SpringConfiguration, scale: LaneScale, lanes: any SpringLaneArithmetic.Type, planValidity: PlanValidity,
@@ -115,11 +125,38 @@ final class ConfigurationBatch {
         planValidity.layoutChanged()
     }
 
+    /// Writes every per-slot field of `slot`.
+    @inline(__always)
+    func place(slot: Int, displacement: UInt32, velocity: UInt32, target: UInt32, spring: UInt32, userValue: UInt64) {
+        displacements[slot] = displacement
+        velocities[slot] = velocity
+        targets[slot] = target
+        springOfSlot[slot] = spring
+        userValues[slot] = userValue
+        planValidity.layoutChanged()
+    }
+
+    /// Copies every per-slot field of slot `a` into slot `b`. The caller fixes the record.
+    @inline(__always)
+    func copySlot(_ a: Int, to b: Int) {
+        displacements[b] = displacements[a]
+        velocities[b] = velocities[a]
+        targets[b] = targets[a]
+        springOfSlot[b] = springOfSlot[a]
+        userValues[b] = userValues[a]
+        planValidity.layoutChanged()
+    }
+
     /// The displacement and velocity of the spring in `slot`, in value units: its lanes read at
     /// this batch's scale, with no call through the lane format (every event reads them).
     @inline(__always)
     func motionState(slot: Int) -> (displacement: Double, velocity: Double) {
-        let d = displacements[slot], v = velocities[slot]
+        motionState(displacement: displacements[slot], velocity: velocities[slot])
+    }
+
+    /// ``motionState(slot:)`` of lanes given as patterns (the ones a batch call wrote).
+    @inline(__always)
+    func motionState(displacement d: UInt32, velocity v: UInt32) -> (displacement: Double, velocity: Double) {
         guard let units = integerLaneUnits else {
             return (Double(Float(bitPattern: d)), Double(Float(bitPattern: v)))
         }
@@ -137,17 +174,20 @@ final class ConfigurationBatch {
 
     /// The step coefficients for frames of `duration`, cached per duration.
     func coefficients(duration: Double, lanes: any SpringLaneArithmetic.Type) -> SIMD8<UInt32> {
-        if let hit = coefficientCache.firstIndex(where: { $0.duration.bitPattern == duration.bitPattern }) {
-            let entry = coefficientCache[hit]
-            if hit != 0 {
-                coefficientCache.remove(at: hit)
-                coefficientCache.insert(entry, at: 0)
-            }
-            return entry.coefficients
-        }
+        let bits = duration.bitPattern  // a step's duration is positive: never 0
+        if cachedDurations[0] == bits { return cachedCoefficients.0 }
+        if cachedDurations[1] == bits { return cachedCoefficients.1 }
+        if cachedDurations[2] == bits { return cachedCoefficients.2 }
+        if cachedDurations[3] == bits { return cachedCoefficients.3 }
         let coefficients = lanes.coefficients(of: motion.propagator(over: duration), scale: scale)
-        if coefficientCache.count == Self.coefficientCacheSize { coefficientCache.removeLast() }
-        coefficientCache.insert((duration, coefficients), at: 0)
+        cachedDurations[nextCacheSlot] = bits
+        switch nextCacheSlot {
+        case 0: cachedCoefficients.0 = coefficients
+        case 1: cachedCoefficients.1 = coefficients
+        case 2: cachedCoefficients.2 = coefficients
+        default: cachedCoefficients.3 = coefficients
+        }
+        nextCacheSlot = (nextCacheSlot + 1) & 3
         return coefficients
     }
 

@@ -5,7 +5,7 @@
 /// every spring is at rest.
 ///
 /// Like Box2D's determinism test, the result is the frame on which the whole scene rests and a
-/// hash of the final state (``SpringBank/stateHash()``). The package's tests pin both for each lane
+/// hash of the state (``SpringBank/stateHash()``), in the middle of the motion and at the end. The package's tests pin both for each lane
 /// format and CI checks them on a release build for the host CPU; an engine can run the scene on
 /// its own target and compare with the values its build is expected to give.
 ///
@@ -17,7 +17,8 @@
 public enum DeterminismScene {
     /// What a run of the scene ends with.
     public struct Result: Hashable, Sendable, CustomStringConvertible {
-        /// ``SpringBank/stateHash()`` once every spring rests.
+        /// ``SpringBank/stateHash()`` at ``DeterminismScene/movingFrame``, mixed with the same once
+        /// every spring rests.
         public var hash: UInt64
         /// The frame (step count) on which the last spring came to rest.
         public var restFrame: Int
@@ -29,6 +30,11 @@ public enum DeterminismScene {
 
         public var description: String { "hash \(hashHex), at rest on frame \(restFrame)" }
     }
+
+    /// The frame whose state the result's hash covers besides the final one: most springs move
+    /// then, so their lanes are the step's arithmetic (at rest every lane is 0, whatever the
+    /// step's rounding did on the way).
+    public static let movingFrame = 40
 
     /// Springs at the start of the scene.
     public static let springCount = 600
@@ -74,6 +80,7 @@ public enum DeterminismScene {
         let maskB = try bank.makePauseMask(springs.indices.filter { $0 % 7 == 0 }.map { springs[$0] })
 
         var restFrame = 0
+        var movingHash: UInt64 = 0
         while true {
             let frame = bank.frame
             switch frame {
@@ -100,11 +107,13 @@ public enum DeterminismScene {
             }
             let dt = frame < 120 ? frameDurations[frame % frameDurations.count] : 1.0 / 60
             try bank.step(dt: dt, path: path)
+            if bank.frame == movingFrame { movingHash = bank.stateHash() }
             if !bank.restedInLastStep.isEmpty { restFrame = bank.frame }
             if frame >= 70 && bank.awakeCount == 0 { break }
             guard bank.frame < frameLimit else { throw SceneError.didNotComeToRest(awake: bank.awakeCount) }
         }
-        return Result(hash: bank.stateHash(), restFrame: restFrame)
+        // Mixed so that neither hash can cancel the other.
+        return Result(hash: (movingHash &* 0x9E37_79B9_7F4A_7C15) ^ bank.stateHash(), restFrame: restFrame)
     }
 
     /// Why a scene run failed.

@@ -52,8 +52,14 @@ enum DeterministicMath {
     /// p · 2^k, exactly (in two factors so that neither overflows or goes subnormal early).
     private static func scaled(_ p: Double, byPowerOfTwo k: Int) -> Double {
         let half = k / 2
-        return p * Double(sign: .plus, exponent: half, significand: 1)
-            * Double(sign: .plus, exponent: k - half, significand: 1)
+        return p * powerOfTwo(half) * powerOfTwo(k - half)
+    }
+
+    /// 2^e for a normal exponent (−1022...1023), built from its bits: the standard library's
+    /// `Double(sign:exponent:significand:)` is a call, and a new frame duration takes this path.
+    @inline(__always)
+    private static func powerOfTwo(_ e: Int) -> Double {
+        Double(bitPattern: UInt64(truncatingIfNeeded: e + 1023) << 52)
     }
 
     // π/2 as three 33-bit parts and a tail (fdlibm's pio2_1, pio2_2, pio2_3, pio2_3t):
@@ -81,7 +87,9 @@ enum DeterministicMath {
         let c = (((((((((f18) * m + f16) * m + f14) * m + f12) * m + f10) * m + f8) * m + f6) * m + f4) * m + f2) * m + f0
         let sine = r * s
         let cosine = c
-        switch Int(k.truncatingRemainder(dividingBy: 4) + 4) % 4 {
+        // k is an integer below 2^20 in magnitude: its quadrant from its two's-complement bits
+        // (the same as ((k mod 4) + 4) mod 4, without a call to fmod).
+        switch Int(k) & 3 {
         case 0: return (sine, cosine)
         case 1: return (cosine, -sine)
         case 2: return (-sine, -cosine)
@@ -115,6 +123,7 @@ enum DeterministicMath {
     /// A lower bound on ln x for x ≥ 1, from the bits alone: x = 2^e · m with m in [1, 2), and
     /// ln m ≥ (m − 1) ln 2 because ln is concave (its chord over [1, 2] lies below it). Too small by
     /// at most 0.06. For 0 < x < 1 it is still below ln x; 0 and NaN give −∞.
+    @inline(__always)
     static func logLowerBound(_ x: Double) -> Double {
         guard x >= .leastNormalMagnitude, x.isFinite else { return x == .infinity ? .infinity : x > 0 ? -745.2 : -.infinity }
         // The exponent and significand straight from the bits (the standard library's accessors

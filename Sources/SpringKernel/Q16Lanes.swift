@@ -1,3 +1,5 @@
+import _SpringKernelShims
+
 /// Q16.16 fixed-point lanes: the same bits on every machine, and motion that follows the exact
 /// trajectory to within a small fraction of each spring's tolerance.
 ///
@@ -16,26 +18,33 @@
 /// (``SpringKernelError/outOfRange(_:)``), instead of saturating later. Motions up to 2¹⁶
 /// tolerances are held (at most 16384 units; 256 for a 1/256 band, 65 for 0.001).
 ///
-/// **Step.** d' = (b11·d + b12·v + 2²⁸) >> 29 and v' likewise: `Int32` coefficients with 29
-/// fractional bits (all at most 2 in magnitude in these coordinates), 64-bit products of 32-bit
-/// lanes (`vpmuldq` on AVX2, the same on AVX-512 and NEON's `smull`), rounded to nearest. Rounding
-/// to nearest has no bias, so slow motions do not creep to their target ahead of the exact
-/// motion; its limit cycles do not matter because rest is decided from the exact motion and the
-/// spring is then snapped exactly onto its target (``SettlePredictor``).
+/// **Step.** Each lane moves by its increment: d' = d + ⌊c11·d + c12·v⌉, v' = v + ⌊c21·d + c22·v⌉
+/// with c11 = a11 − 1, c22 = a22 − 1 and c12, c21 scaled to the lanes, evaluated in binary32
+/// (``Step``) and rounded to the nearest integer, ties to even. Going through binary32 costs a
+/// conversion each way (`vcvtdq2ps`, `vcvtps2dq`) but no 64-bit product, which AVX2 lacks; the
+/// increment, not the new lane, is rounded to 24 bits, which keeps that rounding far below the
+/// lane step where errors accumulate. Rounding to nearest has no bias, so slow motions do not
+/// creep to their target ahead of the exact motion; its limit cycles do not matter because rest
+/// is decided from the exact motion and the spring is then snapped exactly onto its target
+/// (``SettlePredictor``).
 ///
 /// **Overflow** cannot come from the motion itself; rounding could, in principle, pump an
 /// undamped spring's energy past 2³⁰ lane steps after about 10⁹ steps. A lane found beyond that
 /// bound is clamped to it and reported (``SpringBank/wasSaturated(_:)``,
-/// ``SpringBank/saturationCount``). Nothing wraps.
+/// ``SpringBank/saturationCount``). From lanes within ±2³⁰ every such lane is reported: a sum
+/// past the `Int32` range wraps to beyond the bound on the other side, and an increment of 2³¹
+/// or more (only from a state the API never admits) converts to `Int32.min`, which takes any lane
+/// within the bound beyond it; such a lane is clamped on the side it lands on.
 ///
-/// **Determinism.** The step is integer arithmetic, the coefficients and scales come from
-/// ``DeterministicMath`` and IEEE operations on `Double`, so a bank gives the same bits on every
-/// machine, for the SIMD and scalar loops and any number of threads.
+/// **Determinism.** The step is IEEE-754 binary32 arithmetic, each operation correctly rounded
+/// to nearest even and none fused, on integer lanes; a bank's step pins round-to-nearest for the
+/// frame (``NearestRounding``) and no subnormal occurs (``smallestCoefficient``). The
+/// coefficients and scales come from ``DeterministicMath`` and IEEE operations on `Double`. So a
+/// bank gives the same bits on every machine, for the SIMD and scalar loops and any number of
+/// threads.
 public enum Q16Lanes: SpringLaneArithmetic {
     public typealias Value = Q16
 
-    /// Fractional bits of the step's coefficients.
-    @usableFromInline static let coefficientShift: Int64 = 29
     /// The displacement lanes resolve 2^-toleranceResolutionBits of the tolerance (rounded down to
     /// a power of two). A Float64 model of this arithmetic over the settle corpus's range put the
     /// deviation from the exact motion at 0.8 % of the tolerance with 16 bits, 7 % with 12; 14
@@ -176,24 +185,34 @@ public enum Q16Lanes: SpringLaneArithmetic {
         coefficients(of: propagator, scale: .identity)
     }
 
-    /// b11 = a11, b12 = a12·2^c, b21 = a21·2⁻ᶜ, b22 = a22 (c = displacement shift − velocity shift),
-    /// as `Int32` with 29 fractional bits.
+    /// The step's coefficients in binary32: c11 = a11 − 1, c12 = a12·2^c, c21 = a21·2⁻ᶜ,
+    /// c22 = a22 − 1 (c = displacement shift − velocity shift), then 1 (for the rounding-mode test).
+    ///
+    /// The diagonal is stored less one because the step computes each lane's increment: small
+    /// next to the lane when the frame is short next to the motion, so the increment's binary32
+    /// rounding is far below the lane's resolution where errors accumulate longest.
     @_spi(KernelInternals)
     public static func coefficients(of propagator: SpringPropagator, scale: LaneScale) -> SIMD8<UInt32> {
         let c = scale.displacementShift - scale.velocityShift
         let up = Double(sign: .plus, exponent: c, significand: 1)
         let down = Double(sign: .plus, exponent: -c, significand: 1)
         return SIMD8(
-            fixedCoefficient(propagator.a11), fixedCoefficient(propagator.a12 * up),
-            fixedCoefficient(propagator.a21 * down), fixedCoefficient(propagator.a22), 0, 0, 0, 0)
+            floatCoefficient(propagator.a11 - 1), floatCoefficient(propagator.a12 * up),
+            floatCoefficient(propagator.a21 * down), floatCoefficient(propagator.a22 - 1),
+            Float(1).bitPattern, 0, 0, 0)
     }
 
-    /// x with 29 fractional bits, clamped to `Int32` (a non-finite coefficient, which no valid
-    /// configuration and duration gives, reads as 0: the spring stops, never a trap).
-    static func fixedCoefficient(_ x: Double) -> UInt32 {
-        guard x.isFinite else { return 0 }
-        let scaled = (x * Double(1 << coefficientShift)).rounded(.toNearestOrEven)
-        return UInt32(bitPattern: Int32(Swift.min(Swift.max(scaled, -Double(Int32.max)), Double(Int32.max))))
+    /// Below this magnitude a coefficient is stored as 0. Lanes are integers, so every product is
+    /// then 0 or at least 2⁻⁶⁴ in magnitude, every sum of two a multiple of 2⁻⁸⁷: no subnormal
+    /// ever enters or leaves the step, and flushing subnormals (FTZ/DAZ) cannot change a bit.
+    static let smallestCoefficient = 0x1p-64
+
+    /// x rounded to binary32 (ties to even), 0 below ``smallestCoefficient``, clamped to ±4 (a
+    /// non-finite coefficient, which no valid configuration and duration gives, reads as 0: the
+    /// spring stops, never a trap).
+    static func floatCoefficient(_ x: Double) -> UInt32 {
+        guard x.isFinite, x.magnitude >= smallestCoefficient else { return 0 }
+        return Float(Swift.min(Swift.max(x, -4), 4)).bitPattern
     }
 
     /// Clamps to the `Int32` range.
@@ -203,32 +222,55 @@ public enum Q16Lanes: SpringLaneArithmetic {
     @inlinable @inline(__always)
     static func saturated(_ x: Double) -> Int64 { Int64(Swift.min(Swift.max(x, Double(Int32.min)), Double(Int32.max))) }
 
-    /// The step's parameters unpacked for a lane loop.
-    @usableFromInline
+    /// The step, one formula for every loop: each lane moves by its increment
+    ///
+    ///     d' = d + ⌊c11·d + c12·v⌉,  v' = v + ⌊c21·d + c22·v⌉
+    ///
+    /// with d and v converted to binary32, each product and the sum rounded to binary32, and the
+    /// sum rounded to the nearest `Int32` (ties to even), every rounding to nearest even and none
+    /// fused. IEEE 754 makes each of these operations one exact function of its inputs, so the
+    /// bits are the same on every machine that rounds to nearest, for SIMD lanes and scalar ones.
+    /// `outside` gets bit 31 set when a result lane is outside [−2³⁰, 2³⁰) (see
+    /// ``outsideBound(_:)``). A lane within the admitted bound moves by at most 2³¹ in a step, so
+    /// the integer addition, modulo 2³², is exact.
+    @usableFromInline @frozen
     struct Step {
-        // Kept 32-bit and widened at each use, so LLVM sees products of two sign-extended 32-bit
-        // values and emits `vpmuldq` (a 64-bit field would make it `vpmullq`, several µops on Zen).
-        @usableFromInline let b11, b12, b21, b22: Int32
+        @usableFromInline let c11, c12, c21, c22: Float
+        /// 1, from memory: lets ``step(displacement:velocity:coefficients:)`` test the rounding
+        /// mode (``NearestRounding/isCurrent(_:)``).
+        @usableFromInline let one: Float
 
         @inlinable @inline(__always)
         init(_ c: SIMD8<UInt32>) {
-            b11 = Int32(bitPattern: c[0])
-            b12 = Int32(bitPattern: c[1])
-            b21 = Int32(bitPattern: c[2])
-            b22 = Int32(bitPattern: c[3])
+            c11 = Float(bitPattern: c[0])
+            c12 = Float(bitPattern: c[1])
+            c21 = Float(bitPattern: c[2])
+            c22 = Float(bitPattern: c[3])
+            one = Float(bitPattern: c[4])
         }
 
-        /// One spring: the arithmetic every loop shares. 32-bit lanes times 32-bit coefficients
-        /// make 64-bit products (`vpmuldq`); the sum, plus half a step, shifted right by 29 is the
-        /// rounded result, whose low 32 bits are all a lane keeps. `outside` gets bit 31 set when a
-        /// result lane is outside [−2³⁰, 2³⁰) (see ``outsideBound(_:)``), which cannot wrap in one step.
+        /// One spring.
         @inlinable @inline(__always)
         func callAsFunction(_ d: Int32, _ v: Int32, outside: inout UInt32) -> (Int32, Int32) {
-            let d64 = Int64(d), v64 = Int64(v)
-            let half: Int64 = 1 << (Q16Lanes.coefficientShift - 1)
-            let newD = Int32(truncatingIfNeeded: (Int64(b11) &* d64 &+ Int64(b12) &* v64 &+ half) &>> Q16Lanes.coefficientShift)
-            let newV = Int32(truncatingIfNeeded: (Int64(b21) &* d64 &+ Int64(b22) &* v64 &+ half) &>> Q16Lanes.coefficientShift)
+            let fd = Float(d), fv = Float(v)
+            let newD = d &+ sk_round_to_int32(c11 * fd + c12 * fv)
+            let newV = v &+ sk_round_to_int32(c21 * fd + c22 * fv)
             outside |= UInt32(bitPattern: Q16Lanes.outsideBound(newD) | Q16Lanes.outsideBound(newV))
+            return (newD, newV)
+        }
+
+        /// Sixteen springs (a bundle): the same operations lane by lane (`vcvtdq2ps`, `vmulps`,
+        /// `vaddps`, `vcvtps2dq`, `vpaddd`).
+        @inlinable @inline(__always)
+        func callAsFunction(_ d: SIMD16<Int32>, _ v: SIMD16<Int32>, outside: inout SIMD16<Int32>) -> (SIMD16<Int32>, SIMD16<Int32>) {
+            let fd = sk_int32_to_float32x16(d), fv = sk_int32_to_float32x16(v)
+            let (c11, c12) = (SIMD16<Float>(repeating: c11), SIMD16<Float>(repeating: c12))
+            let (c21, c22) = (SIMD16<Float>(repeating: c21), SIMD16<Float>(repeating: c22))
+            let newD = d &+ sk_round_to_int32x16(c11 * fd + c12 * fv)
+            let newV = v &+ sk_round_to_int32x16(c21 * fd + c22 * fv)
+            // ``outsideBound(_:)`` on every lane.
+            let bias = SIMD16<Int32>(repeating: 1 << 30)
+            outside |= (newD &+ bias) | (newV &+ bias)
             return (newD, newV)
         }
     }
@@ -241,56 +283,22 @@ public enum Q16Lanes: SpringLaneArithmetic {
     @inlinable @inline(__always)
     static func outsideBound(_ lane: Int32) -> Int32 { lane &+ (1 << 30) }
 
-    /// The rounded results of the even springs' sums (low halves) and the odd ones' (high halves).
-    @inlinable @inline(__always)
-    static func merge(_ even: SIMD8<Int64>, _ odd: SIMD8<Int64>) -> SIMD16<Int32> {
-        let low = unsafeBitCast(even, to: SIMD8<UInt64>.self) &>> UInt64(coefficientShift)
-        let high = unsafeBitCast(odd, to: SIMD8<UInt64>.self) &<< UInt64(32 - coefficientShift)
-        let mask = SIMD8<UInt64>(repeating: 0xFFFF_FFFF)
-        return unsafeBitCast((low & mask) | (high & ~mask), to: SIMD16<Int32>.self)
-    }
-
-    /// Sixteen springs (a bundle) at once: ``Step``'s arithmetic laid out as `vpmuldq` wants it. The 64-bit
-    /// lanes of a 512-bit vector (two 256-bit halves on AVX2) each hold two springs; the even one's product comes from the low
-    /// halves sign-extended in place, the odd one's from the high halves shifted down, so every
-    /// product is a 32×32→64 multiply of sign-extended halves, which LLVM emits as `vpmuldq` on
-    /// AVX2 (it leaves the scalar loop scalar there) and AVX-512 alike. Bits 29…60 of each sum
-    /// are the rounded result: shifted down into the low half for the even spring, up into the
-    /// high half for the odd one, and merged.
-    @inlinable @inline(__always)
-    static func stepSixteen(
-        _ d: SIMD16<Int32>, _ v: SIMD16<Int32>, _ c: (SIMD8<Int64>, SIMD8<Int64>, SIMD8<Int64>, SIMD8<Int64>),
-        outside: inout SIMD16<Int32>
-    ) -> (SIMD16<Int32>, SIMD16<Int32>) {
-        let dPairs = unsafeBitCast(d, to: SIMD8<Int64>.self), vPairs = unsafeBitCast(v, to: SIMD8<Int64>.self)
-        let dEven = (dPairs &<< 32) &>> 32, dOdd = dPairs &>> 32
-        let vEven = (vPairs &<< 32) &>> 32, vOdd = vPairs &>> 32
-        // The coefficients sign-extended in place as well, from a 32-bit broadcast (so the shifts
-        // are not folded away): LLVM sinks that pattern into the loop and sees 33 sign bits on
-        // both operands of each product, which it must to emit `vpmuldq`.
-        let b11 = (c.0 &<< 32) &>> 32, b12 = (c.1 &<< 32) &>> 32
-        let b21 = (c.2 &<< 32) &>> 32, b22 = (c.3 &<< 32) &>> 32
-        let half = SIMD8<Int64>(repeating: 1 << (coefficientShift - 1))
-        let newD = merge(b11 &* dEven &+ b12 &* vEven &+ half, b11 &* dOdd &+ b12 &* vOdd &+ half)
-        let newV = merge(b21 &* dEven &+ b22 &* vEven &+ half, b21 &* dOdd &+ b22 &* vOdd &+ half)
-        // ``outsideBound(_:)`` on every lane.
-        let bias = SIMD16<Int32>(repeating: 1 << 30)
-        outside |= (newD &+ bias) | (newV &+ bias)
-        return (newD, newV)
-    }
-
     /// One step of one spring's stored lanes, reporting whether a lane left the admitted bound.
     @inlinable
     public static func step(
         displacement d: Int32, velocity v: Int32, coefficients c: SIMD8<UInt32>
     ) -> (displacement: Int32, velocity: Int32, saturated: Bool) {
+        let step = Step(c)
         var outside: UInt32 = 0
-        let (newD, newV) = Step(c)(d, v, outside: &outside)
+        let pinned = NearestRounding.isCurrent(Double(step.one)) ? nil : NearestRounding.enter()
+        let (newD, newV) = step(d, v, outside: &outside)
+        if let pinned { NearestRounding.leave(pinned) }
         return (newD, newV, saturated(outside))
     }
 
-    /// Advances the lanes, sixteen at a time (`vpmuldq`, a shift and a blend per row on AVX2), the
-    /// last few one by one: every lane of the range but the last bundle's unused ones is moving.
+    /// Advances the lanes, sixteen at a time, the last few one by one: every lane of the range
+    /// but the last bundle's unused ones is moving. In round-to-nearest: ``SpringBank/step(dt:path:)``
+    /// pins it for the frame, on the calling thread and on the step's workers.
     @inlinable @inline(__always)
     static func advance(_ work: LaneWork, bundles: Range<Int>) -> Int {
         let step = Step(work.coefficients)
@@ -304,17 +312,12 @@ public enum Q16Lanes: SpringLaneArithmetic {
                 if bundles.upperBound == work.bundleCount {
                     end -= BundleIndexing.laneCount - work.finalBundleLanes.nonzeroBitCount
                 }
-                let c = (
-                    unsafeBitCast(SIMD16<Int32>(repeating: step.b11), to: SIMD8<Int64>.self),
-                    unsafeBitCast(SIMD16<Int32>(repeating: step.b12), to: SIMD8<Int64>.self),
-                    unsafeBitCast(SIMD16<Int32>(repeating: step.b21), to: SIMD8<Int64>.self),
-                    unsafeBitCast(SIMD16<Int32>(repeating: step.b22), to: SIMD8<Int64>.self))
                 var sixteen = SIMD16<Int32>(repeating: 0)
                 var i = first
                 while i &+ 16 <= end {
                     let lanesD = UnsafeRawPointer(d + i).loadUnaligned(as: SIMD16<Int32>.self)
                     let lanesV = UnsafeRawPointer(v + i).loadUnaligned(as: SIMD16<Int32>.self)
-                    let (newD, newV) = stepSixteen(lanesD, lanesV, c, outside: &sixteen)
+                    let (newD, newV) = step(lanesD, lanesV, outside: &sixteen)
                     UnsafeMutableRawPointer(d + i).storeBytes(of: newD, as: SIMD16<Int32>.self)
                     UnsafeMutableRawPointer(v + i).storeBytes(of: newV, as: SIMD16<Int32>.self)
                     i &+= 16
@@ -330,6 +333,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
         return saturated(outside) ? 1 : 0
     }
 
+    /// The same step one lane at a time (``advance(_:bundles:)``'s rounding mode, its bits).
     @inlinable
     static func advanceScalar(_ work: LaneWork, bundles: Range<Int>) -> Int {
         let step = Step(work.coefficients)

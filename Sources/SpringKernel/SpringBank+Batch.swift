@@ -15,15 +15,30 @@ extension SpringBank {
     public func retarget(_ springs: UnsafeBufferPointer<SpringHandle>, to targets: UnsafeBufferPointer<Lanes.Value>) throws(SpringKernelError) {
         try core.checkMutable()
         guard springs.count == targets.count else { throw .countMismatch(expected: springs.count, given: targets.count) }
-        // Check everything first. A spring listed twice keeps its value (value = target +
-        // displacement) through a retarget, so checking each against the current state suffices.
+        // Check everything first, keeping each new displacement and target for the second pass.
+        // A spring listed twice is retargeted from where its earlier element left it (its record
+        // marks that element), as one call per spring would, and checked there.
+        core.staged.removeAll()
         for i in springs.indices {
-            _ = try retargetedDisplacement(record: try core.recordIndex(springs[i]), to: try Lanes.lanePattern(of: targets[i], as: .target))
+            do throws(SpringKernelError) {
+                let index = try core.recordIndex(springs[i])
+                let goal = try Lanes.lanePattern(of: targets[i], as: .target)
+                let earlier = Int(core.records[index].listedAt)
+                let displacement = earlier == 0
+                    ? try retargetedDisplacement(record: index, to: goal)
+                    : try retargetedDisplacement(
+                        record: index, to: goal, from: (core.staged[earlier - 1].displacement, core.staged[earlier - 1].target))
+                core.staged.append(StagedLanes(record: UInt32(index), batch: 0, displacement: displacement, velocity: 0, target: goal))
+                core.records[index].listedAt = UInt32(core.staged.count)
+            } catch {
+                for j in 0..<core.staged.count { core.records[Int(core.staged[j].record)].listedAt = 0 }
+                throw error
+            }
         }
-        for i in springs.indices {
-            let index = Int(springs[i].index)
-            let goal = try Lanes.lanePattern(of: targets[i], as: .target)
-            core.setState(record: index, displacement: try retargetedDisplacement(record: index, to: goal), target: goal)
+        for i in 0..<core.staged.count {
+            let element = core.staged[i]
+            core.records[Int(element.record)].listedAt = 0
+            core.setState(record: Int(element.record), displacement: element.displacement, target: element.target)
         }
     }
 
@@ -51,14 +66,17 @@ extension SpringBank {
         guard springs.count == values.count else { throw .countMismatch(expected: springs.count, given: values.count) }
         guard springs.count == velocities.count else { throw .countMismatch(expected: springs.count, given: velocities.count) }
         // A set state keeps the target, the only lane the check reads, so checking each against
-        // the state before the call suffices.
+        // the state before the call suffices; the second pass writes what the first computed.
+        core.staged.removeAll()
         for i in springs.indices {
-            _ = try storedState(record: try core.recordIndex(springs[i]), value: values[i], velocity: velocities[i])
-        }
-        for i in springs.indices {
-            let index = Int(springs[i].index)
+            let index = try core.recordIndex(springs[i])
             let state = try storedState(record: index, value: values[i], velocity: velocities[i])
-            core.setState(record: index, displacement: state.displacement, velocity: state.velocity)
+            core.staged.append(StagedLanes(
+                record: UInt32(index), batch: 0, displacement: state.displacement, velocity: state.velocity, target: 0))
+        }
+        for i in 0..<core.staged.count {
+            let element = core.staged[i]
+            core.setState(record: Int(element.record), displacement: element.displacement, velocity: element.velocity)
         }
     }
 
@@ -74,31 +92,150 @@ extension SpringBank {
         try core.checkMutable()
         guard springs.count == deltas.count else { throw .countMismatch(expected: springs.count, given: deltas.count) }
         // Impulses to one spring add up, so the check follows each spring's velocity through the
-        // call (kept aside, not in the lanes); the table keeps its storage between calls.
-        core.batchVelocities.removeAll(keepingCapacity: true)
+        // call: a spring's record marks its latest element, whose staged velocity the next one
+        // adds to (no table keyed by spring).
+        core.staged.removeAll()
         for i in springs.indices {
-            let index = try core.recordIndex(springs[i])
-            let base = core.batchVelocities[index] ?? core.lanePatterns(ofRecord: index).velocity
-            core.batchVelocities[index] = try impulsedVelocity(record: index, adding: deltas[i], to: base)
+            do throws(SpringKernelError) {
+                let index = try core.recordIndex(springs[i])
+                let earlier = Int(core.records[index].listedAt)
+                let base = earlier != 0 ? core.staged[earlier - 1].velocity : core.lanePatterns(ofRecord: index).velocity
+                let velocity = try impulsedVelocity(record: index, adding: deltas[i], to: base)
+                core.staged.append(StagedLanes(record: UInt32(index), batch: 0, displacement: 0, velocity: velocity, target: 0))
+                core.records[index].listedAt = UInt32(core.staged.count)
+            } catch {
+                for j in 0..<core.staged.count { core.records[Int(core.staged[j].record)].listedAt = 0 }
+                throw error
+            }
         }
-        for i in springs.indices {
-            let index = Int(springs[i].index)
-            core.setState(record: index, velocity: try impulsedVelocity(record: index, adding: deltas[i]))
+        for i in 0..<core.staged.count {
+            let element = core.staged[i]
+            core.records[Int(element.record)].listedAt = 0
+            core.setState(record: Int(element.record), velocity: element.velocity)
         }
     }
 
     /// Adds `velocity` to the velocity of every spring the mask lists (an impulse to a group);
     /// springs at rest start moving, paused ones keep the new velocity until they are resumed.
     ///
-    /// - Throws: what ``addVelocity(_:to:)`` throws for the first member that would throw it,
-    ///   or ``SpringKernelError/stalePauseMask(_:)``; nothing is changed then.
+    /// - Throws: what ``addVelocity(_:to:)`` throws for a member that would throw it, or
+    ///   ``SpringKernelError/stalePauseMask(_:)``; nothing is changed then.
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func addVelocity(_ velocity: Lanes.Value, toEveryMemberOf mask: PauseMaskID) throws(SpringKernelError) {
         try core.checkMutable()
-        let members = core.memberRecords(ofMask: try core.maskIndex(mask))
-        for index in members { _ = try impulsedVelocity(record: index, adding: velocity) }
-        for index in members { core.setState(record: index, velocity: try impulsedVelocity(record: index, adding: velocity)) }
+        let mask = try core.maskIndex(mask)
+        // Each member once (a mask lists a spring at most once), in the mask's own order: the
+        // result does not depend on the order, and handle order would cost a sort.
+        core.staged.removeAll()
+        try core.forEachMember(ofMask: mask) { (index) throws(SpringKernelError) in
+            let velocity = try impulsedVelocity(record: index, adding: velocity)
+            core.staged.append(StagedLanes(record: UInt32(index), batch: 0, displacement: 0, velocity: velocity, target: 0))
+        }
+        for i in 0..<core.staged.count {
+            core.setState(record: Int(core.staged[i].record), velocity: core.staged[i].velocity)
+        }
+    }
+
+    /// Gives every listed spring `configuration`, as ``setConfiguration(of:to:)`` does one spring
+    /// (a spring listed twice is predicted again, as a second call would). The configuration's
+    /// batch is looked up once, not once a spring.
+    ///
+    /// - Throws: any error ``setConfiguration(of:to:)`` throws, for the first spring that would
+    ///   throw it (a stale handle; for ``Q16Lanes``, a motion the new lane scale cannot hold);
+    ///   nothing is changed then.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
+    public func setConfiguration(of springs: UnsafeBufferPointer<SpringHandle>, to configuration: SpringConfiguration) throws(SpringKernelError) {
+        try core.checkMutable()
+        // The destination batch depends on the lane scale, which follows the tolerance in scaled
+        // formats: looked up again only when the tolerance changes along the list.
+        var lastTolerance = Double.nan, destination = -1, scale = LaneScale.identity
+        core.staged.removeAll()
+        do throws(SpringKernelError) {
+            for spring in springs {
+                let index = try core.recordIndex(spring)
+                let tolerance = core.records[index].tolerance
+                if destination < 0 || (Lanes.hasScaledLanes && tolerance.bitPattern != lastTolerance.bitPattern) {
+                    scale = core.laneScale(configuration: configuration, tolerance: tolerance)
+                    destination = try core.batchIndex(for: configuration, scale: scale)
+                    lastTolerance = tolerance
+                }
+                guard Lanes.hasScaledLanes else {
+                    // One lane scale: the lanes move as they are, read when they move.
+                    core.staged.append(StagedLanes(record: UInt32(index), batch: Int32(destination), displacement: 0, velocity: 0, target: 0))
+                    continue
+                }
+                let lanes = core.lanePatterns(ofRecord: index)
+                let old = core.storage(ofRecord: index).scale
+                let converted = try SpringBankCore.storedLanes(
+                    Lanes.self, displacement: lanes.displacement, velocity: lanes.velocity, target: lanes.target,
+                    shift: LaneScale(
+                        displacementShift: scale.displacementShift - old.displacementShift,
+                        velocityShift: scale.velocityShift - old.velocityShift),
+                    scale: scale, naturalFrequency: configuration.naturalFrequency)
+                core.staged.append(StagedLanes(
+                    record: UInt32(index), batch: Int32(destination), displacement: converted.displacement,
+                    velocity: converted.velocity, target: lanes.target))
+            }
+        } catch {
+            // Batches made for the call and left empty go again.
+            core.releaseStagedBatches(andAlso: destination)
+            throw error
+        }
+        core.setConfigurationStaged(lanesStaged: Lanes.hasScaledLanes)
+    }
+
+    /// Gives every listed spring `configuration` (see the buffer form).
+    public func setConfiguration(of springs: [SpringHandle], to configuration: SpringConfiguration) throws(SpringKernelError) {
+        try springs.withUnsafeBufferPointer { springs throws(SpringKernelError) in try setConfiguration(of: springs, to: configuration) }
+    }
+
+    /// Lets go of the mask's hold, as ``resume(_:restart:)`` does, with the restart states in
+    /// buffers (the hand-off from a gesture: where each finger let go, at its release velocity):
+    /// a spring this frees moves again from `values[i]` and `velocities[i]` if it is
+    /// `springs[i]` (the last i if it is listed twice), any other freed spring from where it was
+    /// paused. Listed springs this does not free (held by another mask, or not in this one) are
+    /// left alone. Resuming a mask that is not pausing does nothing.
+    ///
+    /// Every listed spring and state is checked first, whatever the mask: a stale handle or a
+    /// value the format cannot hold refuses the whole call, and nothing changes. Unlike the
+    /// closure form, this asks nothing per spring and finds the listed springs without a table.
+    ///
+    /// - Throws: ``SpringKernelError/countMismatch(expected:given:)`` when the buffers differ in
+    ///   length, ``SpringKernelError/stalePauseMask(_:)``, or what ``setState(of:value:velocity:)``
+    ///   throws for the first listed spring that would throw it.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
+    public func resume(
+        _ mask: PauseMaskID, restarting springs: UnsafeBufferPointer<SpringHandle>, values: UnsafeBufferPointer<Lanes.Value>,
+        velocities: UnsafeBufferPointer<Lanes.Value>
+    ) throws(SpringKernelError) {
+        try core.checkMutable()
+        guard springs.count == values.count else { throw .countMismatch(expected: springs.count, given: values.count) }
+        guard springs.count == velocities.count else { throw .countMismatch(expected: springs.count, given: velocities.count) }
+        let maskIndex = try core.maskIndex(mask)
+        core.staged.removeAll()
+        for i in springs.indices {
+            let index = try core.recordIndex(springs[i])
+            let state = try storedState(record: index, value: values[i], velocity: velocities[i])
+            core.staged.append(StagedLanes(
+                record: UInt32(index), batch: 0, displacement: state.displacement, velocity: state.velocity, target: 0))
+        }
+        core.resumeStaged(mask: maskIndex)
+    }
+
+    /// Lets go of the mask's hold, restarting the listed springs it frees (see the buffer form).
+    public func resume(
+        _ mask: PauseMaskID, restarting springs: [SpringHandle], values: [Lanes.Value], velocities: [Lanes.Value]
+    ) throws(SpringKernelError) {
+        try springs.withUnsafeBufferPointer { springs throws(SpringKernelError) in
+            try values.withUnsafeBufferPointer { values throws(SpringKernelError) in
+                try velocities.withUnsafeBufferPointer { velocities throws(SpringKernelError) in
+                    try resume(mask, restarting: springs, values: values, velocities: velocities)
+                }
+            }
+        }
     }
 }

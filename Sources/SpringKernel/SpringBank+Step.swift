@@ -20,6 +20,25 @@ extension SpringBank {
     ///   ``SpringKernelError/timeStepMismatch(declared:given:)``; the bank is then unchanged.
     @inlinable @inline(__always)
     public func step(dt: Double, path: StepPath = .simd) throws(SpringKernelError) {
+        // Q16.16 lanes step in binary32: a thread in another rounding mode gets round-to-nearest
+        // for the frame (the test folds away for float32 banks, which follow the thread's mode).
+        if Lanes.self == Q16Lanes.self, !NearestRounding.isCurrent(dt / dt) {
+            return try stepRoundingToNearest(dt: dt, path: path)
+        }
+        try stepInCurrentRounding(dt: dt, path: path)
+    }
+
+    /// ``step(dt:path:)`` between ``NearestRounding/enter()`` and ``NearestRounding/leave(_:)``.
+    @inlinable @inline(never)
+    func stepRoundingToNearest(dt: Double, path: StepPath) throws(SpringKernelError) {
+        let saved = NearestRounding.enter()
+        defer { NearestRounding.leave(saved) }
+        try stepInCurrentRounding(dt: dt, path: path)
+    }
+
+    /// The frame itself.
+    @inlinable @inline(__always)
+    func stepInCurrentRounding(dt: Double, path: StepPath) throws(SpringKernelError) {
         // The common frame: the last plan still holds, no spring is due, no event to clear. It costs
         // a compare, the loop, an increment and a compare.
         let state = frameState
@@ -73,7 +92,16 @@ enum StepExecution {
             let start = plan.totalBundles * part / plan.threadCount
             let end = plan.totalBundles * (part + 1) / plan.threadCount
             // Each thread writes its own slot; they are read after concurrentPerform returns.
-            results[part] = advance(plan, bundles: start..<end, path: path, lanes: lanes)
+            // A worker keeps its own floating-point environment: Q16 lanes pin round-to-nearest
+            // there too (threadCount / threadCount is 1, computed at run time).
+            let one = Double(plan.threadCount) / Double(plan.threadCount)
+            if Lanes.self == Q16Lanes.self, !NearestRounding.isCurrent(one) {
+                let saved = NearestRounding.enter()
+                results[part] = advance(plan, bundles: start..<end, path: path, lanes: lanes)
+                NearestRounding.leave(saved)
+            } else {
+                results[part] = advance(plan, bundles: start..<end, path: path, lanes: lanes)
+            }
         }
         var saturated = 0
         for part in 0..<plan.threadCount { saturated |= threadResults[part] }

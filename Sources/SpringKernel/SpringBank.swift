@@ -186,12 +186,17 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         core.setState(record: index, displacement: try retargetedDisplacement(record: index, to: goal), target: goal)
     }
 
-    /// The stored displacement of the spring once pulled toward `goal`, checked to fit the format.
+    /// The stored displacement of the spring once pulled toward `goal`, checked to fit the format:
+    /// from its lanes, or from `from` (the displacement and target an earlier element of a batch
+    /// gave it).
     @inline(__always)
-    func retargetedDisplacement(record index: Int, to goal: UInt32) throws(SpringKernelError) -> UInt32 {
+    func retargetedDisplacement(
+        record index: Int, to goal: UInt32, from: (displacement: UInt32, target: UInt32)? = nil
+    ) throws(SpringKernelError) -> UInt32 {
         let lanes = core.lanePatterns(ofRecord: index)
         let storage = core.storage(ofRecord: index)
-        let displacement = try Lanes.retargetedDisplacement(lanes.displacement, from: lanes.target, to: goal, scale: storage.scale)
+        let (current, target) = from ?? (lanes.displacement, lanes.target)
+        let displacement = try Lanes.retargetedDisplacement(current, from: target, to: goal, scale: storage.scale)
         try SpringBankCore.checkMotion(
             Lanes.self, displacement: displacement, velocity: lanes.velocity, target: goal,
             scale: storage.scale, naturalFrequency: storage.naturalFrequency)

@@ -14,6 +14,7 @@ extension SpringBankCore {
         var pauseHolds = [Int: Int]()  // record → masks pausing it
         var springEdges = 0
         for index in records.indices where records[index].isLive {
+            try check(records[index].listedAt == 0, "spring \(index) still marked by a batch call")
             var edge = records[index].firstMaskEdge, previous = MaskEdge.none
             while edge != MaskEdge.none {
                 let e = maskEdges[Int(edge)]
@@ -44,7 +45,8 @@ extension SpringBankCore {
             try check(batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] == b, "configuration index of batch \(b)")
             try check(0 <= batch.movingCount && batch.movingCount <= batch.awakeCount && batch.awakeCount <= batch.count
                 && batch.count <= batch.capacity, "batch \(b) counts")
-            try check(batch.count > 0, "empty batch \(b) kept")
+            try check(batch.count > 0 || (batch.isRetiring && retiringBatches.contains { $0.index == b }), "empty batch \(b) kept")
+            try check(!batch.isRetiring || retiringBatches.filter({ $0.index == b }).count == 1, "retiring batch \(b) not listed once")
             for slot in 0..<batch.capacity {
                 guard slot < batch.count else {
                     try check(batch.displacements[slot] == 0 && batch.velocities[slot] == 0 && batch.targets[slot] == 0,
@@ -81,7 +83,8 @@ extension SpringBankCore {
                 liveSprings += 1
             }
         }
-        try check(records.indices.filter { records[$0].isLive && records[$0].queuedDue.isFinite }.count == queuedSprings,
+        // Free records count too: they keep their entry for the next spring (see `retireSchedule`).
+        try check(records.indices.filter { records[$0].queuedDue.isFinite }.count == queuedSprings,
             "\(queuedSprings) springs counted as queued")
         try check(liveSprings == springCount, "\(springCount) springs counted, \(liveSprings) in slots")
         try check(records.indices.filter { records[$0].isLive }.count == springCount, "live records")

@@ -243,6 +243,41 @@ extension SpringBankCore {
         }
     }
 
+    /// ``resume(_:restart:)`` with the restart states staged (``SpringBankCore/staged``, checked
+    /// by the caller): a freed member that is staged moves from its staged displacement and
+    /// velocity (the last one if staged twice), any other freed member from where it was paused.
+    /// Staged springs the resume does not free are left alone. One walk of the members, the
+    /// staged springs found by a mark in their records, not a table.
+    func resumeStaged(mask: Int) {
+        guard masks[mask].isPausing else { return }
+        let count = staged.count
+        for i in 0..<count {
+            records[Int(staged[i].record)].listedAt = UInt32(i + 1)
+            staged[i].batch = -1  // not restarted (yet): no new prediction
+        }
+        masks[mask].isPausing = false
+        forEachMember(ofMask: mask) { index in
+            guard records[index].pauseDepth == 1 else {
+                // Still held by another mask: it keeps its place among the paused.
+                records[index].pauseDepth -= 1
+                return
+            }
+            let listed = Int(records[index].listedAt)
+            guard listed != 0 else {
+                letGo(record: index)
+                return
+            }
+            let restart = staged[listed - 1]
+            // Back among the moving, then given its restart state (which wakes it if it rested);
+            // predicted below, with the others, in one loop.
+            records[index].pauseDepth = 0
+            setLanes(record: index, displacement: restart.displacement, velocity: restart.velocity, releasing: true)
+            staged[listed - 1].batch = 0
+        }
+        for i in 0..<count { records[Int(staged[i].record)].listedAt = 0 }
+        stagedTrajectoriesChanged(lanesAreStaged: true)
+    }
+
     /// ``resume(_:restart:)`` with nothing to ask: one walk, each freed spring moving on from where
     /// it was paused.
     func resume(_ id: PauseMaskID) throws(SpringKernelError) {

@@ -44,6 +44,62 @@ extension SpringBankCore {
         pending.append(UInt32(index))
     }
 
+    /// ``trajectoryChanged(record:)`` for every staged spring that is awake, once a batch call
+    /// has placed them all (``SpringBankCore/staged``; an element whose `batch` is negative is
+    /// skipped: a resume's listed spring it did not restart). Under a variable clock a moving spring's
+    /// lower bound is computed here, in one loop with no call per spring, its batch's motion read
+    /// once per run of springs in one batch; the others take the one-spring path.
+    ///
+    /// - Parameter lanesAreStaged: the staged displacement and velocity are the lanes the springs
+    ///   now hold (a resume's restart states, an add's), so they are read from the staged list in
+    ///   order rather than from each spring's slot again.
+    func stagedTrajectoriesChanged(lanesAreStaged: Bool = false) {
+        let count = staged.count
+        guard case .variable = frameClock else {
+            for i in 0..<count where staged[i].batch >= 0 && isAwake(record: Int(staged[i].record)) {
+                trajectoryChanged(record: Int(staged[i].record))
+            }
+            return
+        }
+        let now = time
+        var motionBatch = -1
+        var motion: SpringMotion?
+        for i in 0..<count where staged[i].batch >= 0 {
+            let index = Int(staged[i].record)
+            let (batchIndex, slot) = location(ofRecord: index)
+            let batch = batchObjects[batchIndex].unsafelyUnwrapped
+            let (isMoving, isAwake) = batch._withUnsafeGuaranteedRef { (slot < $0.movingCount, slot < $0.awakeCount) }
+            guard isAwake else { continue }
+            guard isMoving, !records[index].awaitingPrediction else {
+                trajectoryChanged(record: index)
+                continue
+            }
+            if batchIndex != motionBatch {
+                motionBatch = batchIndex
+                motion = batch._withUnsafeGuaranteedRef { $0.motion }
+            }
+            let (displacement, velocity) = batch._withUnsafeGuaranteedRef { batch in
+                lanesAreStaged
+                    ? batch.motionState(displacement: staged[i].displacement, velocity: staged[i].velocity)
+                    : batch.motionState(slot: slot)
+            }
+            records[index].dueIsRest = false
+            records[index].scheduleSuspended = false
+            records[index].changeDisplacement = displacement
+            records[index].changeVelocity = velocity
+            records[index].changeTime = now
+            let bound = SettlePredictor.restTimeLowerBound(
+                displacement: displacement, velocity: velocity, tolerance: records[index].tolerance,
+                motion: motion.unsafelyUnwrapped, inverseBandSquared: records[index].inverseToleranceSquared)
+            let due = now + bound
+            records[index].due = due
+            // Usually its entry comes as early already (a record's entry outlives its changes).
+            guard due < records[index].queuedDue else { continue }
+            queueIfEarlier(record: index, now: now, early: true)
+            if records[index].queuedDue < frameState.pointee.nextDueTime { frameState.pointee.nextDueTime = records[index].queuedDue }
+        }
+    }
+
     /// Drops the spring from the schedule (it rests or leaves the bank).
     func unschedule(record index: Int) {
         if records[index].queuedDue.isFinite { queuedSprings -= 1 }
@@ -52,6 +108,16 @@ extension SpringBankCore {
         records[index].due = .infinity
         records[index].dueIsRest = false
         records[index].scheduleSuspended = false
+    }
+
+    /// The spring leaves the bank: its record keeps its schedule entry (stamp and queued time,
+    /// still counted in `queuedSprings`) until the entry pops or a new spring takes the record
+    /// over, so a spring removed and another added every frame leaves nothing stale behind.
+    func retireSchedule(record index: Int) {
+        records[index].due = .infinity
+        records[index].dueIsRest = false
+        records[index].scheduleSuspended = false
+        records[index].awaitingPrediction = false
     }
 
     /// A moving spring is paused: its due time and change time are kept, measured from now.
@@ -198,10 +264,11 @@ extension SpringBankCore {
         let now = clockReading
         while let entry = schedule.popDue(by: now) {
             let index = Int(entry.spring)
-            guard records[index].isLive, records[index].stamp == entry.stamp else { continue }
+            // The record's live entry, whether or not a spring lives there now (see `retireSchedule`).
+            guard records[index].stamp == entry.stamp else { continue }
             records[index].queuedDue = .infinity
             queuedSprings -= 1
-            guard isMoving(record: index), !records[index].awaitingPrediction else { continue }
+            guard records[index].isLive, isMoving(record: index), !records[index].awaitingPrediction else { continue }
             if records[index].due > now {
                 // Changed since it was queued, and its check moved on (or queued early on purpose).
                 queueIfEarlier(record: index, now: now)
@@ -260,10 +327,10 @@ extension SpringBankCore {
     private func compactSchedule() {
         schedule.removeAll()
         queuedSprings = 0
-        for index in records.indices where records[index].isLive && records[index].queuedDue.isFinite {
+        for index in records.indices where records[index].queuedDue.isFinite {
             records[index].queuedDue = .infinity
-            // A paused spring is queued again when it resumes.
-            if !records[index].scheduleSuspended { queueIfEarlier(record: index, now: clockReading) }
+            // A paused spring is queued again when it resumes; a free record needs no entry.
+            if records[index].isLive, !records[index].scheduleSuspended { queueIfEarlier(record: index, now: clockReading) }
         }
     }
 
@@ -277,10 +344,10 @@ extension SpringBankCore {
         frameClock = clock
         schedule.removeAll()
         queuedSprings = 0
-        for index in records.indices where records[index].isLive {
+        for index in records.indices {
             records[index].queuedDue = .infinity
             records[index].due = .infinity
-            if isAwake(record: index) { trajectoryChanged(record: index) }
+            if records[index].isLive, isAwake(record: index) { trajectoryChanged(record: index) }
         }
         publishNextDue()
     }
@@ -314,7 +381,7 @@ extension SpringBankCore {
         let shift = frameState.pointee.time
         timeEpoch += shift
         frameState.pointee.time = 0
-        for index in records.indices where records[index].isLive {
+        for index in records.indices {
             records[index].changeTime -= shift
             guard case .variable = frameClock else { continue }
             records[index].queuedDue -= shift

@@ -76,13 +76,15 @@ extension SpringBankCore {
         if case .fixed(let frameDuration) = frameClock, frameDuration.bitPattern != duration.bitPattern {
             throw .timeStepMismatch(declared: frameDuration, given: duration)
         }
-        restedInLastStep.removeAll(keepingCapacity: true)
-        saturatedInLastStep.removeAll(keepingCapacity: true)
+        if !restedInLastStep.isEmpty { restedInLastStep.removeAll(keepingCapacity: true) }
+        if !saturatedInLastStep.isEmpty { saturatedInLastStep.removeAll(keepingCapacity: true) }
         if !pending.isEmpty { schedulePendingSprings() }
+        let batchesStillRetiring = !retiringBatches.isEmpty && releaseRetiredBatches()
         if frameState.pointee.planIsStale || frameState.pointee.readyDuration != duration.bitPattern {
             beginStep(duration: duration)
         }
-        frameState.pointee.needsPreparation = false
+        // A batch kept empty is looked at again at the next step.
+        frameState.pointee.needsPreparation = batchesStillRetiring
     }
 
     /// Lays out this frame's work: one item per batch with moving springs, with its coefficients

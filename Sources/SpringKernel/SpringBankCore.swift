@@ -12,28 +12,36 @@ final class SpringBankCore {
         /// The configuration batch, or −1 when the record is free.
         var batch: Int32 = -1
         var slot: Int32 = 0
+        /// Bumped whenever the spring's rest-schedule entry is replaced or dropped; entries with an
+        /// older stamp are stale. A free record keeps its stamp and its entry (see `queuedDue`).
+        var stamp: UInt32 = 0
         var tolerance: Double = 0 { didSet { inverseToleranceSquared = 1 / (tolerance * tolerance) } }
         /// 1 / tolerance², for the rest predictor's per-event bound (a multiply, not a divide).
         var inverseToleranceSquared = Double.infinity
-        /// Bumped whenever the spring's rest-schedule entry is replaced or dropped; entries with an
-        /// older stamp are stale.
-        var stamp: UInt32 = 0
         /// When the spring is next looked at, on the bank's ``FrameClock`` reading (seconds for a
         /// variable clock, frames for a fixed one): its rest if `dueIsRest`, else the time to predict
         /// it exactly (a lower bound on its rest). ∞ when it has none.
         var due = Double.infinity
-        /// `due` is the spring's rest, not the time to predict it.
-        var dueIsRest = false
         /// The state and bank time the spring's trajectory last changed at (variable clock): its
         /// exact rest is predicted from these, not from its lanes when the check comes, so the
         /// lanes' rounding since (a fixed-point spring's drift) cannot move its rest earlier.
         var changeDisplacement = 0.0
         var changeVelocity = 0.0
         var changeTime = 0.0
-        /// The due time of the spring's live schedule entry, or ∞. It may be earlier than `due`
+        /// The due time of the record's live schedule entry, or ∞. It may be earlier than `due`
         /// (the spring changed since, and its check moved on): the entry is then queued again at
-        /// `due` when it pops, instead of a new entry per change.
+        /// `due` when it pops, instead of a new entry per change. A removed spring's entry stays
+        /// with its record until it pops, and a spring added in the record takes it over, so
+        /// removing and adding springs every frame queues nothing new.
         var queuedDue = Double.infinity
+        /// The caller's own value for the spring (an entity id, an index into its tables).
+        /// The spring's first edge in ``SpringBankCore/maskEdges``, or ``MaskEdge/none``.
+        var firstMaskEdge = MaskEdge.none
+        /// While a batch call runs: the spring's position in the call's list, plus one (0: not
+        /// listed). It finds a spring listed twice, or a spring's restart values, with no table.
+        var listedAt: UInt32 = 0
+        /// `due` is the spring's rest, not the time to predict it.
+        var dueIsRest = false
         /// A step saturated one of the spring's lanes (the format could not hold the exact result).
         var wasSaturated = false
         var awaitingPrediction = false
@@ -43,13 +51,14 @@ final class SpringBankCore {
         var scheduleSuspended = false
         /// How many pausing masks hold the spring: it is paused while this is non-zero.
         var pauseDepth: UInt8 = 0
-        /// The spring's first edge in ``SpringBankCore/maskEdges``, or ``MaskEdge/none``.
-        var firstMaskEdge = MaskEdge.none
 
         var isLive: Bool { batch >= 0 }
     }
 
     let lanes: any SpringLaneArithmetic.Type
+    /// The bits of a lane that are zero exactly when it reads 0: all but the sign of a float
+    /// (−0 is 0), all of an integer.
+    let zeroLaneMask: UInt32
     @usableFromInline let tag: UInt32
     // Read by every step that lays out a frame, written only between steps (the bank is used
     // from one thread at a time): no runtime exclusivity checks.
@@ -74,6 +83,11 @@ final class SpringBankCore {
     @exclusivity(unchecked) private var recentBatches: [(key: BatchKey, index: Int)] = []
     private static let recentBatchCount = 4
     var freeBatches: [Int] = []
+    /// The batches a batch removal touches, kept between calls.
+    @exclusivity(unchecked) var touchedBatches: [Int] = []
+    /// Batches left empty and kept for now, with the steps that have seen them empty (see
+    /// ``retireBatchIfEmpty(_:)``).
+    @exclusivity(unchecked) var retiringBatches: [(index: Int, steps: Int)] = []
 
     /// Every spring's record, by handle index; read on every per-spring call.
     let records = UnsafeTable<SpringRecord>()
@@ -83,15 +97,16 @@ final class SpringBankCore {
     /// a class reference out of an array retains and releases it, two atomic operations an event.
     let batchObjects = UnsafeTable<Unmanaged<ConfigurationBatch>?>()
     @exclusivity(unchecked) var freeRecords: [UInt32] = []
-    private(set) var springCount = 0
+    var springCount = 0
 
     @exclusivity(unchecked) var masks: [PauseMaskRecord] = []
     @exclusivity(unchecked) var freeMasks: [UInt32] = []
     /// Mask membership, stored once: an edge per (mask, spring) pair, on both one's lists.
     let maskEdges = UnsafeTable<MaskEdge>()
     @exclusivity(unchecked) var freeMaskEdges: [UInt32] = []
-    /// Each spring's velocity lane as a batch impulse's check leaves it, kept between calls.
-    var batchVelocities: [Int: UInt32] = [:]
+    /// What a batch call's check pass computed for each element, applied by its second pass
+    /// without computing it again; kept between calls, so a batch call allocates nothing.
+    let staged = UnsafeTable<StagedLanes>()
     /// Springs released by a resume, kept between calls so resuming allocates nothing.
     var resumeScratch: [(spring: UInt32, restart: (displacement: UInt32, velocity: UInt32)?)] = []
 
@@ -136,6 +151,7 @@ final class SpringBankCore {
 
     init(lanes: any SpringLaneArithmetic.Type, threading: StepThreading, reservingCapacity: Int) {
         self.lanes = lanes
+        zeroLaneMask = lanes.double(ofLanePattern: 0x8000_0000) == 0 ? 0x7FFF_FFFF : 0xFFFF_FFFF
         self.threading = threading
         // Distinguishes banks so a handle from one is refused by another.
         var generator = SystemRandomNumberGenerator()
@@ -160,6 +176,7 @@ final class SpringBankCore {
         batchLanes.deallocate()
         batchObjects.deallocate()
         maskEdges.deallocate()
+        staged.deallocate()
         work.deallocate()
         frameState.deallocate()
         threadResults.deallocate()
@@ -210,6 +227,10 @@ final class SpringBankCore {
             rememberBatch(key, index)
             return index
         }
+        if freeBatches.isEmpty, batches.count == Self.maximumConfigurationCount {
+            // Out of slots: the batches kept empty go now.
+            for (retired, _) in retiringBatches { releaseBatchIfEmpty(retired) }
+        }
         let index: Int
         if let free = freeBatches.popLast() {
             index = free
@@ -238,8 +259,49 @@ final class SpringBankCore {
         recentBatches.insert((key, index), at: 0)
     }
 
-    private func releaseBatchIfEmpty(_ index: Int) {
+    /// A batch a removal or a reconfiguration left empty is kept, with its buffers, until the
+    /// second step that finds it still empty: an engine that removes every spring of an effect
+    /// and adds them again, or alternates two configurations, empties a batch and fills it again
+    /// every frame, and would otherwise make and grow new buffers each time.
+    func retireBatchIfEmpty(_ index: Int) {
+        guard let object = batchObjects[index] else { return }
+        object._withUnsafeGuaranteedRef { batch in
+            guard batch.count == 0, !batch.isRetiring else { return }
+            batch.isRetiring = true
+            retiringBatches.append((index, 0))
+            planValidity.invalidate()  // the next step looks at it
+        }
+    }
+
+    /// At a step: releases the retiring batches that have stayed empty since the last step, and
+    /// lets go of those filled again. Returns whether any is still waiting.
+    func releaseRetiredBatches() -> Bool {
+        var kept = 0
+        var release: [Int] = []
+        for i in retiringBatches.indices {
+            let (index, steps) = retiringBatches[i]
+            let batch = batchObjects[index].unsafelyUnwrapped
+            let isEmpty = batch._withUnsafeGuaranteedRef { $0.count == 0 }
+            guard isEmpty, steps == 0 else {
+                batch._withUnsafeGuaranteedRef { $0.isRetiring = false }
+                if isEmpty { release.append(index) }
+                continue
+            }
+            retiringBatches[kept] = (index, 1)
+            kept += 1
+        }
+        retiringBatches.removeLast(retiringBatches.count - kept)
+        for index in release { releaseBatchIfEmpty(index) }
+        return kept > 0
+    }
+
+    /// Releases the batch at once if it holds no spring.
+    func releaseBatchIfEmpty(_ index: Int) {
         guard let batch = batches[index], batch.count == 0 else { return }
+        if batch.isRetiring {
+            batch.isRetiring = false
+            retiringBatches.removeAll { $0.index == index }
+        }
         batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] = nil
         recentBatches.removeAll { $0.index == index }
         batches[index] = nil
@@ -282,9 +344,11 @@ final class SpringBankCore {
         return region.slot < region.movingCount
     }
 
-    /// Whether these lanes are a state of rest: exactly on target, not moving.
+    /// Whether these lanes are a state of rest: exactly on target, not moving. Read from the bits
+    /// (every add and wake asks; a call through `lanes` would be a dynamic call).
+    @inline(__always)
     func isRestState(displacement: UInt32, velocity: UInt32) -> Bool {
-        lanes.double(ofLanePattern: displacement) == 0 && lanes.double(ofLanePattern: velocity) == 0
+        displacement & zeroLaneMask == 0 && velocity & zeroLaneMask == 0
     }
 
     // MARK: Lanes at the API and in storage
@@ -423,44 +487,81 @@ final class SpringBankCore {
         }
     }
 
-    /// Takes a spring's slot out of its batch, keeping its record; returns its lanes and user value.
-    private func detach(record index: Int) -> (displacement: UInt32, velocity: UInt32, target: UInt32, userValue: UInt64) {
-        let batchIndex = Int(records[index].batch)
-        let patterns = lanePatterns(ofRecord: index)
-        let userValue = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-            let userValue = batch.userValues[Int(records[index].slot)]
-            moveToRest(batch: batch, slot: Int(records[index].slot))
-            swapSlots(batch: batch, Int(records[index].slot), batch.count - 1)
+    /// Takes a spring's slot out of its batch, keeping its record; returns whether that emptied
+    /// the batch.
+    ///
+    /// The hole it leaves is filled from the end of its region, whose own hole is filled from the
+    /// end of the next: at most three slots copied (not swapped: the leaving spring's lanes need
+    /// no new home).
+    @discardableResult
+    func detach(record index: Int) -> Bool {
+        let (batchIndex, slot) = location(ofRecord: index)
+        return batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            var hole = slot
+            if hole < batch.movingCount {
+                batch.movingCount -= 1
+                moveSlot(batch: batch, from: batch.movingCount, to: hole)
+                hole = batch.movingCount
+            }
+            if hole < batch.awakeCount {
+                batch.awakeCount -= 1
+                moveSlot(batch: batch, from: batch.awakeCount, to: hole)
+                hole = batch.awakeCount
+            }
             batch.count -= 1
+            moveSlot(batch: batch, from: batch.count, to: hole)
             batch.clearSlot(batch.count)
-            return userValue
+            return batch.count == 0
         }
-        return (patterns.displacement, patterns.velocity, patterns.target, userValue)
+    }
+
+    /// Copies slot `from` of a batch into slot `to` and tells its spring.
+    @inline(__always)
+    private func moveSlot(batch: ConfigurationBatch, from: Int, to: Int) {
+        guard from != to else { return }
+        batch.copySlot(from, to: to)
+        records[Int(batch.springOfSlot[to])].slot = Int32(to)
     }
 
     /// Places a spring in a slot of `batchIndex`: awake unless its lanes are a state of rest and it
     /// was not awake before (`keepAwake`: a moving spring set onto its target still rests at the
-    /// next step, with its rest event).
-    private func attach(
+    /// next step, with its rest event), moving unless a mask holds it.
+    ///
+    /// Its slot is made at the end of its region: the first slot of each region after it moves to
+    /// the end of that region (at most two slots copied; none when the batch holds only moving
+    /// springs).
+    func attach(
         record index: Int, batchIndex: Int, displacement: UInt32, velocity: UInt32, target: UInt32, userValue: UInt64,
         keepAwake: Bool = false
     ) {
         // A state of rest is stored as exact zeros (no −0), as `rest(record:)` leaves it.
         let atRest = isRestState(displacement: displacement, velocity: velocity)
+        let isAwake = !atRest || keepAwake, isMoving = isAwake && records[index].pauseDepth == 0
         let slot = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             batch.reserve(batch.count + 1)
-            let slot = batch.count
+            var slot = batch.count
             batch.count += 1
-            batch.displacements[slot] = atRest ? 0 : displacement
-            batch.velocities[slot] = atRest ? 0 : velocity
-            batch.targets[slot] = target
-            batch.springOfSlot[slot] = UInt32(index)
-            batch.userValues[slot] = userValue
+            if isAwake {
+                if slot != batch.awakeCount {
+                    moveSlot(batch: batch, from: batch.awakeCount, to: slot)
+                    slot = batch.awakeCount
+                }
+                batch.awakeCount += 1
+                if isMoving {
+                    if slot != batch.movingCount {
+                        moveSlot(batch: batch, from: batch.movingCount, to: slot)
+                        slot = batch.movingCount
+                    }
+                    batch.movingCount += 1
+                }
+            }
+            batch.place(
+                slot: slot, displacement: atRest ? 0 : displacement, velocity: atRest ? 0 : velocity, target: target,
+                spring: UInt32(index), userValue: userValue)
             return slot
         }
         records[index].batch = Int32(batchIndex)
         records[index].slot = Int32(slot)
-        if !atRest || keepAwake { wake(record: index) }
     }
 
     // MARK: Springs
@@ -479,20 +580,7 @@ final class SpringBankCore {
                 shift: scale, scale: scale, naturalFrequency: configuration.naturalFrequency)
             : (displacement: displacement, velocity: velocity)
         let batchIndex = try batchIndex(for: configuration, scale: scale)
-        let index: Int
-        if let free = freeRecords.popLast() {
-            index = Int(free)
-            // A reused record starts clean but for its generation, which tells the old handle apart,
-            // and its stamp, moved on so that no rest-schedule entry of the old spring matches it.
-            let (generation, stamp) = (records[index].generation, records[index].stamp)
-            records[index] = SpringRecord()
-            records[index].generation = generation
-            records[index].stamp = stamp &+ 1
-        } else {
-            index = records.count
-            records.append(SpringRecord())
-        }
-        records[index].tolerance = tolerance
+        let index = newRecord(tolerance: tolerance)
         attach(
             record: index, batchIndex: batchIndex, displacement: stored.displacement, velocity: stored.velocity, target: target,
             userValue: userValue)
@@ -501,19 +589,52 @@ final class SpringBankCore {
         return handle(ofRecord: index)
     }
 
+    /// A record for a new spring, not yet in a batch: the last freed one if any, else a new one.
+    func newRecord(tolerance: Double) -> Int {
+        newRecord(reusing: freeRecords.popLast(), tolerance: tolerance)
+    }
+
+    /// A record for a new spring, not yet in a batch: `free` (a free record the caller took from
+    /// `freeRecords`), else a new one.
+    @inline(__always)
+    func newRecord(reusing free: UInt32?, tolerance: Double) -> Int {
+        var fresh = SpringRecord()
+        fresh.tolerance = tolerance
+        guard let free else {
+            records.append(fresh)
+            return records.count - 1
+        }
+        let index = Int(free)
+        // A reused record starts clean but for its generation, which tells the old handle apart,
+        // and its schedule entry (stamp and queued time), which the new spring takes over:
+        // popping early is safe, it is queued again at its own due time. Written whole, once.
+        fresh.generation = records[index].generation
+        fresh.stamp = records[index].stamp
+        fresh.queuedDue = records[index].queuedDue
+        records[index] = fresh
+        return index
+    }
+
     func remove(_ handle: SpringHandle) throws(SpringKernelError) {
         try checkMutable()
         let index = try recordIndex(handle)
-        while records[index].firstMaskEdge != MaskEdge.none { removeEdge(records[index].firstMaskEdge) }
         let batchIndex = Int(records[index].batch)
-        _ = detach(record: index)
-        releaseBatchIfEmpty(batchIndex)
-        unschedule(record: index)
-        records[index].awaitingPrediction = false
+        if removeChecked(record: index) { retireBatchIfEmpty(batchIndex) }
+    }
+
+    /// Removes the spring in a live record, leaving its batch in place; returns whether that
+    /// emptied the batch. Without `detaching`, its slot stays for the caller to drop (a batch
+    /// removal that compacts the batch once for all its springs).
+    @inline(__always)
+    func removeChecked(record index: Int, detaching: Bool = true) -> Bool {
+        while records[index].firstMaskEdge != MaskEdge.none { removeEdge(records[index].firstMaskEdge) }
+        let emptied = detaching && detach(record: index)
+        retireSchedule(record: index)
         records[index].batch = -1
         records[index].generation &+= 1
         freeRecords.append(UInt32(index))
         springCount -= 1
+        return emptied
     }
 
     /// Changes displacement, velocity or target; a spring at rest moves unless the new state is
@@ -523,6 +644,37 @@ final class SpringBankCore {
         batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             setState(record: index, batch: batch, slot: slot, displacement: displacement, velocity: velocity, target: target)
         }
+    }
+
+    /// Sets the displacement and velocity lanes, waking a spring at rest unless the new state is
+    /// still its rest, and leaves predicting it to the caller (a batch call predicts its springs
+    /// in one loop, ``stagedTrajectoriesChanged()``). With `releasing`, a spring paused
+    /// mid-motion (its last hold just let go) first goes back among the moving, as
+    /// ``release(record:)`` does: one look-up of its batch for both.
+    func setLanes(record index: Int, displacement: UInt32, velocity: UInt32, releasing: Bool = false) {
+        let (batchIndex, slot) = location(ofRecord: index)
+        let resting = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            var slot = slot
+            if releasing, slot >= batch.movingCount, slot < batch.awakeCount {
+                swapSlots(batch: batch, slot, batch.movingCount)
+                slot = batch.movingCount
+                batch.movingCount += 1
+            }
+            batch.displacements[slot] = displacement
+            batch.velocities[slot] = velocity
+            return slot >= batch.awakeCount
+        }
+        guard resting else { return }
+        if isRestState(displacement: displacement, velocity: velocity) {
+            // Still a state of rest (a resting spring does not move when released): keep the
+            // exact rest patterns (no −0).
+            batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+                batch.displacements[slot] = 0
+                batch.velocities[slot] = 0
+            }
+            return
+        }
+        wake(record: index)
     }
 
     private func setState(
@@ -576,11 +728,12 @@ final class SpringBankCore {
         let newBatch = try batchIndex(for: configuration, scale: scale)
         records[index].tolerance = tolerance
         // Its masks and pause depth live in its record: only the lanes and its user value move.
-        let patterns = detach(record: index)
+        let patterns = lanePatterns(ofRecord: index), userValue = userValue(ofRecord: index)
+        detach(record: index)
         attach(
             record: index, batchIndex: newBatch, displacement: converted.displacement, velocity: converted.velocity,
-            target: patterns.target, userValue: patterns.userValue, keepAwake: wasAwake)
-        releaseBatchIfEmpty(oldBatch)
+            target: patterns.target, userValue: userValue, keepAwake: wasAwake)
+        retireBatchIfEmpty(oldBatch)
         if isAwake(record: index) { trajectoryChanged(record: index) }
     }
 }

@@ -44,6 +44,9 @@ struct UnsafeTable<Element: BitwiseCopyable> {
         header.pointee.count += 1
     }
 
+    /// Empties the table, keeping its storage.
+    func removeAll() { header.pointee.count = 0 }
+
     func reserveCapacity(_ capacity: Int) {
         guard capacity > header.pointee.capacity else { return }
         let fresh = UnsafeMutablePointer<Element>.allocate(capacity: capacity)

@@ -158,11 +158,10 @@ private func resume<Lanes>(
         return try kernel { () throws(SpringKernelError) in try bank.resume(mask) }
     }
     try entry.withSprings(packed, values.count, in: bank) { springs throws(Refusal) in
-        // The restart closure runs once per freed spring, in handle order.
-        var position: [SpringHandle: Int] = [:]
-        for (i, spring) in springs.enumerated() { position[spring] = i }
+        // The kernel's buffer form: restart states found by a mark in each spring's record, no
+        // table built per call and no closure call per spring.
         try kernel { () throws(SpringKernelError) in
-            try bank.resume(mask) { spring in position[spring].map { (values[$0], velocities[$0]) } }
+            try bank.resume(mask, restarting: springs, values: values, velocities: velocities)
         }
     }
 }

@@ -12,6 +12,27 @@ public enum CompilerCheck {
         return FileManager.default.fileExists(atPath: directory.appendingPathComponent("\(module).swiftmodule").path) ? directory : nil
     }
 
+    /// The module maps SwiftPM writes for the build's C targets (`<target>.build/module.modulemap`
+    /// beside `Modules`), which a Swift module built on one of them (SpringKernel on its shims)
+    /// needs its importers to find.
+    static func cModuleMaps(beside modules: URL) -> [URL] {
+        let build = modules.deletingLastPathComponent()
+        let targets = (try? FileManager.default.contentsOfDirectory(at: build, includingPropertiesForKeys: nil)) ?? []
+        return targets.filter { $0.pathExtension == "build" }.map { $0.appendingPathComponent("module.modulemap") }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// The include folders of the package's C targets that bring their own module map
+    /// (`Sources/<target>/include/module.modulemap`, as `_SpringKernelShims` does): SwiftPM writes
+    /// none for those into the build folder, so importers search the sources.
+    static func cIncludeFolders() -> [URL] {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let targets = (try? FileManager.default.contentsOfDirectory(at: sources, includingPropertiesForKeys: nil)) ?? []
+        return targets.map { $0.appendingPathComponent("include") }
+            .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("module.modulemap").path) }
+    }
+
     /// The first `swiftc` on `PATH`.
     public static var swiftc: URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
@@ -40,7 +61,9 @@ public enum CompilerCheck {
         try source.write(to: file, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = swiftc
-        process.arguments = ["-emit-sil", "-o", "/dev/null", "-parse-as-library", "-swift-version", "6", "-I", modules.path, file.path]
+        process.arguments = ["-emit-sil", "-o", "/dev/null", "-parse-as-library", "-swift-version", "6", "-I", modules.path]
+            + cModuleMaps(beside: modules).flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] }
+            + cIncludeFolders().flatMap { ["-I", $0.path] } + [file.path]
         // The driver leaves a TemporaryDirectory.* behind in TMPDIR: keep it inside ours.
         process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory.path]) { $1 }
         let output = Pipe()

@@ -81,7 +81,8 @@ struct KernelModelTests {
         let fixed = try KernelModelRun<Q16Reference>(seed: 1, operations: 5)
         while fixed.springs.values.filter(\.awake).isEmpty { try fixed.add() }
         let other = fixed.springs.values.first(where: \.awake)!.handle
-        fixed.springs[other]!.state.v &+= 1
+        // One step of the API's resolution (a lane finer than it would hide a single LSB).
+        fixed.springs[other]!.state.v &+= Int32(1) << max(0, fixed.springs[other]!.state.scale.velocityShift)
         #expect(throws: ModelMismatch.self) { try fixed.checkAll() }
     }
 }

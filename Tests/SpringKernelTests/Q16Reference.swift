@@ -13,8 +13,9 @@ import Foundation
 ///   negative shift rounds to nearest, ties up), each must fit `Int32`, and the motion's energy
 ///   norm √(d² + (v·2ᶜ/ω)²) must stay within 2³⁰ lane steps and |target| + the norm within the
 ///   `Int32` range (``Q16Lanes/holdsMotion``), else `.displacement` (for d alone) or `.velocity`.
-/// - One step: each row b·d + b'·v + 2²⁸ summed exactly in `Int64`, shifted right by 29 (round to
-///   nearest); a lane beyond ±2³⁰ is clamped to ±(2³⁰ − 1) and reported (a saturation).
+/// - One step: each lane plus its row's increment c·d + c′·v, evaluated in binary32 and rounded
+///   to an integer (``increment(_:_:_:_:)``); a lane beyond ±2³⁰ is clamped to ±(2³⁰ − 1) and
+///   reported (a saturation).
 /// - Reads round the lanes back to the API's resolution (ties up), clamped to `Int32`.
 struct Q16Reference: ReferenceArithmetic {
     typealias Lanes = Q16Lanes
@@ -183,21 +184,31 @@ struct Q16Reference: ReferenceArithmetic {
 
     // MARK: Steps and rest
 
-    /// (sum + 2²⁸) / 2²⁹ rounded down: round to nearest, ties up.
-    @inline(__always)
-    static func rounded(_ sum: Int64) -> Int64 { (sum + (1 << 28)) >> 29 }
+    /// One row's increment c·d + c′·v as the format documents it: d and v converted to binary32,
+    /// each product and their sum rounded to binary32 (nearest, ties to even, nothing fused), the
+    /// sum rounded to the nearest integer (ties to even); a sum of 2³¹ or more in magnitude
+    /// converts to `Int32.min` (x86's "integer indefinite"). Written with `Double`, not with
+    /// `Float` arithmetic: a product of two binary32 values is exact in `Double`, and a `Double`
+    /// sum of two binary32 values rounded to binary32 is the correctly rounded binary32 sum
+    /// (53 ≥ 2·24 + 2 bits, so the double rounding is harmless).
+    static func increment(_ d: Int32, _ v: Int32, _ c: UInt32, _ cPrime: UInt32) -> (lane: Int32, exact: Int64) {
+        let fd = Double(Float(Double(d))), fv = Double(Float(Double(v)))
+        let p = Double(Float(Double(Float(bitPattern: c)) * fd))
+        let q = Double(Float(Double(Float(bitPattern: cPrime)) * fv))
+        let sum = Double(Float(p + q)).rounded(.toNearestOrEven)
+        return (sum.magnitude < 0x1p31 ? Int32(sum) : .min, Int64(sum))
+    }
 
-    /// One step of stored lanes, as the format documents it: rounded rows, and a lane beyond ±2³⁰
-    /// reported (`saturated`) and, in a bank, clamped (`clamp`).
+    /// One step of stored lanes, as the format documents it: each lane plus its row's increment,
+    /// kept modulo 2³², and a lane beyond ±2³⁰ reported (`saturated`) and, in a bank, clamped
+    /// (`clamp`).
     static func step(_ d: Int32, _ v: Int32, _ c: SIMD8<UInt32>, clamp: Bool = true) -> (Int32, Int32, Bool) {
-        let b11 = Int64(Int32(bitPattern: c[0])), b12 = Int64(Int32(bitPattern: c[1]))
-        let b21 = Int64(Int32(bitPattern: c[2])), b22 = Int64(Int32(bitPattern: c[3]))
-        let newD = rounded(b11 * Int64(d) + b12 * Int64(v))
-        let newV = rounded(b21 * Int64(d) + b22 * Int64(v))
+        let newD = d &+ increment(d, v, c[0], c[1]).lane
+        let newV = v &+ increment(d, v, c[2], c[3]).lane
         let bound: Int64 = 1 << 30
-        let saturated = newD >= bound || newD < -bound || newV >= bound || newV < -bound
-        func lane(_ x: Int64) -> Int32 {
-            saturated && clamp ? Int32(min(max(x, -bound + 1), bound - 1)) : Int32(truncatingIfNeeded: x)
+        let saturated = [newD, newV].contains { Int64($0) >= bound || Int64($0) < -bound }
+        func lane(_ x: Int32) -> Int32 {
+            saturated && clamp ? Int32(min(max(Int64(x), -bound + 1), bound - 1)) : x
         }
         return (lane(newD), lane(newV), saturated)
     }

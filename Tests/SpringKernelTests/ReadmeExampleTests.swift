@@ -28,6 +28,15 @@ func readmeExample() throws {
     let followers = [x, fade], newTargets: [Float] = [150, 0.5]
     try bank.retarget(followers, to: newTargets)
     #expect(try bank.target(of: fade) == 0.5 && bank.restTime(of: x) > 0)
+    let starts: [Float] = [0, 10], ends: [Float] = [100, 100], kicks: [Float] = [0, 5]
+    let sparks = try bank.add(values: starts, targets: ends, velocities: kicks, tolerance: 0.5)
+    #expect(try bank.value(of: sparks[1]) == 10 && bank.velocity(of: sparks[1]) == 5)
+    try bank.remove(sparks)
+    #expect(!bank.contains(sparks[0]) && bank.count == 2)
+    try bank.setConfiguration(of: followers, to: .default)
+    try bank.pause(drag)
+    try bank.resume(drag, restarting: [x], values: [140], velocities: [900])
+    #expect(try bank.value(of: x) == 140 && bank.velocity(of: x) == 900 && !bank.isPaused(x))
 
     let physics = SpringBank<Float32Lanes>()
     try physics.setFrameClock(.fixed(frameDuration: 1.0 / 60))
@@ -36,7 +45,7 @@ func readmeExample() throws {
 }
 
 /// The README's kernel example, compiled as the README prints it (inside a function that supplies
-/// `measuredFrameTime`, `followers` and `newTargets`): no error and no warning, so a reader who
+/// `measuredFrameTime`, `followers`, `newTargets`, `starts`, `ends` and `kicks`): no error and no warning, so a reader who
 /// pastes it into a package built with warnings as errors gets no surprise.
 @Test("the README example compiles without a warning", .enabled(if: CompilerCheck.isAvailable(for: "SpringKernel")))
 func readmeExampleCompilesCleanly() throws {
@@ -52,7 +61,9 @@ func readmeExampleCompilesCleanly() throws {
     let source = """
         import SpringKernel
 
-        func example(measuredFrameTime: Double, followers: [SpringHandle], newTargets: [Float]) throws {
+        func example(
+            measuredFrameTime: Double, followers: [SpringHandle], newTargets: [Float], starts: [Float], ends: [Float], kicks: [Float]
+        ) throws {
         \(example)
         }
         """

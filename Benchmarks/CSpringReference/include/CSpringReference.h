@@ -33,11 +33,10 @@ void spring_reference_step_displacement(float *d, float *v, size_t n, float a11,
 void spring_reference_step_absolute(float *x, float *v, const float *t, size_t n,
                                     float a11, float a12, float a21, float a22);
 
-/// Q16.16 fixed point (the kernel's Q16Lanes arithmetic on lanes at their scale): 64-bit products
-/// of 32-bit lanes and coefficients with 29 fractional bits, each row summed with half a step and
-/// shifted right by 29 (rounding to nearest), with the report of a lane beyond ±2^30 the kernel
-/// keeps. Returns non-zero if any result lane is beyond that bound.
-int64_t spring_reference_step_fixed(int32_t *d, int32_t *v, size_t n, int32_t a11, int32_t a12, int32_t a21, int32_t a22);
+/// Q16.16 fixed point (the kernel's Q16Lanes arithmetic on lanes at their scale): each Int32 lane
+/// plus its increment c11·d + c12·v (c21·d + c22·v for v) computed in float32 with no contraction
+/// and rounded to the nearest integer (rintf, ties to even); returns 1 if a lane left [-2^30, 2^30).
+int64_t spring_reference_step_fixed(int32_t *d, int32_t *v, size_t n, float c11, float c12, float c21, float c22);
 
 /// The bandwidth roofline: an in-place read and write of two lanes per spring (n springs, 16 bytes
 /// each, the exact step's traffic), negating each value so the store depends on the load and the

@@ -8,11 +8,13 @@ struct EventsCommand {
     static let help = """
         spring-bench events [--springs 16K,256K,1M] [--kernel float,fixed] [--fractions 0.01,0.1,1]
                             [--events \(EventKind.allCases.map(\.rawValue).joined(separator: ","))]
-                            [--repeats R] [--format table|json|csv] [--output DIR] [--quick]
+                            [--forms single,batch,closure] [--repeats R] [--format table|json|csv]
+                            [--output DIR] [--quick]
 
           N lightly damped springs (tension 120, friction 0.02: they swing for minutes), all moving, stepped at 60 Hz. Each frame a
           fraction of them gets one event of a kind, one call per spring ("single") or one call for all
-          ("batch": retarget from a buffer of targets, an impulse to a mask, a mask's pause and resume):
+          ("batch": from buffers of handles and values, an impulse to a mask, a mask's pause and
+          resume; "closure": a resume asking a closure for each spring's restart state):
             retarget   a new target every frame          impulse    a velocity added
             set-state  a new value and velocity          start      a spring removed and a new one added
             resume     a mask paused and resumed with new values and velocities
@@ -34,9 +36,9 @@ struct EventsCommand {
         /// The forms this kind has.
         var forms: [String] {
             switch self {
-            case .retarget, .impulse: ["single", "batch"]
-            case .resume, .pause: ["batch"]
-            case .setState, .start, .configure: ["single"]
+            case .retarget, .impulse, .setState, .start, .configure: ["single", "batch"]
+            case .resume: ["closure", "batch"]
+            case .pause: ["batch"]
             case .newDuration: ["frame"]
             }
         }
@@ -61,6 +63,8 @@ struct EventsCommand {
     var kernels: [String]
     var fractions: [Double]
     var kinds: [EventKind]
+    /// The forms to measure (nil: every form of each kind).
+    var forms: Set<String>? = nil
     var repeats: Int
     var format: OutputFormat
     var output: String?
@@ -90,6 +94,7 @@ struct EventsCommand {
             kinds.append(kind)
         }
         self.kinds = kinds
+        forms = arguments.list("forms").map(Set.init)
         repeats = try arguments.int("repeats", in: 1...1000) ?? (quick ? 3 : 5)
         guard repeats >= 1, sizes.allSatisfy({ $0 >= 16 && $0 <= 1 << 24 }) else { throw .usage("--repeats ≥ 1, --springs within 16...16M") }
         format = try outputFormat(&arguments)
@@ -115,7 +120,7 @@ struct EventsCommand {
                 for fraction in fractions {
                     // A new frame duration involves no share of the springs: measured once a size.
                     for kind in kinds where kind != .newDuration || fraction == fractions.last {
-                        for form in kind.forms {
+                        for form in kind.forms where forms?.contains(form) ?? true {
                             progress.update("events: \(kernel) \(springCountLabel(springs)) \(Int(fraction * 100)) % \(kind.rawValue) \(form)")
                             rows.append(kernel == "float"
                                 ? try Self.measure(Float32Lanes.self, springs: springs, fraction: fraction, kind: kind, form: form, repeats: repeats, value: { Float($0) })
@@ -155,15 +160,26 @@ struct EventsCommand {
         let (bank, initialHandles) = try makeBank()
         var handles = initialHandles
         let targets = [[Lanes.Value](repeating: value(1), count: eventCount), [Lanes.Value](repeating: value(-1), count: eventCount)]
+        let goals = [Lanes.Value](repeating: value(50), count: eventCount)
         let mask = try bank.makePauseMask(handles[0..<eventCount])
         var frame = 0
+        // A new duration every frame: measured frame times, drawn before the timing and cycled.
+        // The steady frame runs the same loop over durations that are all 1/60 s, so the two
+        // differ only in what the bank does with a new duration.
         var jitter = SplitMix64(seed: 60)
+        let jittered = (0..<1024).map { _ in dt * (1 + (jitter.unit() * 2 - 1) * 0.15) }
+        let steady = [Double](repeating: dt, count: 1024)
+        var baseFrame = 0
+        let baseStep: () throws -> Void = kind != .newDuration ? { try base.step(dt: dt) } : {
+            baseFrame = (baseFrame + 1) & 1023
+            try base.step(dt: steady[baseFrame])
+        }
         let eventFrame: () throws -> Void = {
             frame += 1
             let parity = frame & 1
             switch (kind, form) {
             case (.newDuration, _):
-                try bank.step(dt: dt * (1 + (jitter.unit() * 2 - 1) * 0.15))
+                try bank.step(dt: jittered[frame & 1023])
                 return
             case (.retarget, "single"):
                 // The engine's own buffers: no array checks of the harness in the timing.
@@ -186,10 +202,30 @@ struct EventsCommand {
                 }
             case (.impulse, _):
                 try bank.addVelocity(targets[parity][0], toEveryMemberOf: mask)
+            case (.setState, "batch"):
+                try handles.withUnsafeBufferPointer { springs in
+                    try targets[parity].withUnsafeBufferPointer { values in
+                        try bank.setState(of: UnsafeBufferPointer(rebasing: springs[0..<eventCount]), values: values, velocities: values)
+                    }
+                }
             case (.setState, _):
                 try handles.withUnsafeBufferPointer { springs in
                     try targets[parity].withUnsafeBufferPointer { values in
                         for i in 0..<eventCount { try bank.setState(of: springs[i], value: values[i], velocity: values[i]) }
+                    }
+                }
+            case (.start, "batch"):
+                try handles.withUnsafeMutableBufferPointer { springs in
+                    let listed = UnsafeMutableBufferPointer(rebasing: springs[0..<eventCount])
+                    try bank.remove(UnsafeBufferPointer(listed))
+                    try targets[parity].withUnsafeBufferPointer { values in
+                        try targets[1 - parity].withUnsafeBufferPointer { velocities in
+                            try goals.withUnsafeBufferPointer { goals in
+                                try bank.add(
+                                    values: values, targets: goals, velocities: velocities, configuration: configurations[0],
+                                    tolerance: value(0.5), into: listed)
+                            }
+                        }
                     }
                 }
             case (.start, _):
@@ -206,12 +242,27 @@ struct EventsCommand {
                         }
                     }
                 }
+            case (.resume, "batch"):
+                try bank.pause(mask)
+                try handles.withUnsafeBufferPointer { springs in
+                    try targets[parity].withUnsafeBufferPointer { values in
+                        try targets[1 - parity].withUnsafeBufferPointer { velocities in
+                            try bank.resume(
+                                mask, restarting: UnsafeBufferPointer(rebasing: springs[0..<eventCount]), values: values,
+                                velocities: velocities)
+                        }
+                    }
+                }
             case (.resume, _):
                 try bank.pause(mask)
                 try bank.resume(mask) { _ in (value: targets[parity][0], velocity: targets[1 - parity][0]) }
             case (.pause, _):
                 try bank.pause(mask)
                 try bank.resume(mask)
+            case (.configure, "batch"):
+                try handles.withUnsafeBufferPointer { springs in
+                    try bank.setConfiguration(of: UnsafeBufferPointer(rebasing: springs[0..<eventCount]), to: configurations[parity])
+                }
             case (.configure, _):
                 let configuration = configurations[parity]
                 try handles.withUnsafeBufferPointer { springs in
@@ -229,7 +280,7 @@ struct EventsCommand {
         }
         let timer = FrameTimer(repeats: repeats, secondsPerRepeat: 0.02)
         let results = try timer.secondsPerFrame([
-            Contender(prepare: { restart(base, baseHandles) }, frame: { try base.step(dt: dt) }),
+            Contender(prepare: { restart(base, baseHandles) }, frame: baseStep),
             Contender(prepare: { restart(bank, handles) }, frame: eventFrame),
         ])
         let baseSeconds = Percentiles(results[0].samples).p50

@@ -34,6 +34,11 @@ enum ResultsSummary {
             "## Machine", "",
             "- CPU: \(m.cpuModel), \(m.processors) cores",
             "- spring-bench and the kernel step inlined into it built for **\(m.isa)**; the C reference loops and probes built for \(m.referenceIsa) (clang -O3 -march=native, compiled into the same binary)",
+        ]
+        if m.isProxyBuild {
+            lines.append("- **A proxy run**: the CPU offers \(m.hostIsa ?? "more"), the build uses \(m.isa) only (`SPRING_BENCH_CPU`): \(m.isa) code on another microarchitecture, not a machine of that instruction set")
+        }
+        lines += [
             "- Swift \(m.swiftVersion); measured \(m.date); the run took \(String(format: "%.0f", results.durationSeconds)) s\(results.quick ? " (**--quick**: CI-sized, not a reference run)" : "")",
             "- Throughput figures are p50 over repeats after an untimed warm-up; the cases of one group (one size, one comparison) are measured together with their repeats interleaved, and every ratio below is taken within one group.",
             "",
@@ -186,7 +191,7 @@ enum ResultsSummary {
         }
         var lines = [
             "## Fixed point (Q16.16)", "",
-            "The fixed-point bank's whole step (`fixed`) against clang -O3 -march=native on the same arithmetic (`c-fixed`: 64-bit products of 32-bit lanes, rounded to nearest, the bound's report) and against the float32 bank, measured in the same groups as the float32 kernel.", "",
+            "The fixed-point bank's whole step (`fixed`) against clang -O3 -march=native on the same arithmetic (`c-fixed`: the same binary32 increments rounded to nearest even, added to the Int32 lanes, the bound's report) and against the float32 bank, measured in the same groups as the float32 kernel.", "",
         ] + markdownTable(["springs", "fixed steps/s", "GB/s", "c-fixed", "vs c-fixed", "vs float32", "vs fixed-scalar"], rows)
         if let settle = results.fixedSettle?.first {
             lines += ["", String(format: "Settle on the corpus, judged against the fixed-point trajectory itself: %d cases, D = R %d, D = R + 1 %d, later %d, early %d, never %d (%.3f %% within [R, R + 1]).",

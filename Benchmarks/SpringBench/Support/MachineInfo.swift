@@ -10,6 +10,10 @@ struct MachineInfo: Codable {
     var isa: String
     /// The instruction set the C reference loops were built for (clang -O3 -march=native).
     var referenceIsa: String
+    /// The widest x86 instruction set the CPU offers (`avx512`, `avx2` or `sse2`, from
+    /// /proc/cpuinfo; nil elsewhere): an AVX2 build run on an AVX-512 CPU is a proxy for an AVX2
+    /// machine, not one. Optional so that results written before it was recorded still decode.
+    var hostIsa: String?
     var swiftVersion: String
     var date: String
 
@@ -18,13 +22,29 @@ struct MachineInfo: Codable {
             cpuModel: cpuModelName(), processors: StepThreading.processorCount,
             isa: String(cString: spring_bench_compiled_isa()),
             referenceIsa: String(cString: spring_reference_compiled_isa()),
+            hostIsa: hostInstructionSet(),
             swiftVersion: swiftCompilerVersion, date: ISO8601DateFormatter().string(from: Date()))
     }
 
-    /// A folder name for this machine and build, like `amd-epyc-2c-avx512` (Box2D's `amd7950x_avx2`).
+    /// A folder name for this machine and build, like `amd-epyc-2c-avx512` (Box2D's `amd7950x_avx2`);
+    /// a build for less than the CPU offers says so, like `amd-epyc-2c-avx2-on-avx512`.
     var slug: String {
         let words = cpuModel.lowercased().split { !$0.isLetter && !$0.isNumber }.prefix(4)
-        return (words.map(String.init) + ["\(processors)c", isa]).joined(separator: "-")
+        return (words.map(String.init) + ["\(processors)c", isa] + (isProxyBuild ? ["on", hostIsa ?? ""] : []))
+            .joined(separator: "-")
+    }
+
+    /// Whether spring-bench was built for less than this CPU offers.
+    var isProxyBuild: Bool { hostIsa.map { $0 != isa } ?? false }
+
+    private static func hostInstructionSet() -> String? {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+              let flags = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
+        else { return nil }
+        // The names spring_bench_compiled_isa() gives the same sets.
+        let words = Set(flags.split(separator: " "))
+        if ["avx512f", "avx512vl", "avx512bw"].allSatisfy({ words.contains($0) }) { return "avx512" }
+        return words.contains("avx2") ? "avx2" : "sse2"
     }
 
     private static func cpuModelName() -> String {
@@ -51,6 +71,7 @@ struct MachineInfo: Codable {
 
     /// One line for the top of a report.
     var headline: String {
-        "\(cpuModel), \(processors) cores; spring-bench built for \(isa), C reference for \(referenceIsa); Swift \(swiftVersion)"
+        "\(cpuModel), \(processors) cores\(isProxyBuild ? " (the CPU offers \(hostIsa ?? ""))" : ""); "
+            + "spring-bench built for \(isa), C reference for \(referenceIsa); Swift \(swiftVersion)"
     }
 }

@@ -136,7 +136,7 @@ struct ThroughputBench {
             }), springs)
         case .cFixed:
             let c = Q16Lanes.coefficients(of: p)
-            let (f11, f12, f21, f22) = (Int32(bitPattern: c[0]), Int32(bitPattern: c[1]), Int32(bitPattern: c[2]), Int32(bitPattern: c[3]))
+            let (f11, f12, f21, f22) = (Float(bitPattern: c[0]), Float(bitPattern: c[1]), Float(bitPattern: c[2]), Float(bitPattern: c[3]))
             return (Contender(frame: {
                 _ = spring_reference_step_fixed(lanes.fixedDisplacement, lanes.fixedVelocity, springs, f11, f12, f21, f22)
             }), springs)

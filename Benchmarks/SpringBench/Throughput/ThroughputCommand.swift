@@ -229,7 +229,7 @@ extension ThroughputKernel {
         case .cAbsolute: "C: the ANCHORS loop on absolute positions and targets, 20 B a step"
         case .fixed: "the fixed-point (Q16.16) bank's step"
         case .fixedScalar: "the fixed-point bank's bit-identical scalar step"
-        case .cFixed: "C: the fixed-point arithmetic (64-bit products of 32-bit lanes, rounded, the bound's report)"
+        case .cFixed: "C: the fixed-point arithmetic (binary32 increments rounded to nearest even, added to Int32 lanes, the bound's report)"
         case .rk4: "peers' integrator at its best: RK4, 1 ms substeps, SIMD16 over SoA lanes"
         case .objectPerSpring: "peers' layout: a class instance per spring, RK4 1 ms, 64 ms clamp (Rebound)"
         case .probeBandwidth: "reference: in-place read and write of 16 B a spring (C; not a bound)"

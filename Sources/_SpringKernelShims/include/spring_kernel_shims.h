@@ -1,0 +1,84 @@
+// The lane conversions of Q16Lanes' step that Swift emits as calls or with a range check per lane
+// (SIMD16 conversions are not inlined; Int32(Float) checks every lane): Int32 lanes to binary32
+// (cvtdq2ps) and back rounded in the current rounding mode (cvtps2dq). Static inline, so they
+// are compiled into the Swift code that calls them, for that module's target CPU.
+#ifndef SPRING_KERNEL_SHIMS_H
+#define SPRING_KERNEL_SHIMS_H
+
+#include <stdint.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#else
+#include <math.h>
+#endif
+
+typedef float sk_float16 __attribute__((ext_vector_type(16)));
+typedef int32_t sk_int16 __attribute__((ext_vector_type(16)));
+
+#if defined(__aarch64__)
+/// fcvtns rounds to nearest even whatever FPCR says and saturates; x86's cvtps2dq gives INT32_MIN
+/// for a magnitude of 2^31 or more, which Q16Lanes relies on to flag such a lane: the same here.
+static inline __attribute__((always_inline)) int32x4_t sk_arm_round(float32x4_t x) {
+    uint32x4_t huge = vcageq_f32(x, vdupq_n_f32(0x1p31f));
+    return vbslq_s32(huge, vdupq_n_s32(INT32_MIN), vcvtnq_s32_f32(x));
+}
+#endif
+
+/// One lane rounded to the nearest Int32 as ``sk_round_to_int32x16`` rounds it.
+static inline __attribute__((always_inline)) int32_t sk_round_to_int32(float x) {
+#if defined(__x86_64__) || defined(__i386__)
+    return _mm_cvtss_si32(_mm_set_ss(x));
+#elif defined(__aarch64__)
+    return vgetq_lane_s32(sk_arm_round(vdupq_n_f32(x)), 0);
+#else
+    // Elsewhere: the current rounding mode (the step pins nearest), INT32_MIN out of range.
+    return (x >= 0x1p31f || x <= -0x1p31f || x != x) ? INT32_MIN : (int32_t)lrintf(x);
+#endif
+}
+
+/// Each lane converted to binary32, rounded in the current mode (exact below 2^24 in magnitude).
+static inline __attribute__((always_inline)) sk_float16 sk_int32_to_float32x16(sk_int16 x) {
+    return __builtin_convertvector(x, sk_float16);
+}
+
+/// Each lane rounded to the nearest Int32, ties to even (the step pins that rounding mode). A lane
+/// whose magnitude is 2^31 or more, or NaN, gives INT32_MIN on x86 (the instruction's "integer
+/// indefinite"): Q16Lanes never passes one (its admitted bound keeps every increment within 2^31).
+static inline __attribute__((always_inline)) sk_int16 sk_round_to_int32x16(sk_float16 x) {
+#if defined(__AVX512F__)
+    return (sk_int16)_mm512_cvtps_epi32((__m512)x);
+#elif defined(__AVX__)
+    typedef float f8 __attribute__((ext_vector_type(8)));
+    typedef int32_t i8 __attribute__((ext_vector_type(8)));
+    i8 low = (i8)_mm256_cvtps_epi32((__m256)__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7));
+    i8 high = (i8)_mm256_cvtps_epi32((__m256)__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15));
+    return __builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+#elif defined(__SSE2__)
+    typedef int32_t i4 __attribute__((ext_vector_type(4)));
+    i4 a = (i4)_mm_cvtps_epi32((__m128)__builtin_shufflevector(x, x, 0, 1, 2, 3));
+    i4 b = (i4)_mm_cvtps_epi32((__m128)__builtin_shufflevector(x, x, 4, 5, 6, 7));
+    i4 c = (i4)_mm_cvtps_epi32((__m128)__builtin_shufflevector(x, x, 8, 9, 10, 11));
+    i4 d = (i4)_mm_cvtps_epi32((__m128)__builtin_shufflevector(x, x, 12, 13, 14, 15));
+    typedef int32_t i8 __attribute__((ext_vector_type(8)));
+    i8 ab = __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7);
+    i8 cd = __builtin_shufflevector(c, d, 0, 1, 2, 3, 4, 5, 6, 7);
+    return __builtin_shufflevector(ab, cd, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+#elif defined(__aarch64__)
+    sk_int16 r;
+    for (int i = 0; i < 16; i += 4) {
+        float32x4_t lanes = {x[i], x[i + 1], x[i + 2], x[i + 3]};
+        int32x4_t rounded = sk_arm_round(lanes);
+        r[i] = rounded[0]; r[i + 1] = rounded[1]; r[i + 2] = rounded[2]; r[i + 3] = rounded[3];
+    }
+    return r;
+#else
+    sk_int16 r;
+    for (int i = 0; i < 16; i++) r[i] = sk_round_to_int32(x[i]);
+    return r;
+#endif
+}
+
+
+#endif
