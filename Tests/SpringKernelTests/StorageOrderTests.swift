@@ -287,4 +287,26 @@ struct StorageOrderTests {
         }
         #expect(bank.stateHash() == hash && bank.layoutVersion == layout.version)
     }
+
+    @Test("user values and layouts follow the batch forms: add, reconfigure and remove many springs at once")
+    func userValuesThroughBatchForms() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let n = 200
+        let springs = try bank.add(
+            values: (0..<n).map { Float($0 % 37) }, targets: (0..<n).map { Float($0 % 5) },
+            userValues: (0..<n).map { 5000 + UInt64($0) }, tolerance: 0.5)
+        for _ in 0..<3 { try bank.step(dt: 1.0 / 60) }
+        // More than a quarter of the batch leaves at once (dropped in one pass), then comes back.
+        let stiff = try SpringConfiguration(tension: 900, friction: 40)
+        let version = bank.layoutVersion
+        try bank.setConfiguration(of: Array(springs[0..<120]), to: stiff)
+        #expect(bank.layoutVersion != version)
+        try bank.remove(Array(springs[150..<200]))
+        try bank.setConfiguration(of: Array(springs[0..<60]), to: .default)
+        for _ in 0..<30 { try bank.step(dt: 1.0 / 60) }
+        for (i, spring) in springs.enumerated() where i < 150 { #expect(try bank.userValue(of: spring) == 5000 + UInt64(i)) }
+        let read = try Self.read(bank, bank.storageLayout(), filler: 0)
+        #expect(Set(read.springs) == Set(springs[0..<150]))
+        for (k, spring) in read.springs.enumerated() { #expect(read.ids[k] == 5000 + UInt64(spring.index)) }
+    }
 }
