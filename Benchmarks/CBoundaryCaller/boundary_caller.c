@@ -24,4 +24,28 @@ int32_t boundary_retarget(uint64_t bank, const uint64_t *springs, const float *t
     return sk_bank_retarget_f32(bank, springs, targets, count);
 }
 
+int32_t boundary_layout(uint64_t bank, uint64_t *version, size_t *count) {
+    return sk_bank_layout(bank, sk_region_all, count, version);
+}
+
+int32_t boundary_layout_read_values(uint64_t bank, uint64_t version, float *out, size_t count) {
+    return sk_layout_read_f32(bank, sk_quantity_value, sk_region_all, version, out, count);
+}
+
+int32_t boundary_layout_read_targets(uint64_t bank, uint64_t version, float *out, size_t count) {
+    return sk_layout_read_f32(bank, sk_quantity_target, sk_region_all, version, out, count);
+}
+
+int32_t boundary_layout_read_user_values(uint64_t bank, uint64_t version, uint64_t *out, size_t count) {
+    return sk_layout_read_user_values(bank, sk_region_all, version, out, count);
+}
+
+int32_t boundary_layout_read_springs(uint64_t bank, uint64_t version, uint64_t *out, size_t count) {
+    return sk_layout_read_springs(bank, sk_region_all, version, out, count);
+}
+
+int32_t boundary_layout_retarget(uint64_t bank, uint64_t version, const float *targets, size_t count) {
+    return sk_layout_retarget_f32(bank, sk_region_all, version, targets, count);
+}
+
 void boundary_memcpy(void *destination, const void *source, size_t bytes) { memcpy(destination, source, bytes); }

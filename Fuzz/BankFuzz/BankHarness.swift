@@ -329,6 +329,64 @@ final class BankHarness<Lanes: FuzzLanes> {
         }
         for mask in masks { _ = try! bank.springs(in: mask) }
         _ = bank.awakeCount
+        checkStorageOrder()
+    }
+
+    /// A value's bits (both formats' values are 32 bits: a `Float`, a ``Q16``).
+    func bits(_ value: Lanes.Value) -> UInt32 { withUnsafeBytes(of: value) { $0.load(as: UInt32.self) } }
+
+    /// The layout taken by the last ``checkStorageOrder()``: stale by now if a spring moved since.
+    var lastLayout: StorageLayout?
+
+    /// Reads in storage order give the per-handle reads bit for bit, for every spring and the
+    /// moving ones, and name every spring of the region once; a write through the last layout is
+    /// refused with nothing changed if it is stale, and through a fresh one a NaN target refuses
+    /// the whole write while the targets as they are change nothing. Consumes no input, so the
+    /// corpus decodes as before.
+    func checkStorageOrder() {
+        for region in [StorageRegion.all, .moving] {
+            let layout = bank.storageLayout(of: region)
+            let zero = Lanes.fuzzValue(0)
+            var handles = [SpringHandle](repeating: springs.first ?? SpringHandle(index: 0, generation: 0, bankTag: 0), count: layout.count)
+            var values = [Lanes.Value](repeating: zero, count: layout.count), velocities = values, targets = values
+            do {
+                try handles.withUnsafeMutableBufferPointer { try bank.springs(in: layout, into: $0) }
+                try values.withUnsafeMutableBufferPointer { try bank.values(in: layout, into: $0) }
+                try velocities.withUnsafeMutableBufferPointer { try bank.velocities(in: layout, into: $0) }
+                try targets.withUnsafeMutableBufferPointer { try bank.targets(in: layout, into: $0) }
+            } catch {
+                violated("a fresh layout of \(region) refused a read: \(error)")
+            }
+            let expected = region == .all ? springs : springs.filter { !(try! bank.isAtRest($0)) && !(try! bank.isPaused($0)) }
+            guard Set(handles) == Set(expected), handles.count == expected.count else { violated("layout of \(region) names other springs") }
+            for (i, spring) in handles.enumerated() {
+                let value = try! bank.value(of: spring), velocity = try! bank.velocity(of: spring), target = try! bank.target(of: spring)
+                guard bits(values[i]) == bits(value), bits(velocities[i]) == bits(velocity), bits(targets[i]) == bits(target)
+                else { violated("\(spring) reads otherwise in storage order (\(region))") }
+            }
+            guard region == .all else { continue }
+            if let stale = lastLayout, stale.version != layout.version {
+                let written = [Lanes.Value](repeating: zero, count: stale.count)
+                let refused = written.withUnsafeBufferPointer { written in
+                    !call("retarget(in: stale layout)") { () throws(SpringKernelError) in try bank.retarget(in: stale, to: written) }
+                }
+                guard refused else { violated("a stale layout was accepted") }
+            }
+            if !targets.isEmpty, Lanes.self == Float32Lanes.self {
+                var poisoned = targets
+                poisoned[poisoned.count / 2] = Lanes.fuzzValue(.nan)
+                let refused = poisoned.withUnsafeBufferPointer { poisoned in
+                    !call("retarget(in: layout, NaN)") { () throws(SpringKernelError) in try bank.retarget(in: layout, to: poisoned) }
+                }
+                guard refused else { violated("a NaN target was accepted in storage order") }
+            }
+            let before = bank.stateHash()
+            _ = targets.withUnsafeBufferPointer { targets in
+                call("retarget(in: layout, unchanged)") { () throws(SpringKernelError) in try bank.retarget(in: layout, to: targets) }
+            }
+            guard bank.stateHash() == before, bank.layoutVersion == layout.version else { violated("unchanged targets changed the bank") }
+            lastLayout = layout
+        }
     }
 
     func step(dt: Double, path: StepPath) {

@@ -28,15 +28,25 @@ final class ConfigurationBatch {
     @exclusivity(unchecked) private(set) var targets: LaneBuffer
     /// The spring record that owns each slot.
     @exclusivity(unchecked) private(set) var springOfSlot: LaneBuffer
+    /// The caller's own value for the spring in each slot (``SpringBank/userValue(of:)``), kept
+    /// by slot so a read in storage order streams it beside the lanes.
+    @exclusivity(unchecked) private(set) var userValues: WideLaneBuffer
 
     /// Slots available before the buffers must grow; a multiple of the bundle width.
     private(set) var capacity: Int
+    // Every change of which spring sits in which slot or region moves the bank's layout version
+    // on (``StorageLayout``): a storage-order read or write made for the old layout is refused.
     /// Slots in use.
-    @exclusivity(unchecked) var count = 0
+    @exclusivity(unchecked) var count = 0 { didSet { planValidity.layoutChanged() } }
     /// Slots in use by springs that are not at rest: moving or paused mid-motion.
-    @exclusivity(unchecked) var awakeCount = 0
+    @exclusivity(unchecked) var awakeCount = 0 { didSet { planValidity.layoutChanged() } }
     /// Slots in use by moving springs: what a step advances.
-    @exclusivity(unchecked) var movingCount = 0 { didSet { planValidity.invalidate() } }
+    @exclusivity(unchecked) var movingCount = 0 {
+        didSet {
+            planValidity.invalidate()
+            planValidity.layoutChanged()
+        }
+    }
 
     /// Springs a batch removal in progress takes out of this batch (0 outside one), and whether
     /// it drops them all in one pass at the end (see ``SpringBankCore/remove(_:)``).
@@ -69,6 +79,7 @@ final class ConfigurationBatch {
         velocities = LaneBuffer(capacity: capacity)
         targets = LaneBuffer(capacity: capacity)
         springOfSlot = LaneBuffer(capacity: capacity)
+        userValues = WideLaneBuffer(capacity: capacity)
         publishLanes()
     }
 
@@ -84,6 +95,7 @@ final class ConfigurationBatch {
         velocities.deallocate()
         targets.deallocate()
         springOfSlot.deallocate()
+        userValues.deallocate()
     }
 
     /// Makes room for `needed` slots, doubling so that growth is amortised. Slots keep their
@@ -97,6 +109,7 @@ final class ConfigurationBatch {
         velocities.grow(to: grown)
         targets.grow(to: grown)
         springOfSlot.grow(to: grown)
+        userValues.grow(to: grown)
         capacity = grown
         publishLanes()
     }
@@ -108,15 +121,19 @@ final class ConfigurationBatch {
         velocities.swapAt(a, b)
         targets.swapAt(a, b)
         springOfSlot.swapAt(a, b)
+        userValues.swapAt(a, b)
+        planValidity.layoutChanged()
     }
 
     /// Writes every per-slot field of `slot`.
     @inline(__always)
-    func place(slot: Int, displacement: UInt32, velocity: UInt32, target: UInt32, spring: UInt32) {
+    func place(slot: Int, displacement: UInt32, velocity: UInt32, target: UInt32, spring: UInt32, userValue: UInt64) {
         displacements[slot] = displacement
         velocities[slot] = velocity
         targets[slot] = target
         springOfSlot[slot] = spring
+        userValues[slot] = userValue
+        planValidity.layoutChanged()
     }
 
     /// Copies every per-slot field of slot `a` into slot `b`. The caller fixes the record.
@@ -126,6 +143,8 @@ final class ConfigurationBatch {
         velocities[b] = velocities[a]
         targets[b] = targets[a]
         springOfSlot[b] = springOfSlot[a]
+        userValues[b] = userValues[a]
+        planValidity.layoutChanged()
     }
 
     /// The displacement and velocity of the spring in `slot`, in value units: its lanes read at
@@ -150,6 +169,7 @@ final class ConfigurationBatch {
         velocities[slot] = 0
         targets[slot] = 0
         springOfSlot[slot] = 0
+        userValues[slot] = 0
     }
 
     /// The step coefficients for frames of `duration`, cached per duration.

@@ -46,3 +46,41 @@ struct LaneBuffer {
         self[b] = saved
     }
 }
+
+/// One buffer of 64-bit values per slot (the caller's user values), kept beside a batch's lanes
+/// so a read in storage order streams them; allocated, grown and freed like ``LaneBuffer``.
+struct WideLaneBuffer {
+    private(set) var base: UnsafeMutablePointer<UInt64>
+    private(set) var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: max(capacity, 1))
+        base.initialize(repeating: 0, count: max(capacity, 1))
+    }
+
+    /// Grows to `newCapacity` slots, keeping every value; new slots are zero.
+    mutating func grow(to newCapacity: Int) {
+        precondition(newCapacity >= capacity)
+        let fresh = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
+        fresh.moveInitialize(from: base, count: capacity)
+        (fresh + capacity).initialize(repeating: 0, count: newCapacity - capacity)
+        base.deallocate()
+        base = fresh
+        capacity = newCapacity
+    }
+
+    func deallocate() { base.deallocate() }
+
+    subscript(slot: Int) -> UInt64 {
+        get { base[slot] }
+        nonmutating set { base[slot] = newValue }
+    }
+
+    /// Exchanges slots `a` and `b`.
+    func swapAt(_ a: Int, _ b: Int) {
+        let saved = base[a]
+        base[a] = base[b]
+        base[b] = saved
+    }
+}

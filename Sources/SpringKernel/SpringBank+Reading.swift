@@ -33,13 +33,13 @@ extension SpringBank {
     /// The caller's value for the spring, as given to ``add(value:target:velocity:configuration:tolerance:userValue:)``
     /// or ``setUserValue(_:of:)``.
     public func userValue(of spring: SpringHandle) throws(SpringKernelError) -> UInt64 {
-        core.records[try core.recordIndex(spring)].userValue
+        core.userValue(ofRecord: try core.recordIndex(spring))
     }
 
     /// Sets the caller's value for the spring. Allowed inside a resume's restart closure, like
     /// any read: it changes nothing the bank computes with.
     public func setUserValue(_ userValue: UInt64, of spring: SpringHandle) throws(SpringKernelError) {
-        core.records[try core.recordIndex(spring)].userValue = userValue
+        core.setUserValue(userValue, ofRecord: try core.recordIndex(spring))
     }
 
     /// Writes `springs[i]`'s value into `values[i]`, for every i.
@@ -72,7 +72,7 @@ extension SpringBank {
     public func userValues(of springs: UnsafeBufferPointer<SpringHandle>, into userValues: UnsafeMutableBufferPointer<UInt64>) throws(SpringKernelError) {
         guard springs.count == userValues.count else { throw .countMismatch(expected: springs.count, given: userValues.count) }
         for spring in springs { _ = try core.recordIndex(spring) }
-        for i in springs.indices { userValues[i] = core.records[Int(springs[i].index)].userValue }
+        for i in springs.indices { userValues[i] = core.userValue(ofRecord: Int(springs[i].index)) }
     }
 
     /// Checks every handle, then writes `read(lanes)` of each spring's API lanes into `out`.

@@ -227,13 +227,23 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// The stored lanes of the spring at `value` and `velocity` about its current target.
     @inline(__always)
     func storedState(record index: Int, value: Lanes.Value, velocity: Lanes.Value) throws(SpringKernelError) -> (displacement: UInt32, velocity: UInt32) {
-        let target = core.lanePatterns(ofRecord: index).target
+        let storage = core.storage(ofRecord: index)
+        return try storedState(
+            value: value, velocity: velocity, target: core.lanePatterns(ofRecord: index).target, scale: storage.scale,
+            naturalFrequency: storage.naturalFrequency)
+    }
+
+    /// The stored lanes of a spring at `value` and `velocity` about the target lane `target`, in a
+    /// batch of lanes at `scale` and this natural frequency.
+    @inline(__always)
+    func storedState(
+        value: Lanes.Value, velocity: Lanes.Value, target: UInt32, scale: LaneScale, naturalFrequency: Double
+    ) throws(SpringKernelError) -> (displacement: UInt32, velocity: UInt32) {
         let displacement = try Lanes.displacementPattern(value: try Lanes.lanePattern(of: value, as: .value), target: target)
         let speed = try Lanes.lanePattern(of: velocity, as: .velocity)
-        let storage = core.storage(ofRecord: index)
         return try SpringBankCore.storedLanes(
-            Lanes.self, displacement: displacement, velocity: speed, target: target,
-            shift: storage.scale, scale: storage.scale, naturalFrequency: storage.naturalFrequency)
+            Lanes.self, displacement: displacement, velocity: speed, target: target, shift: scale, scale: scale,
+            naturalFrequency: naturalFrequency)
     }
 
     /// Adds `velocity` to the spring's velocity (an impulse); a spring at rest starts moving.

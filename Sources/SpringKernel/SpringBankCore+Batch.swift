@@ -35,9 +35,11 @@ extension SpringBankCore {
         for i in 0..<count {
             let lanes = staged[i]
             let free = i < reused ? freeRecords[firstReused + i] : nil
-            let index = newRecord(reusing: free, tolerance: tolerance, userValue: userValues?[i] ?? 0)
+            let index = newRecord(reusing: free, tolerance: tolerance)
             staged[i].record = UInt32(index)
-            attach(record: index, batchIndex: batchIndex, displacement: lanes.displacement, velocity: lanes.velocity, target: lanes.target)
+            attach(
+                record: index, batchIndex: batchIndex, displacement: lanes.displacement, velocity: lanes.velocity, target: lanes.target,
+                userValue: userValues?[i] ?? 0)
             handles[i] = handle(ofRecord: index)
         }
         springCount += count
@@ -170,6 +172,8 @@ extension SpringBankCore {
                 let lanes = lanesStaged
                     ? (displacement: element.displacement, velocity: element.velocity, target: element.target)
                     : lanePatterns(ofRecord: index)
+                // Read from its old slot before that slot is dropped or filled.
+                let userValue = userValue(ofRecord: index)
                 // A batch losing many springs drops their slots at the end, in one pass.
                 if !dropsDeparturesAtOnce(oldBatch), detach(record: index) { emptied.append(oldBatch) }
                 // Room for the rest of the call at once: a batch filled by the call (an engine
@@ -179,7 +183,7 @@ extension SpringBankCore {
                 }
                 attach(
                     record: index, batchIndex: newBatch, displacement: lanes.displacement, velocity: lanes.velocity,
-                    target: lanes.target, keepAwake: wasAwake)
+                    target: lanes.target, userValue: userValue, keepAwake: wasAwake)
             }
             guard restingLeft else { break }
         }

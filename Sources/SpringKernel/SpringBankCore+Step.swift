@@ -27,6 +27,8 @@ struct FrameState {
     @usableFromInline var nextDueTime = SpringBankCore.rebaseTime
     /// One result slot per thread of a step (``StepThreading/maximumThreads``).
     @usableFromInline var threadResults: UnsafeMutablePointer<Int>
+    /// Moved on whenever a spring changes slot or region (see ``StorageLayout``).
+    var layoutVersion: UInt64 = 1
 
     init(plan: StepPlan, firstWork: LaneWork, threadResults: UnsafeMutablePointer<Int>) {
         self.plan = plan

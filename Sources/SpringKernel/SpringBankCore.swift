@@ -35,7 +35,6 @@ final class SpringBankCore {
         /// removing and adding springs every frame queues nothing new.
         var queuedDue = Double.infinity
         /// The caller's own value for the spring (an entity id, an index into its tables).
-        var userValue: UInt64 = 0
         /// The spring's first edge in ``SpringBankCore/maskEdges``, or ``MaskEdge/none``.
         var firstMaskEdge = MaskEdge.none
         /// While a batch call runs: the spring's position in the call's list, plus one (0: not
@@ -532,7 +531,8 @@ final class SpringBankCore {
     /// the end of that region (at most two slots copied; none when the batch holds only moving
     /// springs).
     func attach(
-        record index: Int, batchIndex: Int, displacement: UInt32, velocity: UInt32, target: UInt32, keepAwake: Bool = false
+        record index: Int, batchIndex: Int, displacement: UInt32, velocity: UInt32, target: UInt32, userValue: UInt64,
+        keepAwake: Bool = false
     ) {
         // A state of rest is stored as exact zeros (no −0), as `rest(record:)` leaves it.
         let atRest = isRestState(displacement: displacement, velocity: velocity)
@@ -557,7 +557,7 @@ final class SpringBankCore {
             }
             batch.place(
                 slot: slot, displacement: atRest ? 0 : displacement, velocity: atRest ? 0 : velocity, target: target,
-                spring: UInt32(index))
+                spring: UInt32(index), userValue: userValue)
             return slot
         }
         records[index].batch = Int32(batchIndex)
@@ -580,25 +580,26 @@ final class SpringBankCore {
                 shift: scale, scale: scale, naturalFrequency: configuration.naturalFrequency)
             : (displacement: displacement, velocity: velocity)
         let batchIndex = try batchIndex(for: configuration, scale: scale)
-        let index = newRecord(tolerance: tolerance, userValue: userValue)
-        attach(record: index, batchIndex: batchIndex, displacement: stored.displacement, velocity: stored.velocity, target: target)
+        let index = newRecord(tolerance: tolerance)
+        attach(
+            record: index, batchIndex: batchIndex, displacement: stored.displacement, velocity: stored.velocity, target: target,
+            userValue: userValue)
         springCount += 1
         if isAwake(record: index) { trajectoryChanged(record: index) }
         return handle(ofRecord: index)
     }
 
     /// A record for a new spring, not yet in a batch: the last freed one if any, else a new one.
-    func newRecord(tolerance: Double, userValue: UInt64) -> Int {
-        newRecord(reusing: freeRecords.popLast(), tolerance: tolerance, userValue: userValue)
+    func newRecord(tolerance: Double) -> Int {
+        newRecord(reusing: freeRecords.popLast(), tolerance: tolerance)
     }
 
     /// A record for a new spring, not yet in a batch: `free` (a free record the caller took from
     /// `freeRecords`), else a new one.
     @inline(__always)
-    func newRecord(reusing free: UInt32?, tolerance: Double, userValue: UInt64) -> Int {
+    func newRecord(reusing free: UInt32?, tolerance: Double) -> Int {
         var fresh = SpringRecord()
         fresh.tolerance = tolerance
-        fresh.userValue = userValue
         guard let free else {
             records.append(fresh)
             return records.count - 1
@@ -726,12 +727,12 @@ final class SpringBankCore {
             scale: scale, naturalFrequency: configuration.naturalFrequency)
         let newBatch = try batchIndex(for: configuration, scale: scale)
         records[index].tolerance = tolerance
-        // Its masks and pause depth live in its record: only the lanes move.
-        let patterns = lanePatterns(ofRecord: index)
+        // Its masks and pause depth live in its record: only the lanes and its user value move.
+        let patterns = lanePatterns(ofRecord: index), userValue = userValue(ofRecord: index)
         detach(record: index)
         attach(
             record: index, batchIndex: newBatch, displacement: converted.displacement, velocity: converted.velocity,
-            target: patterns.target, keepAwake: wasAwake)
+            target: patterns.target, userValue: userValue, keepAwake: wasAwake)
         retireBatchIfEmpty(oldBatch)
         if isAwake(record: index) { trajectoryChanged(record: index) }
     }

@@ -35,6 +35,9 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
     case invalidCapacity(Int)
     /// The spring is not in the pause mask it was to be taken out of.
     case notInMask(SpringHandle, PauseMaskID)
+    /// A ``StorageLayout`` the bank no longer has (a spring changed slot or region since it was
+    /// taken) or another bank's.
+    case staleLayout
 
     public var description: String {
         switch self {
@@ -54,6 +57,7 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
         case .reentrantMutation: "the bank cannot be changed from inside one of its own callbacks"
         case .invalidCapacity(let capacity): "capacity \(capacity) is outside 0...\(SpringBankCore.maximumSpringCount)"
         case .notInMask(let handle, let mask): "\(handle) is not in \(mask)"
+        case .staleLayout: "the storage layout is out of date: springs moved since it was taken"
         }
     }
 }

@@ -219,7 +219,7 @@ public func sk_bank_set_state_q16(
 }
 
 /// The caller's velocities, or `count` zeros for NULL.
-private func withVelocities<Value: Numeric>(
+func withVelocities<Value: Numeric>(
     _ velocities: UnsafePointer<Value>?, _ count: Int, _ body: (UnsafeBufferPointer<Value>) throws(Refusal) -> Void
 ) throws(Refusal) {
     if let velocities { return try body(UnsafeBufferPointer(start: velocities, count: count)) }

@@ -2,7 +2,7 @@ import SpringKernel
 
 /// What a `sk_` call did: `sk_status_ok` (0), or why it refused and changed nothing.
 ///
-/// Codes 1–25 mirror the Swift API's `SpringKernelError`, one per case and quantity; codes from 100
+/// Codes 1–28 mirror the Swift API's `SpringKernelError`, one per case and quantity; codes from 100
 /// are the C interface's own (a NULL buffer, an unknown bank id, an output buffer too short ...).
 /// `sk_status_name` names each. A refused call leaves the bank exactly as it was.
 @c
@@ -43,7 +43,7 @@ public enum sk_status: Int32, Sendable {
     case _invalid_time_step = 15
     /// A step's dt differs from the fixed timestep the bank declares.
     case _time_step_mismatch = 16
-    /// Buffers of one batch differ in length (not produced by the C calls, which take one count).
+    /// A buffer's count is not the layout's (`sk_layout_` calls; the other calls take one count).
     case _count_mismatch = 17
     /// A tolerance was zero or negative.
     case _non_positive_tolerance = 18
@@ -65,6 +65,9 @@ public enum sk_status: Int32, Sendable {
     case _invalid_capacity = 26
     /// A spring removed from a mask that does not list it.
     case _not_in_mask = 27
+    /// A layout version the bank no longer has (a spring changed slot or region since
+    /// `sk_bank_layout` gave it): take the layout again.
+    case _stale_layout = 28
     /// A buffer the call needs was NULL.
     case _null_pointer = 100
     /// The bank id is 0, was destroyed, or was never made.
@@ -124,6 +127,7 @@ struct Refusal: Error {
         case .reentrantMutation: status = ._reentrant_mutation
         case .invalidCapacity: status = ._invalid_capacity
         case .notInMask: status = ._not_in_mask
+        case .staleLayout: status = ._stale_layout
         }
     }
 }
@@ -179,6 +183,7 @@ public func sk_status_name(_ status: Int32) -> UnsafePointer<CChar> {
         case ._reentrant_mutation: "reentrant_mutation"
         case ._invalid_capacity: "invalid_capacity"
         case ._not_in_mask: "not_in_mask"
+        case ._stale_layout: "stale_layout"
         case ._null_pointer: "null_pointer"
         case ._invalid_bank: "invalid_bank"
         case ._short_buffer: "short_buffer"

@@ -291,6 +291,68 @@ static void user_values(void) {
     OK(sk_bank_destroy(bank));
 }
 
+/* Row: storage order (sk_bank_layout, sk_layout_*): a NULL buffer, a count short of or beyond the
+ * layout's, a stale or made-up layout version, a NaN or out-of-range target on write, an unknown
+ * region or quantity, the other format's call. Each refused, nothing written to the bank. */
+static void storage_order_layouts(void) {
+    uint64_t s[4], version, ids[5];
+    uint64_t bank = float_bank(s, 4);
+    float out[5] = {-1, -1, -1, -1, -1}, targets[4] = {1, 2, 3, 4};
+    size_t count = 0;
+    OK(sk_bank_step(bank, 1.0 / 60));
+    OK(sk_bank_layout(bank, sk_region_all, &count, &version));
+    EXPECT(bank, sk_status_ok, sk_bank_layout(bank, sk_region_moving, NULL, NULL)); /* either pointer may be NULL */
+    EXPECT(bank, sk_status_invalid_argument, sk_bank_layout(bank, 7, &count, &version));
+    EXPECT(bank, sk_status_invalid_bank, sk_layout_read_f32(0, sk_quantity_value, sk_region_all, version, out, 4));
+    EXPECT(bank, sk_status_null_pointer, sk_layout_read_f32(bank, sk_quantity_value, sk_region_all, version, NULL, 4));
+    EXPECT(bank, sk_status_null_pointer, sk_layout_read_user_values(bank, sk_region_all, version, NULL, 4));
+    EXPECT(bank, sk_status_null_pointer, sk_layout_retarget_f32(bank, sk_region_all, version, NULL, 4));
+    EXPECT(bank, sk_status_short_buffer, sk_layout_read_f32(bank, sk_quantity_value, sk_region_all, version, out, 3));
+    EXPECT(bank, sk_status_short_buffer, sk_layout_read_user_values(bank, sk_region_all, version, ids, 3));
+    EXPECT(bank, sk_status_short_buffer, sk_layout_read_springs(bank, sk_region_all, version, ids, 3));
+    EXPECT(bank, sk_status_count_mismatch, sk_layout_read_f32(bank, sk_quantity_value, sk_region_all, version, out, 5));
+    EXPECT(bank, sk_status_count_mismatch, sk_layout_retarget_f32(bank, sk_region_all, version, targets, 3));
+    EXPECT(bank, sk_status_count_mismatch, sk_layout_set_user_values(bank, sk_region_all, version, ids, 3));
+    EXPECT(bank, sk_status_invalid_argument, sk_layout_read_f32(bank, 9, sk_region_all, version, out, 4));
+    EXPECT(bank, sk_status_invalid_argument, sk_layout_read_f32(bank, sk_quantity_value, -1, version, out, 4));
+    EXPECT(bank, sk_status_wrong_format, sk_layout_read_q16(bank, sk_quantity_value, sk_region_all, version, (int32_t *)out, 4));
+    EXPECT(bank, sk_status_wrong_format, sk_layout_retarget_q16(bank, sk_region_all, version, (const int32_t *)targets, 4));
+    for (int i = 0; i < 5; i++) {
+        if (out[i] != -1) { fprintf(stderr, "%s: a refused read wrote out[%d]\n", __func__, i); failures++; }
+    }
+    /* A NaN, infinite or out-of-range target anywhere refuses the whole write. */
+    float bad[3] = {NAN, INFINITY, 2e15f};
+    sk_status expected[3] = {sk_status_non_finite_target, sk_status_non_finite_target, sk_status_out_of_range_target};
+    for (int i = 0; i < 3; i++) {
+        float written[4] = {5, 6, bad[i], 8};
+        EXPECT(bank, expected[i], sk_layout_retarget_f32(bank, sk_region_all, version, written, 4));
+    }
+    float still[4] = {0, 0, 0, 0}, nan_values[4] = {1, NAN, 2, 3};
+    EXPECT(bank, sk_status_non_finite_value, sk_layout_set_state_f32(bank, sk_region_all, version, nan_values, still, 4));
+    EXPECT(bank, sk_status_non_finite_velocity, sk_layout_set_state_f32(bank, sk_region_all, version, still, nan_values, 4));
+    EXPECT(bank, sk_status_null_pointer, sk_layout_set_state_f32(bank, sk_region_all, version, NULL, still, 4));
+    EXPECT(bank, sk_status_count_mismatch, sk_layout_set_state_f32(bank, sk_region_all, version, still, NULL, 3));
+    /* A made-up version, then a real one gone stale: springs came to rest after it was taken. */
+    EXPECT(bank, sk_status_stale_layout, sk_layout_read_f32(bank, sk_quantity_value, sk_region_all, version + 1, out, 4));
+    size_t awake = 4;
+    for (int frame = 0; frame < 600 && awake == 4; frame++) {
+        OK(sk_bank_step(bank, 1.0 / 60));
+        OK(sk_bank_counts(bank, NULL, &awake, NULL));
+    }
+    EXPECT(bank, sk_status_stale_layout, sk_layout_read_f32(bank, sk_quantity_value, sk_region_all, version, out, 4));
+    EXPECT(bank, sk_status_stale_layout, sk_layout_read_user_values(bank, sk_region_all, version, ids, 4));
+    EXPECT(bank, sk_status_stale_layout, sk_layout_retarget_f32(bank, sk_region_all, version, targets, 4));
+    EXPECT(bank, sk_status_stale_layout, sk_layout_set_user_values(bank, sk_region_all, version, ids, 4));
+    EXPECT(bank, sk_status_stale_layout, sk_layout_set_state_f32(bank, sk_region_all, version, targets, NULL, 4));
+    OK(sk_bank_destroy(bank));
+    /* Q16.16: a target whose displacement leaves int32. */
+    uint64_t fixed = fixed_bank(s, 4);
+    int32_t far[4] = {0, 0, INT32_MIN, 0};
+    OK(sk_bank_layout(fixed, sk_region_all, &count, &version));
+    EXPECT(fixed, sk_status_out_of_range_displacement, sk_layout_retarget_q16(fixed, sk_region_all, version, far, 4));
+    OK(sk_bank_destroy(fixed));
+}
+
 int main(void) {
     non_finite_inputs();
     float_out_of_range();
@@ -303,6 +365,7 @@ int main(void) {
     too_many_configurations();
     c_interface_rows();
     user_values();
+    storage_order_layouts();
     if (failures) {
         fprintf(stderr, "bad input: %d failures\n", failures);
         return 1;

@@ -155,9 +155,63 @@ static void frame_loop(void) {
     free(values), free(targets), free(velocities), free(springs), free(rested);
 }
 
+/* An engine's frame in storage order: after each step, the moving springs' values with their ids
+ * (the user values, here each spring's index) in two streamed reads, checked against a read by
+ * handle; every 10th frame, every target read and written back in storage order, those of the
+ * springs whose id is a multiple of 5 moved. */
+static void storage_order(void) {
+    enum { N = 10000, HALF = N / 2, FRAMES = 60 };
+    float *values = malloc(N * sizeof(float)), *targets = malloc(N * sizeof(float)), *velocities = malloc(N * sizeof(float));
+    float *by_handle = malloc(N * sizeof(float));
+    uint64_t *springs = malloc(N * sizeof(uint64_t)), *ids = malloc(N * sizeof(uint64_t));
+    if (!values || !targets || !velocities || !by_handle || !springs || !ids) exit(1);
+    for (int i = 0; i < N; i++) {
+        values[i] = (float)(i % 1000) * 0.5f;
+        targets[i] = (float)((i * 7) % 1000) * 0.5f;
+        velocities[i] = (float)(i % 13 - 6);
+        ids[i] = (uint64_t)i;
+    }
+    uint64_t bank, hash, version, sum = 0;
+    size_t count, reads = 0, mismatches = 0;
+    CHECK(sk_bank_create(sk_format_float32, 1, N, &bank));
+    CHECK(sk_bank_add_f32(bank, HALF, values, targets, velocities, 342, 30, 1, 0.5f, springs));
+    CHECK(sk_bank_add_f32(bank, HALF, values + HALF, targets + HALF, velocities + HALF, 1323, 91, 1, 0.5f, springs + HALF));
+    CHECK(sk_bank_set_user_values(bank, springs, ids, N));
+    for (int frame = 0; frame < FRAMES; frame++) {
+        CHECK(sk_bank_step(bank, 1.0 / 60));
+        CHECK(sk_bank_layout(bank, sk_region_moving, &count, &version));
+        CHECK(sk_layout_read_user_values(bank, sk_region_moving, version, ids, count));
+        CHECK(sk_layout_read_f32(bank, sk_quantity_value, sk_region_moving, version, values, count));
+        CHECK(sk_bank_read_f32(bank, sk_quantity_value, springs, N, by_handle));
+        for (size_t k = 0; k < count; k++) {
+            uint32_t bits;
+            memcpy(&bits, &values[k], sizeof bits);
+            sum += (ids[k] + 1) * bits;
+            if (memcmp(&values[k], &by_handle[ids[k]], sizeof(float)) != 0) mismatches++;
+        }
+        reads += count;
+        if (frame % 10 == 0) {
+            CHECK(sk_bank_layout(bank, sk_region_all, &count, &version));
+            CHECK(sk_layout_read_user_values(bank, sk_region_all, version, ids, count));
+            CHECK(sk_layout_read_f32(bank, sk_quantity_target, sk_region_all, version, targets, count));
+            for (size_t k = 0; k < count; k++)
+                if (ids[k] % 5 == 0) targets[k] = (float)((ids[k] + (uint64_t)frame) % 300);
+            CHECK(sk_layout_retarget_f32(bank, sk_region_all, version, targets, count));
+        }
+    }
+    size_t awake;
+    CHECK(sk_bank_counts(bank, NULL, &awake, NULL));
+    CHECK(sk_bank_state_hash(bank, &hash));
+    printf("storage-order float32: %d springs, %d frames, moving values read %zu, id-value sum %" PRIu64 ", mismatches %zu, awake %zu, hash %016" PRIx64
+           "\n", N, FRAMES, reads, sum, mismatches, awake, hash);
+    CHECK(sk_bank_destroy(bank));
+    free(values), free(targets), free(velocities), free(by_handle), free(springs), free(ids);
+}
+
 int main(void) {
     drag_to_open_float();
     drag_to_open_q16();
     frame_loop();
+    storage_order();
     return 0;
 }

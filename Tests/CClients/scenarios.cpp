@@ -162,11 +162,58 @@ void frameLoop() {
                 frames, totalRested, bank.awake(), bitsSum, bank.hash());
 }
 
+// An engine's frame in storage order, as storage_order in scenarios.c.
+void storageOrder() {
+    const int n = 10000, half = n / 2, frames = 60;
+    std::vector<float> values(n), targets(n), velocities(n), byHandle(n);
+    std::vector<uint64_t> springs(n), ids(n);
+    for (int i = 0; i < n; i++) {
+        values[i] = float(i % 1000) * 0.5f;
+        targets[i] = float((i * 7) % 1000) * 0.5f;
+        velocities[i] = float(i % 13 - 6);
+        ids[i] = uint64_t(i);
+    }
+    Bank bank(sk_format_float32, n);
+    CHECK(sk_bank_add_f32(bank.id(), half, values.data(), targets.data(), velocities.data(), 342, 30, 1, 0.5f, springs.data()));
+    CHECK(sk_bank_add_f32(bank.id(), half, values.data() + half, targets.data() + half, velocities.data() + half, 1323, 91, 1, 0.5f,
+                          springs.data() + half));
+    CHECK(sk_bank_set_user_values(bank.id(), springs.data(), ids.data(), n));
+    uint64_t version = 0, sum = 0;
+    size_t count = 0, reads = 0, mismatches = 0;
+    for (int frame = 0; frame < frames; frame++) {
+        CHECK(sk_bank_step(bank.id(), 1.0 / 60));
+        CHECK(sk_bank_layout(bank.id(), sk_region_moving, &count, &version));
+        CHECK(sk_layout_read_user_values(bank.id(), sk_region_moving, version, ids.data(), count));
+        CHECK(sk_layout_read_f32(bank.id(), sk_quantity_value, sk_region_moving, version, values.data(), count));
+        CHECK(sk_bank_read_f32(bank.id(), sk_quantity_value, springs.data(), n, byHandle.data()));
+        for (size_t k = 0; k < count; k++) {
+            uint32_t bits, expected;
+            std::memcpy(&bits, &values[k], sizeof bits);
+            std::memcpy(&expected, &byHandle[ids[k]], sizeof expected);
+            sum += (ids[k] + 1) * bits;
+            if (bits != expected) mismatches++;
+        }
+        reads += count;
+        if (frame % 10 == 0) {
+            CHECK(sk_bank_layout(bank.id(), sk_region_all, &count, &version));
+            CHECK(sk_layout_read_user_values(bank.id(), sk_region_all, version, ids.data(), count));
+            CHECK(sk_layout_read_f32(bank.id(), sk_quantity_target, sk_region_all, version, targets.data(), count));
+            for (size_t k = 0; k < count; k++)
+                if (ids[k] % 5 == 0) targets[k] = float((ids[k] + uint64_t(frame)) % 300);
+            CHECK(sk_layout_retarget_f32(bank.id(), sk_region_all, version, targets.data(), count));
+        }
+    }
+    std::printf("storage-order float32: %d springs, %d frames, moving values read %zu, id-value sum %" PRIu64
+                ", mismatches %zu, awake %zu, hash %016" PRIx64 "\n",
+                n, frames, reads, sum, mismatches, bank.awake(), bank.hash());
+}
+
 } // namespace
 
 int main() {
     dragToOpenFloat();
     dragToOpenQ16();
     frameLoop();
+    storageOrder();
     return 0;
 }

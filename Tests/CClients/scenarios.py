@@ -26,8 +26,14 @@ SIGNATURES = {
     "sk_bank_read_f32": [c_uint64, c_int32, u64p, c_size_t, f32p],
     "sk_bank_read_q16": [c_uint64, c_int32, u64p, c_size_t, i32p],
     "sk_bank_state_hash": [c_uint64, u64p],
+    "sk_bank_set_user_values": [c_uint64, u64p, u64p, c_size_t],
+    "sk_bank_layout": [c_uint64, c_int32, POINTER(c_size_t), u64p],
+    "sk_layout_read_f32": [c_uint64, c_int32, c_int32, c_uint64, f32p, c_size_t],
+    "sk_layout_read_user_values": [c_uint64, c_int32, c_uint64, u64p, c_size_t],
+    "sk_layout_retarget_f32": [c_uint64, c_int32, c_uint64, f32p, c_size_t],
 }
-SK_OK, SK_SHORT_BUFFER, FLOAT32, Q16, VALUE = 0, 102, 0, 1, 0
+SK_OK, SK_SHORT_BUFFER, FLOAT32, Q16, VALUE, TARGET = 0, 102, 0, 1, 0, 2
+REGION_ALL, REGION_MOVING = 0, 1
 lib.sk_status_name.argtypes, lib.sk_status_name.restype = [c_int32], ctypes.c_char_p
 
 
@@ -146,6 +152,54 @@ def frame_loop():
     sk["sk_bank_destroy"](bank)
 
 
+def layout(bank, region):
+    count, version = c_size_t(0), c_uint64(0)
+    sk["sk_bank_layout"](bank, region, byref(count), byref(version))
+    return count.value, version.value
+
+
+def storage_order():
+    """An engine's frame in storage order, as storage_order in scenarios.c."""
+    n, half, frames = 10000, 5000, 60
+    values = (c_float * n)(*[(i % 1000) * 0.5 for i in range(n)])
+    targets = (c_float * n)(*[((i * 7) % 1000) * 0.5 for i in range(n)])
+    velocities = (c_float * n)(*[i % 13 - 6 for i in range(n)])
+    ids = (c_uint64 * n)(*range(n))
+    springs, by_handle = (c_uint64 * n)(), (c_float * n)()
+    bank = c_uint64(0)
+    sk["sk_bank_create"](FLOAT32, 1, n, byref(bank))
+    bank = bank.value
+    at = lambda array, ctype, offset: ctypes.cast(ctypes.byref(array, offset * ctypes.sizeof(ctype)), POINTER(ctype))
+    sk["sk_bank_add_f32"](bank, half, values, targets, velocities, 342, 30, 1, 0.5, springs)
+    sk["sk_bank_add_f32"](bank, half, at(values, c_float, half), at(targets, c_float, half), at(velocities, c_float, half),
+                          1323, 91, 1, 0.5, at(springs, c_uint64, half))
+    sk["sk_bank_set_user_values"](bank, springs, ids, n)
+    value_bits, expected_bits = (ctypes.c_uint32 * n).from_buffer(values), (ctypes.c_uint32 * n).from_buffer(by_handle)
+    total, reads, mismatches = 0, 0, 0
+    for frame in range(frames):
+        sk["sk_bank_step"](bank, 1 / 60)
+        count, version = layout(bank, REGION_MOVING)
+        sk["sk_layout_read_user_values"](bank, REGION_MOVING, version, ids, count)
+        sk["sk_layout_read_f32"](bank, VALUE, REGION_MOVING, version, values, count)
+        sk["sk_bank_read_f32"](bank, VALUE, springs, n, by_handle)
+        for k in range(count):
+            total += (ids[k] + 1) * value_bits[k]
+            mismatches += value_bits[k] != expected_bits[ids[k]]
+        reads += count
+        if frame % 10 == 0:
+            count, version = layout(bank, REGION_ALL)
+            sk["sk_layout_read_user_values"](bank, REGION_ALL, version, ids, count)
+            sk["sk_layout_read_f32"](bank, TARGET, REGION_ALL, version, targets, count)
+            for k in range(count):
+                if ids[k] % 5 == 0:
+                    targets[k] = (ids[k] + frame) % 300
+            sk["sk_layout_retarget_f32"](bank, REGION_ALL, version, targets, count)
+    print("storage-order float32: %d springs, %d frames, moving values read %d, id-value sum %d, mismatches %d, awake %d, hash %016x"
+          % (n, frames, reads, total % (1 << 64), mismatches, awake(bank), state_hash(bank)))
+    sk["sk_bank_destroy"](bank)
+
+
 drag_to_open(fixed=False)
 drag_to_open(fixed=True)
 frame_loop()
+storage_order()

@@ -13,6 +13,18 @@ int32_t boundary_read_values(uint64_t bank, const uint64_t *springs, size_t coun
 int32_t boundary_set_state(uint64_t bank, const uint64_t *springs, const float *values, const float *velocities, size_t count);
 /// Retargets `count` springs with one sk_bank_retarget_f32.
 int32_t boundary_retarget(uint64_t bank, const uint64_t *springs, const float *targets, size_t count);
+/// The layout of every spring (sk_bank_layout, sk_region_all): its version and count.
+int32_t boundary_layout(uint64_t bank, uint64_t *version, size_t *count);
+/// Reads every spring's value in storage order with one sk_layout_read_f32.
+int32_t boundary_layout_read_values(uint64_t bank, uint64_t version, float *out, size_t count);
+/// Reads every spring's target in storage order with one sk_layout_read_f32.
+int32_t boundary_layout_read_targets(uint64_t bank, uint64_t version, float *out, size_t count);
+/// Reads every spring's user value in storage order with one sk_layout_read_user_values.
+int32_t boundary_layout_read_user_values(uint64_t bank, uint64_t version, uint64_t *out, size_t count);
+/// Reads every spring's handle in storage order with one sk_layout_read_springs.
+int32_t boundary_layout_read_springs(uint64_t bank, uint64_t version, uint64_t *out, size_t count);
+/// Retargets every spring in storage order with one sk_layout_retarget_f32.
+int32_t boundary_layout_retarget(uint64_t bank, uint64_t version, const float *targets, size_t count);
 /// memcpy, out of line, as the reference for the bulk calls.
 void boundary_memcpy(void *destination, const void *source, size_t bytes);
 

@@ -22,8 +22,11 @@ struct CBoundaryCommand {
           A frame of N springs (default 1M, float32, one thread, all moving) stepped through the C
           interface from C against the same frame stepped through the Swift API, F frames (default
           20) per repeat, R interleaved repeats (default 15): ns per frame (median, min) and the
-          ratio C / Swift. Then the bulk calls over all N springs (read values, set state, retarget)
-          in GB/s of the engine's array bytes, against memcpy of those bytes.
+          ratio C / Swift. Then the bulk calls over all N springs, by handle (read values, set
+          state, retarget) and in storage order (read values, user values, handles; retarget with
+          every target unchanged, then every target moved), in GB/s of the bytes the engine's
+          arrays hold (written by a read, read by a write), against memcpy of those bytes,
+          interleaved in each repeat (best of R). Below 1M springs each call is repeated to cover 1M.
           Compare builds where SpringKernelC and spring-bench share a CPU (SPRING_BENCH_CPU=baseline).
         """
 
@@ -55,7 +58,8 @@ struct CBoundaryCommand {
         var min: Double
     }
 
-    /// One bulk call against memcpy of the same bytes (best of the repeats, GB/s).
+    /// One bulk call against memcpy of the same bytes: the bytes the engine's arrays hold (written
+    /// by a read, read by a write), best of the interleaved repeats, GB/s.
     struct Bulk: Codable {
         var call: String
         var bytes: Int
@@ -115,29 +119,98 @@ struct CBoundaryCommand {
 
         var bulk: [Bulk] = []
         var out = [Float](repeating: 0, count: n)
-        var scratch = [Float](repeating: 0, count: 2 * n)
-        let source = values + values
-        func best(_ body: () throws -> Void) rethrows -> Double {
-            var best = Double.infinity
+        var ids = [UInt64](repeating: 0, count: n)
+        var scratch = [Float](repeating: 0, count: 3 * n)
+        let source = values + values + values
+        // Small banks repeat each call so that one timing covers at least ~4 MB of traffic.
+        let calls = max(1, (1 << 20) / n)
+        /// Times `body` (called `calls` times) and memcpy of `bytes` the same number of times,
+        /// interleaved in each repeat; the best of each.
+        func measure(_ name: String, bytes: Int, _ body: (Int) throws -> Void) throws {
+            var best = (call: Double.infinity, memcpy: Double.infinity)
             for _ in 0..<repeats {
-                let start = now()
-                try body()
-                best = min(best, now() - start)
+                var start = now()
+                for call in 0..<calls { try body(call) }
+                best.call = min(best.call, (now() - start) / Double(calls))
+                start = now()
+                scratch.withUnsafeMutableBytes { to in
+                    source.withUnsafeBytes { from in
+                        for _ in 0..<calls { boundary_memcpy(to.baseAddress, from.baseAddress, bytes) }
+                    }
+                }
+                best.memcpy = min(best.memcpy, (now() - start) / Double(calls))
             }
-            return best
+            bulk.append(Self.bulk(name, bytes: bytes, seconds: best.call, memcpy: best.memcpy))
+            progress.update("c-boundary: \(name)")
         }
-        func memcpySeconds(_ bytes: Int) -> Double {
-            best { scratch.withUnsafeMutableBytes { to in source.withUnsafeBytes { from in boundary_memcpy(to.baseAddress, from.baseAddress, bytes) } } }
+        func checked(_ status: Int32) throws { try check(sk_status(rawValue: status) ?? ._invalid_argument) }
+
+        // By handle: a lookup per spring (handle, record, batch, slot).
+        try measure("read values by handle (sk_bank_read_f32)", bytes: 4 * n) { _ in try checked(boundary_read_values(cBank, handles, n, &out)) }
+        try measure("set state by handle (sk_bank_set_state_f32)", bytes: 8 * n) { _ in
+            try checked(boundary_set_state(cBank, handles, values, zeros, n))
         }
-        let readSeconds = try best { try check(sk_status(rawValue: boundary_read_values(cBank, handles, n, &out))!) }
-        bulk.append(Self.bulk("read values (sk_bank_read_f32)", bytes: 4 * n, seconds: readSeconds, memcpy: memcpySeconds(4 * n)))
-        let stateSeconds = try best { try check(sk_status(rawValue: boundary_set_state(cBank, handles, values, zeros, n))!) }
-        bulk.append(Self.bulk("set state (sk_bank_set_state_f32)", bytes: 8 * n, seconds: stateSeconds, memcpy: memcpySeconds(8 * n)))
-        let retargetSeconds = try best { try check(sk_status(rawValue: boundary_retarget(cBank, handles, zeros, n))!) }
-        bulk.append(Self.bulk("retarget (sk_bank_retarget_f32)", bytes: 4 * n, seconds: retargetSeconds, memcpy: memcpySeconds(4 * n)))
+        try measure("retarget by handle (sk_bank_retarget_f32)", bytes: 4 * n) { _ in try checked(boundary_retarget(cBank, handles, zeros, n)) }
         let swiftHandles = (0..<UInt32(n)).compactMap { swiftBank.spring(atIndex: $0) }
-        let swiftReadSeconds = try best { for (i, spring) in swiftHandles.enumerated() { out[i] = try swiftBank.value(of: spring) } }
-        bulk.append(Self.bulk("read values (Swift value(of:) loop)", bytes: 4 * n, seconds: swiftReadSeconds, memcpy: memcpySeconds(4 * n)))
+        try measure("read values by handle (Swift value(of:) loop)", bytes: 4 * n) { _ in
+            for (i, spring) in swiftHandles.enumerated() { out[i] = try swiftBank.value(of: spring) }
+        }
+
+        // In storage order: each batch's lanes streamed to and from the engine's arrays.
+        var version: UInt64 = 0, count = 0
+        try checked(boundary_layout(cBank, &version, &count))
+        precondition(count == n)
+        try measure("read values in storage order (sk_layout_read_f32)", bytes: 4 * n) { _ in
+            try checked(boundary_layout_read_values(cBank, version, &out, n))
+        }
+        try measure("read targets in storage order (sk_layout_read_f32)", bytes: 4 * n) { _ in
+            try checked(boundary_layout_read_targets(cBank, version, &out, n))
+        }
+        try measure("read user values in storage order (sk_layout_read_user_values)", bytes: 8 * n) { _ in
+            try checked(boundary_layout_read_user_values(cBank, version, &ids, n))
+        }
+        try measure("read handles in storage order (sk_layout_read_springs)", bytes: 8 * n) { _ in
+            try checked(boundary_layout_read_springs(cBank, version, &ids, n))
+        }
+        // What an engine reads after a step: every spring's value with its own id (Box2D's move
+        // events), two calls, 12 bytes a spring.
+        try measure("values + user values in storage order (two sk_layout_ calls)", bytes: 12 * n) { _ in
+            try checked(boundary_layout_read_user_values(cBank, version, &ids, n))
+            try checked(boundary_layout_read_values(cBank, version, &out, n))
+        }
+        // Q16.16 lanes at a finer scale than the API's (a 1/256 band: displacements in steps of
+        // 2^-22), rounded back to Q16.16 on the way out.
+        var fixedBank: UInt64 = 0
+        try check(sk_bank_create(sk_format._q16.rawValue, 1, UInt(n), &fixedBank))
+        defer { _ = sk_bank_destroy(fixedBank) }
+        let fixedValues = (0..<n).map { Int32($0 % 100 + 1) << 16 }
+        var fixedOut = [Int32](repeating: 0, count: n), fixedHandles = handles
+        try checked(sk_bank_add_q16(fixedBank, UInt(n), fixedValues, [Int32](repeating: 0, count: n), nil, 342, 30, 1, 256, &fixedHandles).rawValue)
+        var fixedVersion: UInt64 = 0
+        try checked(sk_bank_layout(fixedBank, sk_region._all.rawValue, nil, &fixedVersion).rawValue)
+        try measure("Q16.16 values in storage order, lanes at 2^-22 (sk_layout_read_q16)", bytes: 4 * n) { _ in
+            try checked(sk_layout_read_q16(fixedBank, sk_quantity._value.rawValue, sk_region._all.rawValue, fixedVersion, &fixedOut, UInt(n)).rawValue)
+        }
+        let layout = swiftBank.storageLayout()
+        try measure("read values in storage order (Swift values(in:into:))", bytes: 4 * n) { _ in
+            try out.withUnsafeMutableBufferPointer { try swiftBank.values(in: layout, into: $0) }
+        }
+        try measure("set state in storage order (sk_layout_set_state_f32)", bytes: 8 * n) { _ in
+            try checked(sk_layout_set_state_f32(cBank, sk_region._all.rawValue, version, values, zeros, UInt(n)).rawValue)
+        }
+        // Every target written back unchanged (an engine that writes all its targets each frame),
+        // then every target moved (each spring re-predicted at the next step).
+        try checked(boundary_layout_retarget(cBank, version, values, n))
+        try checked(boundary_layout(cBank, &version, &count))
+        try measure("retarget in storage order, targets unchanged (sk_layout_retarget_f32)", bytes: 4 * n) { _ in
+            try checked(boundary_layout_retarget(cBank, version, values, n))
+        }
+        let shifted = values.map { $0 + 1 }
+        var writes = 0
+        try measure("retarget in storage order, every target moved (sk_layout_retarget_f32)", bytes: 4 * n) { _ in
+            writes += 1
+            try checked(boundary_layout_retarget(cBank, version, writes % 2 == 0 ? values : shifted, n))
+        }
 
         let report = Report(
             springs: n, swiftFrameNanoseconds: Summary(median: median(swiftTimes), min: swiftTimes.min()!),

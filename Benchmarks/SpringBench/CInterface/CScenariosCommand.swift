@@ -15,7 +15,9 @@ struct CScenariosCommand {
           float32 and Q16.16 (a spring dragged under a pause mask, retargeted across the boundary,
           released with a hand-off; its predicted rest time, rest frame, value and the bank's state
           hash) and a 100,000-spring frame loop (rests counted, every value read each frame, the
-          state hash). Tests/CClients/scenarios.c, scenarios.cpp and scenarios.py print the same.
+          state hash), and an engine's frames in storage order (the moving springs' values with
+          their ids after each step, every target written back in storage order every 10th
+          frame). Tests/CClients/scenarios.c, scenarios.cpp and scenarios.py print the same.
         """
 
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
@@ -26,6 +28,7 @@ struct CScenariosCommand {
         print(try Self.dragToOpen(Float32Lanes.self, unit: 1, tolerance: 0.5, label: "float32") { String(format: "%.6f", Double($0)) })
         print(try Self.dragToOpen(Q16Lanes.self, unit: 65536, tolerance: Q16(raw: 32768), label: "q16") { "\($0.raw)" })
         print(try Self.frameLoop())
+        print(try Self.storageOrder())
     }
 
     /// DragToOpen, as `drag_to_open_float` in scenarios.c: values are `units × unit` raw steps.
@@ -85,6 +88,47 @@ struct CScenariosCommand {
         let bitsSum = try springs.reduce(UInt64(0)) { $0 + UInt64(try bank.value(of: $1).bitPattern) }
         return String(format: "frame-loop float32: %d springs, %d frames, rested %d, awake %d, value bits %llu, hash %016llx",
                       n, frames, rested, bank.awakeCount, bitsSum, bank.stateHash())
+    }
+}
+
+extension CScenariosCommand {
+    /// An engine's frame in storage order, as `storage_order` in scenarios.c: after each step the
+    /// moving springs' values with their ids, read in storage order and checked against a read by
+    /// handle; every 10th frame every target read and written back in storage order, those of the
+    /// springs whose id is a multiple of 5 moved.
+    static func storageOrder() throws -> String {
+        let n = 10_000, half = n / 2, frames = 60
+        let bank = try SpringBank<Float32Lanes>(threading: .single, capacity: n)
+        let fast = try SpringConfiguration(tension: 1323, friction: 91)
+        var springs: [SpringHandle] = []
+        for i in 0..<n {
+            springs.append(try bank.add(
+                value: Float(i % 1000) * 0.5, target: Float((i * 7) % 1000) * 0.5, velocity: Float(i % 13 - 6),
+                configuration: i < half ? .default : fast, tolerance: 0.5, userValue: UInt64(i)))
+        }
+        var sum: UInt64 = 0, reads = 0, mismatches = 0
+        for frame in 0..<frames {
+            try bank.step(dt: 1.0 / 60)
+            let moving = bank.storageLayout(of: .moving)
+            var ids = [UInt64](repeating: 0, count: moving.count), values = [Float](repeating: 0, count: moving.count)
+            try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: moving, into: $0) }
+            try values.withUnsafeMutableBufferPointer { try bank.values(in: moving, into: $0) }
+            for (id, value) in zip(ids, values) {
+                sum &+= (id &+ 1) &* UInt64(value.bitPattern)
+                if try bank.value(of: springs[Int(id)]).bitPattern != value.bitPattern { mismatches += 1 }
+            }
+            reads += moving.count
+            if frame % 10 == 0 {
+                let all = bank.storageLayout()
+                var ids = [UInt64](repeating: 0, count: all.count), targets = [Float](repeating: 0, count: all.count)
+                try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: all, into: $0) }
+                try targets.withUnsafeMutableBufferPointer { try bank.targets(in: all, into: $0) }
+                for k in ids.indices where ids[k] % 5 == 0 { targets[k] = Float((ids[k] + UInt64(frame)) % 300) }
+                try targets.withUnsafeBufferPointer { try bank.retarget(in: all, to: $0) }
+            }
+        }
+        return String(format: "storage-order float32: %d springs, %d frames, moving values read %d, id-value sum %llu, mismatches %d, awake %d, hash %016llx",
+                      n, frames, reads, sum, mismatches, bank.awakeCount, bank.stateHash())
     }
 }
 

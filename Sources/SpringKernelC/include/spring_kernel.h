@@ -346,8 +346,17 @@ typedef SWIFT_ENUM(int32_t, sk_quantity, closed) {
   sk_quantity_target = 2,
 };
 
+/// Which springs a storage-order call covers, for <code>sk_bank_layout</code> and the <code>sk_layout_</code> calls.
+typedef SWIFT_ENUM(int32_t, sk_region, closed) {
+/// Every spring in the bank.
+  sk_region_all = 0,
+/// The springs the next step advances (not at rest, not paused): after a step, every spring
+/// it moved that is still moving (those it brought to rest are in <code>sk_bank_rested</code>).
+  sk_region_moving = 1,
+};
+
 /// What a <code>sk_</code> call did: <code>sk_status_ok</code> (0), or why it refused and changed nothing.
-/// Codes 1–25 mirror the Swift API’s <code>SpringKernelError</code>, one per case and quantity; codes from 100
+/// Codes 1–28 mirror the Swift API’s <code>SpringKernelError</code>, one per case and quantity; codes from 100
 /// are the C interface’s own (a NULL buffer, an unknown bank id, an output buffer too short …).
 /// <code>sk_status_name</code> names each. A refused call leaves the bank exactly as it was.
 typedef SWIFT_ENUM(int32_t, sk_status, closed) {
@@ -387,7 +396,7 @@ typedef SWIFT_ENUM(int32_t, sk_status, closed) {
   sk_status_invalid_time_step = 15,
 /// A step’s dt differs from the fixed timestep the bank declares.
   sk_status_time_step_mismatch = 16,
-/// Buffers of one batch differ in length (not produced by the C calls, which take one count).
+/// A buffer’s count is not the layout’s (<code>sk_layout_</code> calls; the other calls take one count).
   sk_status_count_mismatch = 17,
 /// A tolerance was zero or negative.
   sk_status_non_positive_tolerance = 18,
@@ -409,6 +418,9 @@ typedef SWIFT_ENUM(int32_t, sk_status, closed) {
   sk_status_invalid_capacity = 26,
 /// A spring removed from a mask that does not list it.
   sk_status_not_in_mask = 27,
+/// A layout version the bank no longer has (a spring changed slot or region since
+/// <code>sk_bank_layout</code> gave it): take the layout again.
+  sk_status_stale_layout = 28,
 /// A buffer the call needs was NULL.
   sk_status_null_pointer = 100,
 /// The bank id is 0, was destroyed, or was never made.
@@ -474,6 +486,12 @@ SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_impulse_f32(uint64_t bank, uint64_
 
 /// <code>sk_bank_impulse_f32</code> for a Q16.16 bank (raw <code>int32_t</code> deltas).
 SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_impulse_q16(uint64_t bank, uint64_t const * _Nullable springs, int32_t const * _Nullable deltas, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
+/// Writes how many springs <code>region</code> (an <code>sk_region</code>) holds to <code>*count</code>, and the bank’s layout
+/// version to <code>*version</code>: the order the <code>sk_layout_</code> calls read and write in, until a spring
+/// changes slot or region (it rests or starts to move in a step or a retarget, is paused, resumed,
+/// added, removed or configured), which moves the version on. Either pointer may be NULL.
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_layout(uint64_t bank, int32_t region, size_t * _Nullable count, uint64_t * _Nullable version) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
 
 /// Reads a quantity (an <code>sk_quantity</code>) of <code>count</code> float32 springs into <code>out[0..<count]</code>: the
 /// engine’s own array. On a refusal, <code>out</code> may be partly written; the bank is never changed.
@@ -549,6 +567,52 @@ SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_state_hash(uint64_t bank, uint64_t
 /// multi-second hitch included: one exact step) and settles the springs due in this frame.
 /// Returns <code>sk_status_invalid_time_step</code> or <code>sk_status_time_step_mismatch</code>; nothing is stepped then.
 SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_step(uint64_t bank, double dt) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
+/// Reads a quantity (an <code>sk_quantity</code>) of the <code>count</code> springs of <code>region</code> at layout <code>version</code>
+/// (as <code>sk_bank_layout</code> gave them) into <code>out[0..<count]</code>, in the bank’s order, from a float32 bank.
+/// Returns <code>sk_status_stale_layout</code> if springs moved since, <code>sk_status_short_buffer</code> for a <code>count</code>
+/// below the layout’s, <code>sk_status_count_mismatch</code> above it; nothing is written then.
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_read_f32(uint64_t bank, int32_t quantity, int32_t region, uint64_t version, float * _Nullable out_, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
+/// <code>sk_layout_read_f32</code> for a Q16.16 bank (raw <code>int32_t</code> out).
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_read_q16(uint64_t bank, int32_t quantity, int32_t region, uint64_t version, int32_t * _Nullable out_, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
+/// Writes the handle of each of the <code>count</code> springs of <code>region</code> at layout <code>version</code> to
+/// <code>out[0..<count]</code>. Each handle is looked up in the spring’s record: slower than
+/// <code>sk_layout_read_user_values</code>, which streams. Refuses as <code>sk_layout_read_f32</code>.
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_read_springs(uint64_t bank, int32_t region, uint64_t version, uint64_t * _Nullable out_, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
+/// Writes the user value (the engine’s own id, 0 unless set) of each of the <code>count</code> springs of
+/// <code>region</code> at layout <code>version</code> to <code>out[0..<count]</code>: which spring each element of the other
+/// <code>sk_layout_</code> reads is. Refuses as <code>sk_layout_read_f32</code>.
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_read_user_values(uint64_t bank, int32_t region, uint64_t version, uint64_t * _Nullable out_, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
+/// Pulls each of the <code>count</code> springs of <code>region</code> at layout <code>version</code> toward <code>targets[i]</code>, in the
+/// bank’s order, keeping its velocity and value; a spring whose target is already <code>targets[i]</code> is
+/// left as it is, so writing every target each frame costs a stream of the two arrays plus the
+/// springs whose targets moved. A spring at rest given a new target starts to move, which moves
+/// the layout version on.
+/// Returns <code>sk_status_stale_layout</code> if springs moved since <code>sk_bank_layout</code>,
+/// <code>sk_status_count_mismatch</code> for a <code>count</code> other than the layout’s, or what <code>sk_bank_retarget_f32</code>
+/// returns for the first target refused (NaN: <code>sk_status_non_finite_target</code>); nothing is changed then.
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_retarget_f32(uint64_t bank, int32_t region, uint64_t version, float const * _Nullable targets, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
+/// <code>sk_layout_retarget_f32</code> for a Q16.16 bank (raw <code>int32_t</code> targets).
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_retarget_q16(uint64_t bank, int32_t region, uint64_t version, int32_t const * _Nullable targets, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
+/// Sets the value and velocity of each of the <code>count</code> springs of <code>region</code> at layout <code>version</code> to
+/// <code>values[i]</code> and <code>velocities[i]</code> (NULL: 0), in the bank’s order, keeping its target, as
+/// <code>sk_bank_set_state_f32</code> does by handle. A spring at rest given another state starts to move,
+/// which moves the layout version on. Refuses as <code>sk_layout_retarget_f32</code> (NaN value:
+/// <code>sk_status_non_finite_value</code>); nothing is changed then.
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_set_state_f32(uint64_t bank, int32_t region, uint64_t version, float const * _Nullable values, float const * _Nullable velocities, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
+/// <code>sk_layout_set_state_f32</code> for a Q16.16 bank (raw <code>int32_t</code> values and velocities).
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_set_state_q16(uint64_t bank, int32_t region, uint64_t version, int32_t const * _Nullable values, int32_t const * _Nullable velocities, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
+
+/// Sets the user value of each of the <code>count</code> springs of <code>region</code> at layout <code>version</code> to
+/// <code>values[i]</code>. Refuses as <code>sk_layout_retarget_f32</code>.
+SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_layout_set_user_values(uint64_t bank, int32_t region, uint64_t version, uint64_t const * _Nullable values, size_t count) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
 
 /// Makes a pause mask listing <code>count</code> springs (none: <code>springs</code> may be NULL) and writes its handle
 /// to <code>*mask</code>. A mask is made not pausing.

@@ -1,0 +1,299 @@
+/// Reads and writes of many springs in the bank's own order (see ``StorageLayout``): the fast path
+/// for an engine that reads every moved spring's value each frame, or writes many targets at once.
+///
+/// The per-handle forms (``values(of:into:)``, ``retarget(_:to:)-(UnsafeBufferPointer<SpringHandle>,_)``)
+/// look up each spring (handle, record, batch, slot: about 13 ns a spring at 1M springs, whose
+/// records do not fit the cache). These stream each batch's lanes in slot order instead, so they
+/// run at the speed of memory; the layout's ``userValues(in:into:)`` say which spring each element
+/// is. Values are read as the per-handle reads give them, to the bit (float32 lanes hold the
+/// displacement from the target, added back on the way out; Q16.16 lanes are read at the API's
+/// resolution from their batch's scale).
+extension SpringBank {
+    /// Moved on whenever a spring changes slot or region (it rests, starts to move, is paused,
+    /// resumed, added, removed or configured): the version of every ``StorageLayout`` taken since.
+    public var layoutVersion: UInt64 { core.layoutVersion }
+
+    /// The bank's current order of the springs in `region`, for the calls that read and write in it.
+    public func storageLayout(of region: StorageRegion = .all) -> StorageLayout { core.layout(of: region) }
+
+    /// Writes the value of the layout's i-th spring into `values[i]`, for every i: a stream of each
+    /// batch's lanes, at memory speed.
+    ///
+    /// - Throws: ``SpringKernelError/staleLayout`` for a layout the bank no longer has (a spring
+    ///   moved since it was taken) or another bank's, ``SpringKernelError/countMismatch(expected:given:)``
+    ///   when `values` is not `layout.count` long; `values` is then left as it was.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
+    public func values(in layout: StorageLayout, into values: UnsafeMutableBufferPointer<Lanes.Value>) throws(SpringKernelError) {
+        try core.check(layout, count: values.count)
+        guard let out = values.baseAddress else { return }
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            Self.readValues(displacements: batch.displacements, targets: batch.targets, shift: batch.scale.displacementShift,
+                            count: slots, into: out + offset)
+        }
+    }
+
+    /// Writes the velocity of the layout's i-th spring into `velocities[i]` (see ``values(in:into:)``).
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
+    public func velocities(in layout: StorageLayout, into velocities: UnsafeMutableBufferPointer<Lanes.Value>) throws(SpringKernelError) {
+        try core.check(layout, count: velocities.count)
+        guard let out = velocities.baseAddress else { return }
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            Self.readLanes(batch.velocities, shift: batch.scale.velocityShift, count: slots, into: out + offset)
+        }
+    }
+
+    /// Writes the target of the layout's i-th spring into `targets[i]` (see ``values(in:into:)``).
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
+    public func targets(in layout: StorageLayout, into targets: UnsafeMutableBufferPointer<Lanes.Value>) throws(SpringKernelError) {
+        try core.check(layout, count: targets.count)
+        guard let out = targets.baseAddress else { return }
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            Self.readLanes(batch.targets, shift: 0, count: slots, into: out + offset)
+        }
+    }
+
+    /// Writes the user value of the layout's i-th spring into `userValues[i]` (see
+    /// ``values(in:into:)``): which spring each element of the layout's other buffers is, as the
+    /// caller's own ids, copied as they are stored.
+    public func userValues(in layout: StorageLayout, into userValues: UnsafeMutableBufferPointer<UInt64>) throws(SpringKernelError) {
+        try core.check(layout, count: userValues.count)
+        guard let out = userValues.baseAddress else { return }
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            (out + offset).update(from: batch.userValues.base, count: slots)
+        }
+    }
+
+    /// Writes the handle of the layout's i-th spring into `springs[i]` (see ``values(in:into:)``).
+    ///
+    /// Each handle's generation is read from its spring's record, one lookup a spring: slower than
+    /// ``userValues(in:into:)``, which stream.
+    public func springs(in layout: StorageLayout, into springs: UnsafeMutableBufferPointer<SpringHandle>) throws(SpringKernelError) {
+        try core.check(layout, count: springs.count)
+        guard let out = springs.baseAddress else { return }
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            for slot in 0..<slots {
+                out[offset + slot] = core.handle(ofRecord: Int(batch.springOfSlot[slot]))
+            }
+        }
+    }
+
+    /// Sets the user value of the layout's i-th spring to `userValues[i]`, for every i. Allowed
+    /// inside a resume's restart closure, like ``setUserValue(_:of:)``.
+    ///
+    /// - Throws: what ``values(in:into:)`` throws; nothing is changed then.
+    public func setUserValues(in layout: StorageLayout, from userValues: UnsafeBufferPointer<UInt64>) throws(SpringKernelError) {
+        try core.check(layout, count: userValues.count)
+        guard let values = userValues.baseAddress else { return }
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            batch.userValues.base.update(from: values + offset, count: slots)
+        }
+    }
+
+    /// Pulls the layout's i-th spring toward `targets[i]`, for every i, as ``retarget(_:to:)`` does
+    /// one spring; a spring whose target is already `targets[i]` (the same bits) is left exactly as
+    /// it is, so an engine that writes every target every frame changes, and later predicts, only
+    /// the springs whose targets moved.
+    ///
+    /// A spring at rest that is given a new target starts to move, which changes the layout: take
+    /// a new one before the next call that needs one.
+    ///
+    /// - Throws: what ``values(in:into:)`` throws, or what ``retarget(_:to:)`` throws for the first
+    ///   spring that would throw it (a NaN target: ``SpringKernelError/nonFinite(_:)``). Nothing is
+    ///   changed then.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
+    public func retarget(in layout: StorageLayout, to targets: UnsafeBufferPointer<Lanes.Value>) throws(SpringKernelError) {
+        try core.checkMutable()
+        try core.check(layout, count: targets.count)
+        guard let goals = targets.baseAddress else { return }
+        var anyChanged = false
+        try core.forEachRun(in: layout.region) { (batch, slots, offset) throws(SpringKernelError) in
+            anyChanged = try checkRetarget(batch, count: slots, to: goals + offset) || anyChanged
+        }
+        // Every target as it was (an engine writing all its targets, none of which moved): one
+        // read of the two arrays, nothing written.
+        guard anyChanged else { return }
+        // Springs at rest are woken after the walk: waking moves slots, and the walk follows them.
+        var woken: [Int] = []
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            retarget(batch, count: slots, to: goals + offset) { slot in
+                let record = Int(batch.springOfSlot[slot])
+                if slot < batch.awakeCount {
+                    core.trajectoryChanged(record: record, batch: batch, slot: slot)
+                } else {
+                    woken.append(record)
+                }
+            }
+        }
+        for record in woken { core.setState(record: record) }
+    }
+
+    /// Sets the value and velocity of the layout's i-th spring to `values[i]` and `velocities[i]`,
+    /// for every i, as ``setState(of:value:velocity:)`` does one spring (a teleport, or a hand-off
+    /// from many gestures at once).
+    ///
+    /// A spring at rest that is given a state other than its rest starts to move, which changes
+    /// the layout: take a new one before the next call that needs one.
+    ///
+    /// - Throws: what ``values(in:into:)`` throws (for either buffer), or what
+    ///   ``setState(of:value:velocity:)`` throws for the first spring that would throw it.
+    ///   Nothing is changed then.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
+    public func setState(
+        in layout: StorageLayout, values: UnsafeBufferPointer<Lanes.Value>, velocities: UnsafeBufferPointer<Lanes.Value>
+    ) throws(SpringKernelError) {
+        try core.checkMutable()
+        try core.check(layout, count: values.count)
+        try core.check(layout, count: velocities.count)
+        guard let values = values.baseAddress, let velocities = velocities.baseAddress else { return }
+        try core.forEachRun(in: layout.region) { (batch, slots, offset) throws(SpringKernelError) in
+            for slot in 0..<slots { _ = try storedState(slot: slot, of: batch, value: values[offset + slot], velocity: velocities[offset + slot]) }
+        }
+        // Springs at rest are woken after the walk, as in retarget(in:to:).
+        var woken: [Int] = []
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            for slot in 0..<slots {
+                // Checked before the walk: it does not throw here.
+                guard let state = try? storedState(slot: slot, of: batch, value: values[offset + slot], velocity: velocities[offset + slot])
+                else { continue }
+                batch.displacements[slot] = state.displacement
+                batch.velocities[slot] = state.velocity
+                let record = Int(batch.springOfSlot[slot])
+                if slot < batch.awakeCount {
+                    core.trajectoryChanged(record: record, batch: batch, slot: slot)
+                } else {
+                    woken.append(record)
+                }
+            }
+        }
+        for record in woken { core.setState(record: record) }
+    }
+
+    /// The stored lanes of the spring in `slot` at `value` and `velocity` about its target.
+    @inline(__always)
+    private func storedState(
+        slot: Int, of batch: ConfigurationBatch, value: Lanes.Value, velocity: Lanes.Value
+    ) throws(SpringKernelError) -> (displacement: UInt32, velocity: UInt32) {
+        try storedState(
+            value: value, velocity: velocity, target: batch.targets[slot], scale: batch.scale,
+            naturalFrequency: batch.configuration.naturalFrequency)
+    }
+
+    // MARK: Streams
+
+    /// out[i] = the value of a spring with displacement lane `displacements[i]` (stored `shift`
+    /// finer than the API's) and target lane `targets[i]`, as ``value(of:)`` reads it.
+    @inline(__always)
+    static func readValues(
+        displacements: LaneBuffer, targets: LaneBuffer, shift: Int, count: Int, into out: UnsafeMutablePointer<Lanes.Value>
+    ) {
+        let d = UnsafePointer(displacements.base.assumingMemoryBound(to: UInt32.self))
+        let t = UnsafePointer(targets.base.assumingMemoryBound(to: UInt32.self))
+        if Lanes.hasScaledLanes && shift != 0 {
+            // Q16.16: whole bundles sixteen at a time, the rest (and other shifts) one by one.
+            let streamed = Lanes.self == Q16Lanes.self && Q16Lanes.streamsShift(shift)
+                ? Q16Lanes.streamValues(displacements: displacements.base, targets: targets.base, shift: shift, count: count, into: out)
+                : 0
+            for i in streamed..<count {
+                let displacement = SpringBankCore.apiPattern(Lanes.self, d[i], storedShift: shift)
+                out[i] = Lanes.value(ofLanePattern: Lanes.valuePattern(displacement: displacement, target: t[i]))
+            }
+        } else {
+            // Float32 lanes: target + displacement, one add a spring, vectorised.
+            for i in 0..<count { out[i] = Lanes.value(ofLanePattern: Lanes.valuePattern(displacement: d[i], target: t[i])) }
+        }
+    }
+
+    /// out[i] = the API value of lane `lanes[i]`, stored `shift` finer than the API's.
+    @inline(__always)
+    static func readLanes(_ lanes: LaneBuffer, shift: Int, count: Int, into out: UnsafeMutablePointer<Lanes.Value>) {
+        let stored = UnsafePointer(lanes.base.assumingMemoryBound(to: UInt32.self))
+        if Lanes.hasScaledLanes && shift != 0 {
+            let streamed = Lanes.self == Q16Lanes.self && Q16Lanes.streamsShift(shift)
+                ? Q16Lanes.streamLanes(lanes.base, shift: shift, count: count, into: out) : 0
+            for i in streamed..<count { out[i] = Lanes.value(ofLanePattern: SpringBankCore.apiPattern(Lanes.self, stored[i], storedShift: shift)) }
+        } else if lanesAreValueBits {
+            // memcpy: a compiled copy loop ran at 0.74-0.79x of it in cache.
+            UnsafeMutableRawPointer(out).copyMemory(from: lanes.base, byteCount: count * MemoryLayout<UInt32>.size)
+        } else {
+            for i in 0..<count { out[i] = Lanes.value(ofLanePattern: stored[i]) }
+        }
+    }
+
+    /// Whether a lane pattern is its API value's own bits (a `Float`'s, a ``Q16``'s raw `Int32`),
+    /// so lanes at the API's resolution are copied as they are.
+    private static var lanesAreValueBits: Bool { Lanes.self == Float32Lanes.self || Lanes.self == Q16Lanes.self }
+
+    /// Checks that every spring of a run can take its new target (what ``retarget(_:to:)`` checks);
+    /// returns whether any target differs from the spring's.
+    @inline(__always)
+    private func checkRetarget(_ batch: ConfigurationBatch, count: Int, to goals: UnsafePointer<Lanes.Value>) throws(SpringKernelError) -> Bool {
+        // Float32: compared and checked sixteen at a time; the element loop below then only runs
+        // to name the first target refused.
+        if Lanes.self == Float32Lanes.self {
+            let floats = UnsafeRawPointer(goals).assumingMemoryBound(to: Float.self)
+            guard Float32Lanes.anyTargetChanged(floats, stored: batch.targets.base, count: count) else { return false }
+            let scan = Float32Lanes.scanTargets(floats, stored: batch.targets.base, count: count)
+            if scan.allStorable { return scan.anyChanged }
+        }
+        var anyChanged = false
+        for slot in 0..<count {
+            let goal = try Lanes.lanePattern(of: goals[slot], as: .target)
+            guard goal != batch.targets[slot] else { continue }
+            _ = try retargetedDisplacement(slot: slot, in: batch, to: goal)
+            anyChanged = true
+        }
+        return anyChanged
+    }
+
+    /// Writes the new targets of a run (checked), calling `changed` with each slot whose target moved.
+    @inline(__always)
+    private func retarget(
+        _ batch: ConfigurationBatch, count: Int, to goals: UnsafePointer<Lanes.Value>, changed: (Int) -> Void
+    ) {
+        guard Lanes.self == Float32Lanes.self else {
+            for slot in 0..<count { retarget(slot: slot, of: batch, to: goals[slot], changed: changed) }
+            return
+        }
+        // Float32: find the changed targets sixteen at a time, so a frame that rewrites every
+        // target but moves few streams the two arrays and touches nothing else.
+        let floats = UnsafeRawPointer(goals).assumingMemoryBound(to: Float.self)
+        let bundles = count / BundleIndexing.laneCount
+        for bundle in 0..<bundles {
+            var lanes = Float32Lanes.changedLanes(goals: floats, targets: batch.targets.base, bundle: bundle)
+            while lanes != 0 {
+                let slot = bundle * BundleIndexing.laneCount + lanes.trailingZeroBitCount
+                lanes &= lanes - 1
+                retarget(slot: slot, of: batch, to: goals[slot], changed: changed)
+            }
+        }
+        for slot in bundles * BundleIndexing.laneCount..<count { retarget(slot: slot, of: batch, to: goals[slot], changed: changed) }
+    }
+
+    /// Pulls the spring in `slot` toward `target` (checked) unless that is its target already.
+    @inline(__always)
+    private func retarget(slot: Int, of batch: ConfigurationBatch, to target: Lanes.Value, changed: (Int) -> Void) {
+        // Checked before the walk: neither throws here.
+        guard let goal = try? Lanes.lanePattern(of: target, as: .target), goal != batch.targets[slot],
+              let displacement = try? retargetedDisplacement(slot: slot, in: batch, to: goal)
+        else { return }
+        batch.displacements[slot] = displacement
+        batch.targets[slot] = goal
+        changed(slot)
+    }
+
+    /// The stored displacement of the spring in `slot` once pulled toward `goal`, checked to fit
+    /// the format (as ``retargetedDisplacement(record:to:)`` for a spring found by handle).
+    @inline(__always)
+    private func retargetedDisplacement(slot: Int, in batch: ConfigurationBatch, to goal: UInt32) throws(SpringKernelError) -> UInt32 {
+        let moved = try Lanes.retargetedDisplacement(batch.displacements[slot], from: batch.targets[slot], to: goal, scale: batch.scale)
+        try SpringBankCore.checkMotion(
+            Lanes.self, displacement: moved, velocity: batch.velocities[slot], target: goal, scale: batch.scale,
+            naturalFrequency: batch.configuration.naturalFrequency)
+        return moved
+    }
+}

@@ -1,0 +1,250 @@
+import SpringKernel
+
+// Reads and writes in the bank's own order: the fast path for bulk data. `sk_bank_layout` says
+// how many springs a region holds and the layout's version; the `sk_layout_` calls then stream that
+// many values, velocities, targets or user values (the engine's ids) between the bank's lanes and
+// the engine's arrays, element i of each being the same spring, at memory speed. The per-handle
+// calls (`sk_bank_read_f32` ...) look each spring up instead (about 13 ns a spring at 1M).
+
+/// Which springs a storage-order call covers, for `sk_bank_layout` and the `sk_layout_` calls.
+@c
+public enum sk_region: Int32 {
+    /// Every spring in the bank.
+    case _all = 0
+    /// The springs the next step advances (not at rest, not paused): after a step, every spring
+    /// it moved that is still moving (those it brought to rest are in `sk_bank_rested`).
+    case _moving = 1
+}
+
+/// Writes how many springs `region` (an `sk_region`) holds to `*count`, and the bank's layout
+/// version to `*version`: the order the `sk_layout_` calls read and write in, until a spring
+/// changes slot or region (it rests or starts to move in a step or a retarget, is paused, resumed,
+/// added, removed or configured), which moves the version on. Either pointer may be NULL.
+@c(sk_bank_layout)
+public func sk_bank_layout(_ bank: UInt64, _ region: Int32, _ count: UnsafeMutablePointer<UInt>?, _ version: UnsafeMutablePointer<UInt64>?) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let region = try storageRegion(region)
+        let layout =
+            switch entry.bank {
+            case .float(let bank): bank.storageLayout(of: region)
+            case .fixed(let bank): bank.storageLayout(of: region)
+            }
+        count?.pointee = UInt(layout.count)
+        version?.pointee = layout.version
+    }
+}
+
+/// Reads a quantity (an `sk_quantity`) of the `count` springs of `region` at layout `version`
+/// (as `sk_bank_layout` gave them) into `out[0..<count]`, in the bank's order, from a float32 bank.
+///
+/// Returns `sk_status_stale_layout` if springs moved since, `sk_status_short_buffer` for a `count`
+/// below the layout's, `sk_status_count_mismatch` above it; nothing is written then.
+@c(sk_layout_read_f32)
+public func sk_layout_read_f32(
+    _ bank: UInt64, _ quantity: Int32, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<Float>?, _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        try read(quantity, of: try layout(of: bank, region, version), in: bank, into: try output(out, try checkedCount(count)))
+    }
+}
+
+/// `sk_layout_read_f32` for a Q16.16 bank (raw `int32_t` out).
+@c(sk_layout_read_q16)
+public func sk_layout_read_q16(
+    _ bank: UInt64, _ quantity: Int32, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<Int32>?, _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let layout = try layout(of: bank, region, version)
+        try output(out, try checkedCount(count)).withMemoryRebound(to: Q16.self) { out throws(Refusal) in
+            try read(quantity, of: layout, in: bank, into: out)
+        }
+    }
+}
+
+private func read<Lanes>(
+    _ quantity: Int32, of layout: StorageLayout, in bank: SpringBank<Lanes>, into out: UnsafeMutableBufferPointer<Lanes.Value>
+) throws(Refusal) {
+    guard let quantity = sk_quantity(rawValue: quantity) else { throw Refusal(._invalid_argument) }
+    try layoutCall(layout, count: out.count) { () throws(SpringKernelError) in
+        switch quantity {
+        case ._value: try bank.values(in: layout, into: out)
+        case ._velocity: try bank.velocities(in: layout, into: out)
+        case ._target: try bank.targets(in: layout, into: out)
+        }
+    }
+}
+
+/// Writes the user value (the engine's own id, 0 unless set) of each of the `count` springs of
+/// `region` at layout `version` to `out[0..<count]`: which spring each element of the other
+/// `sk_layout_` reads is. Refuses as `sk_layout_read_f32`.
+@c(sk_layout_read_user_values)
+public func sk_layout_read_user_values(
+    _ bank: UInt64, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<UInt64>?, _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let values = try output(out, try checkedCount(count))
+        switch entry.bank {
+        case .float(let bank):
+            let layout = try layout(of: bank, region, version)
+            try layoutCall(layout, count: values.count) { () throws(SpringKernelError) in try bank.userValues(in: layout, into: values) }
+        case .fixed(let bank):
+            let layout = try layout(of: bank, region, version)
+            try layoutCall(layout, count: values.count) { () throws(SpringKernelError) in try bank.userValues(in: layout, into: values) }
+        }
+    }
+}
+
+/// Writes the handle of each of the `count` springs of `region` at layout `version` to
+/// `out[0..<count]`. Each handle is looked up in the spring's record: slower than
+/// `sk_layout_read_user_values`, which streams. Refuses as `sk_layout_read_f32`.
+@c(sk_layout_read_springs)
+public func sk_layout_read_springs(
+    _ bank: UInt64, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<UInt64>?, _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let packed = try output(out, try checkedCount(count))
+        switch entry.bank {
+        case .float(let bank): try readSprings(of: try layout(of: bank, region, version), in: bank, of: entry, into: packed)
+        case .fixed(let bank): try readSprings(of: try layout(of: bank, region, version), in: bank, of: entry, into: packed)
+        }
+    }
+}
+
+private func readSprings<Lanes>(
+    of layout: StorageLayout, in bank: SpringBank<Lanes>, of entry: BankEntry, into packed: UnsafeMutableBufferPointer<UInt64>
+) throws(Refusal) {
+    try layoutCall(layout, count: packed.count) { () throws(SpringKernelError) in
+        // A SpringHandle is 12 bytes and a packed one 8: read them whole, then pack.
+        let springs = try [SpringHandle](unsafeUninitializedCapacity: layout.count) { (buffer, initialized) throws(SpringKernelError) in
+            try bank.springs(in: layout, into: UnsafeMutableBufferPointer(rebasing: buffer[..<layout.count]))
+            initialized = layout.count
+        }
+        for i in springs.indices { packed[i] = entry.pack(springs[i]) }
+    }
+}
+
+/// Sets the user value of each of the `count` springs of `region` at layout `version` to
+/// `values[i]`. Refuses as `sk_layout_retarget_f32`.
+@c(sk_layout_set_user_values)
+public func sk_layout_set_user_values(
+    _ bank: UInt64, _ region: Int32, _ version: UInt64, _ values: UnsafePointer<UInt64>?, _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        let values = try input(values, try checkedCount(count))
+        switch entry.bank {
+        case .float(let bank):
+            let layout = try layout(of: bank, region, version)
+            try kernel { () throws(SpringKernelError) in try bank.setUserValues(in: layout, from: values) }
+        case .fixed(let bank):
+            let layout = try layout(of: bank, region, version)
+            try kernel { () throws(SpringKernelError) in try bank.setUserValues(in: layout, from: values) }
+        }
+    }
+}
+
+/// Pulls each of the `count` springs of `region` at layout `version` toward `targets[i]`, in the
+/// bank's order, keeping its velocity and value; a spring whose target is already `targets[i]` is
+/// left as it is, so writing every target each frame costs a stream of the two arrays plus the
+/// springs whose targets moved. A spring at rest given a new target starts to move, which moves
+/// the layout version on.
+///
+/// Returns `sk_status_stale_layout` if springs moved since `sk_bank_layout`,
+/// `sk_status_count_mismatch` for a `count` other than the layout's, or what `sk_bank_retarget_f32`
+/// returns for the first target refused (NaN: `sk_status_non_finite_target`); nothing is changed then.
+@c(sk_layout_retarget_f32)
+public func sk_layout_retarget_f32(
+    _ bank: UInt64, _ region: Int32, _ version: UInt64, _ targets: UnsafePointer<Float>?, _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let layout = try layout(of: bank, region, version)
+        let targets = try input(targets, try checkedCount(count))
+        try kernel { () throws(SpringKernelError) in try bank.retarget(in: layout, to: targets) }
+    }
+}
+
+/// `sk_layout_retarget_f32` for a Q16.16 bank (raw `int32_t` targets).
+@c(sk_layout_retarget_q16)
+public func sk_layout_retarget_q16(
+    _ bank: UInt64, _ region: Int32, _ version: UInt64, _ targets: UnsafePointer<Int32>?, _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let layout = try layout(of: bank, region, version)
+        try withQ16(try input(targets, try checkedCount(count))) { targets throws(Refusal) in
+            try kernel { () throws(SpringKernelError) in try bank.retarget(in: layout, to: targets) }
+        }
+    }
+}
+
+/// Sets the value and velocity of each of the `count` springs of `region` at layout `version` to
+/// `values[i]` and `velocities[i]` (NULL: 0), in the bank's order, keeping its target, as
+/// `sk_bank_set_state_f32` does by handle. A spring at rest given another state starts to move,
+/// which moves the layout version on. Refuses as `sk_layout_retarget_f32` (NaN value:
+/// `sk_status_non_finite_value`); nothing is changed then.
+@c(sk_layout_set_state_f32)
+public func sk_layout_set_state_f32(
+    _ bank: UInt64, _ region: Int32, _ version: UInt64, _ values: UnsafePointer<Float>?, _ velocities: UnsafePointer<Float>?,
+    _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let layout = try layout(of: bank, region, version)
+        let n = try checkedCount(count)
+        let values = try input(values, n)
+        try withVelocities(velocities, n) { velocities throws(Refusal) in
+            try kernel { () throws(SpringKernelError) in try bank.setState(in: layout, values: values, velocities: velocities) }
+        }
+    }
+}
+
+/// `sk_layout_set_state_f32` for a Q16.16 bank (raw `int32_t` values and velocities).
+@c(sk_layout_set_state_q16)
+public func sk_layout_set_state_q16(
+    _ bank: UInt64, _ region: Int32, _ version: UInt64, _ values: UnsafePointer<Int32>?, _ velocities: UnsafePointer<Int32>?,
+    _ count: UInt
+) -> sk_status {
+    status { () throws(Refusal) in
+        let entry = try BankRegistry.shared.entry(bank)
+        guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let layout = try layout(of: bank, region, version)
+        let n = try checkedCount(count)
+        try withQ16(try input(values, n)) { values throws(Refusal) in
+            try withVelocities(velocities, n) { raw throws(Refusal) in
+                try withQ16(raw) { velocities throws(Refusal) in
+                    try kernel { () throws(SpringKernelError) in try bank.setState(in: layout, values: values, velocities: velocities) }
+                }
+            }
+        }
+    }
+}
+
+/// A C region as a Swift one.
+private func storageRegion(_ region: Int32) throws(Refusal) -> StorageRegion {
+    guard let region = StorageRegion(rawValue: region) else { throw Refusal(._invalid_argument) }
+    return region
+}
+
+/// The bank's layout of `region`, refused unless it is still at `version`.
+private func layout<Lanes>(of bank: SpringBank<Lanes>, _ region: Int32, _ version: UInt64) throws(Refusal) -> StorageLayout {
+    let layout = bank.storageLayout(of: try storageRegion(region))
+    guard layout.version == version else { throw Refusal(._stale_layout) }
+    return layout
+}
+
+/// Runs a read through a layout: an output buffer shorter than the layout is a short buffer.
+private func layoutCall(_ layout: StorageLayout, count: Int, _ body: () throws(SpringKernelError) -> Void) throws(Refusal) {
+    guard count >= layout.count else { throw Refusal(._short_buffer) }
+    try kernel(body)
+}

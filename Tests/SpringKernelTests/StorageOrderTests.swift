@@ -1,0 +1,312 @@
+import Testing
+@_spi(KernelInternals) @testable import SpringKernel
+
+/// Reads and writes in storage order (`StorageLayout`), checked against the per-handle API: the
+/// same values to the bit, the same state after a retarget, and every bad call refused with
+/// nothing changed.
+@Suite("Storage order: layouts, streamed reads and writes")
+struct StorageOrderTests {
+    /// A bank with springs in three configurations (Q16: several lane scales too), some moving, some
+    /// paused mid-motion, some at rest; user value i + 1000 for the i-th spring added.
+    static func mixedBank<Lanes: SpringLaneArithmetic>(
+        _ bank: SpringBank<Lanes>, _ value: (Double) -> Lanes.Value, tolerances: [Double]
+    ) throws -> [SpringHandle] {
+        let configurations = [SpringConfiguration.default, try SpringConfiguration(tension: 1323, friction: 91),
+                              try SpringConfiguration(tension: 200, friction: 5)]
+        var springs: [SpringHandle] = []
+        for i in 0..<90 {
+            let start = i % 7 == 0 ? Double(i % 5) : Double(i % 23) * 1.5
+            springs.append(try bank.add(
+                value: value(start), target: value(Double(i % 5)), velocity: value(Double(i % 3)),
+                configuration: configurations[i % 3], tolerance: value(tolerances[i % tolerances.count]), userValue: 1000 + UInt64(i)))
+        }
+        for _ in 0..<9 { try bank.step(dt: 1.0 / 60) }
+        try bank.pause(try bank.makePauseMask(stride(from: 1, to: 90, by: 11).map { springs[$0] }))
+        try bank.step(dt: 1.0 / 60)
+        return springs
+    }
+
+    static func read<Lanes: SpringLaneArithmetic>(
+        _ bank: SpringBank<Lanes>, _ layout: StorageLayout, filler: Lanes.Value
+    ) throws -> (springs: [SpringHandle], ids: [UInt64], values: [Lanes.Value], velocities: [Lanes.Value], targets: [Lanes.Value]) {
+        var springs = [SpringHandle](repeating: SpringHandle(index: 0, generation: 0, bankTag: 0), count: layout.count)
+        var ids = [UInt64](repeating: 0, count: layout.count)
+        var values = [Lanes.Value](repeating: filler, count: layout.count)
+        var velocities = values, targets = values
+        try springs.withUnsafeMutableBufferPointer { try bank.springs(in: layout, into: $0) }
+        try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: layout, into: $0) }
+        try values.withUnsafeMutableBufferPointer { try bank.values(in: layout, into: $0) }
+        try velocities.withUnsafeMutableBufferPointer { try bank.velocities(in: layout, into: $0) }
+        try targets.withUnsafeMutableBufferPointer { try bank.targets(in: layout, into: $0) }
+        return (springs, ids, values, velocities, targets)
+    }
+
+    @Test("reads in storage order give the per-handle reads to the bit, for every spring and the moving ones, in both formats")
+    func readsMatchPerHandleReads() throws {
+        func check<Lanes: SpringLaneArithmetic>(
+            _ bank: SpringBank<Lanes>, _ value: (Double) -> Lanes.Value, tolerances: [Double]
+        ) throws where Lanes.Value: Equatable {
+            let springs = try Self.mixedBank(bank, value, tolerances: tolerances)
+            for region in [StorageRegion.all, .moving] {
+                let layout = bank.storageLayout(of: region)
+                let read = try Self.read(bank, layout, filler: value(-7))
+                let expected = try springs.filter { try region == .all || (!bank.isAtRest($0) && !bank.isPaused($0)) }
+                #expect(layout.count == expected.count && Set(read.springs) == Set(expected))
+                for (i, spring) in read.springs.enumerated() {
+                    #expect(read.ids[i] == (try bank.userValue(of: spring)))
+                    #expect(read.values[i] == (try bank.value(of: spring)))
+                    #expect(read.velocities[i] == (try bank.velocity(of: spring)))
+                    #expect(read.targets[i] == (try bank.target(of: spring)))
+                }
+            }
+            #expect(bank.storageLayout(of: .moving).count > 0 && bank.storageLayout(of: .moving).count < springs.count)
+        }
+        try check(SpringBank<Float32Lanes>(), { Float($0) }, tolerances: [0.5])
+        // Tolerances of different size put one configuration's springs in batches of different
+        // lane scales, whose displacement and velocity lanes are read back at the API's resolution.
+        try check(FixedSpringBank(), { Q16($0)! }, tolerances: [0.5, 1.0 / 256, 0.001, 4])
+    }
+
+    @Test("a layout is refused once a spring changes slot or region, or by another bank; a refused call changes nothing")
+    func staleAndBadCalls() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let springs = try Self.mixedBank(bank, { Float($0) }, tolerances: [0.5])
+        let layout = bank.storageLayout()
+        var out = [Float](repeating: -7, count: layout.count)
+        var targets = try Self.read(bank, layout, filler: 0).targets
+        let hash = bank.stateHash()
+        // Wrong lengths.
+        out.withUnsafeMutableBufferPointer { out -> Void in
+            #expect(throws: SpringKernelError.countMismatch(expected: layout.count, given: layout.count - 1)) {
+                try bank.values(in: layout, into: UnsafeMutableBufferPointer(rebasing: out.dropLast()))
+            }
+        }
+        targets.withUnsafeBufferPointer { targets -> Void in
+            #expect(throws: SpringKernelError.countMismatch(expected: layout.count, given: layout.count - 1)) {
+                try bank.retarget(in: layout, to: UnsafeBufferPointer(rebasing: targets.dropLast()))
+            }
+        }
+        // A NaN or out-of-range target anywhere refuses the whole write, the changed ones before it too.
+        for bad in [Float.nan, .infinity, -2e15] {
+            // In a bundle of sixteen and in a run's scalar tail (three runs of 30).
+            for position in [5, layout.count - 3] {
+                var written = targets.map { $0 + 1 }
+                written[position] = bad
+                #expect(throws: bad.isFinite ? SpringKernelError.outOfRange(.target) : .nonFinite(.target)) {
+                    try written.withUnsafeBufferPointer { try bank.retarget(in: layout, to: $0) }
+                }
+            }
+        }
+        // Every target written back as it is: nothing changes.
+        try targets.withUnsafeBufferPointer { try bank.retarget(in: layout, to: $0) }
+        #expect(bank.stateHash() == hash && bank.layoutVersion == layout.version)
+        // Another bank's layout, even at the same version and count.
+        let other = SpringBank<Float32Lanes>()
+        _ = try Self.mixedBank(other, { Float($0) }, tolerances: [0.5])
+        let foreign = other.storageLayout()
+        #expect(foreign.version == layout.version && foreign.count == layout.count)
+        out.withUnsafeMutableBufferPointer { out -> Void in #expect(throws: SpringKernelError.staleLayout) { try bank.values(in: foreign, into: out) } }
+        // A spring that starts to move (a retarget by handle) moves the version on.
+        let resting = try #require(springs.first { try bank.isAtRest($0) })
+        try bank.retarget(resting, to: 50)
+        #expect(bank.layoutVersion != layout.version)
+        let changed = bank.stateHash()
+        out.withUnsafeMutableBufferPointer { out -> Void in
+            #expect(throws: SpringKernelError.staleLayout) { try bank.values(in: layout, into: out) }
+        }
+        targets[0] += 1
+        #expect(throws: SpringKernelError.staleLayout) { try targets.withUnsafeBufferPointer { try bank.retarget(in: layout, to: $0) } }
+        var ids = [UInt64](repeating: 9, count: layout.count)
+        #expect(throws: SpringKernelError.staleLayout) { try ids.withUnsafeBufferPointer { try bank.setUserValues(in: layout, from: $0) } }
+        #expect(bank.stateHash() == changed && out.allSatisfy { $0 == -7 })
+        try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: bank.storageLayout(), into: $0) }
+        #expect(Set(ids) == Set((0..<90).map { 1000 + UInt64($0) }))
+        // Steps that bring springs to rest move it on too.
+        let beforeSteps = bank.layoutVersion
+        for _ in 0..<120 { try bank.step(dt: 1.0 / 60) }
+        #expect(bank.layoutVersion != beforeSteps)
+    }
+
+    @Test("a retarget in storage order leaves the bank as retargeting the springs whose target changed, by handle, does")
+    func retargetMatchesPerHandle() throws {
+        func check<Lanes: SpringLaneArithmetic>(
+            _ make: () -> SpringBank<Lanes>, _ value: (Double) -> Lanes.Value, tolerances: [Double]
+        ) throws where Lanes.Value: Equatable {
+            let streamed = make(), byHandle = make()
+            let springs = try Self.mixedBank(streamed, value, tolerances: tolerances)
+            _ = try Self.mixedBank(byHandle, value, tolerances: tolerances)
+            #expect(streamed.stateHash() == byHandle.stateHash())
+            for (round, region) in [StorageRegion.all, .moving, .all].enumerated() {
+                let layout = streamed.storageLayout(of: region)
+                let read = try Self.read(streamed, layout, filler: value(0))
+                // Every third target moves (springs at rest among them for `.all`); the others are
+                // written back as they are.
+                var targets = read.targets
+                var changed: [SpringHandle] = [], goals: [Lanes.Value] = []
+                for i in stride(from: round, to: layout.count, by: 3) {
+                    targets[i] = value(Double(i % 9) - 3.5)
+                    if targets[i] != read.targets[i] { changed.append(read.springs[i]); goals.append(targets[i]) }
+                }
+                try targets.withUnsafeBufferPointer { try streamed.retarget(in: layout, to: $0) }
+                let handles = changed.map { byHandle.spring(atIndex: $0.index)! }
+                try byHandle.retarget(handles, to: goals)
+                #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+                for _ in 0..<40 {
+                    try streamed.step(dt: 1.0 / 60)
+                    try byHandle.step(dt: 1.0 / 60)
+                    #expect(streamed.restedInLastStep.map(\.index) == byHandle.restedInLastStep.map(\.index))
+                }
+                #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+            }
+            #expect(springs.count == 90)
+        }
+        try check({ SpringBank<Float32Lanes>() }, { Float($0) }, tolerances: [0.5])
+        try check({ FixedSpringBank() }, { Q16($0)! }, tolerances: [0.5, 1.0 / 256, 4])
+    }
+
+    @Test("a user value stays with its spring through rests, wakes, pauses, configuration changes and removals")
+    func userValuesFollowTheirSprings() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let springs = try Self.mixedBank(bank, { Float($0) }, tolerances: [0.5])
+        let stiff = try SpringConfiguration(tension: 900, friction: 40)
+        for spring in springs.prefix(30) { try bank.setConfiguration(of: spring, to: stiff) }
+        try bank.setTolerance(of: springs[40], to: 2)
+        try bank.remove(springs[50])
+        for _ in 0..<200 { try bank.step(dt: 1.0 / 60) }
+        for (i, spring) in springs.enumerated() where i != 50 { #expect(try bank.userValue(of: spring) == 1000 + UInt64(i)) }
+        let layout = bank.storageLayout()
+        let ids = (0..<UInt64(layout.count)).map { $0 * 7 }
+        try ids.withUnsafeBufferPointer { try bank.setUserValues(in: layout, from: $0) }
+        let read = try Self.read(bank, layout, filler: 0)
+        #expect(read.ids == ids)
+        for (i, spring) in read.springs.enumerated() { #expect(try bank.userValue(of: spring) == ids[i]) }
+    }
+
+    @Test("Q16.16 lanes streamed sixteen at a time round and saturate as the one-spring reads do, at every shift and edge")
+    func q16StreamsMatchTheScalarReads() throws {
+        var generator = SplitMix64(seed: 14)
+        let count = 64
+        let lanes = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: 64)
+        let targets = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: 64)
+        let out = UnsafeMutableRawPointer.allocate(byteCount: count * 4 + 4, alignment: 64)
+        defer { lanes.deallocate(); targets.deallocate(); out.deallocate() }
+        for shift in 1...31 {
+            let half = Int32(truncatingIfNeeded: Int64(1) << (shift - 1))
+            let edges: [Int32] = [.min, .max, 0, 1, -1, half, -half, half &- 1, -half &+ 1, half &+ 1, -half &- 1, .min &+ 1, .max &- 1]
+            let goals: [Int32] = [.max, .min, 0, .max &- 3, .min &+ 3]
+            for i in 0..<count {
+                let lane = i < edges.count ? edges[i] : Int32(truncatingIfNeeded: generator.next())
+                let goal = i < goals.count ? goals[i] : Int32(truncatingIfNeeded: generator.next()) >> (i % 3 == 0 ? 0 : 12)
+                lanes.storeBytes(of: lane, toByteOffset: i * 4, as: Int32.self)
+                targets.storeBytes(of: goal, toByteOffset: i * 4, as: Int32.self)
+            }
+            // An output at an odd offset: the caller's arrays need no alignment.
+            let at = out + 4
+            #expect(Q16Lanes.streamValues(displacements: lanes, targets: targets, shift: shift, count: count, into: at) == count)
+            for i in 0..<count {
+                let api = SpringBankCore.apiPattern(Q16Lanes.self, lanes.load(fromByteOffset: i * 4, as: UInt32.self), storedShift: shift)
+                let value = Q16Lanes.valuePattern(displacement: api, target: targets.load(fromByteOffset: i * 4, as: UInt32.self))
+                #expect(at.load(fromByteOffset: i * 4, as: UInt32.self) == value, "shift \(shift), lane \(i)")
+            }
+            #expect(Q16Lanes.streamLanes(lanes, shift: shift, count: count, into: at) == count)
+            for i in 0..<count {
+                let api = SpringBankCore.apiPattern(Q16Lanes.self, lanes.load(fromByteOffset: i * 4, as: UInt32.self), storedShift: shift)
+                #expect(at.load(fromByteOffset: i * 4, as: UInt32.self) == api, "shift \(shift), lane \(i)")
+            }
+        }
+    }
+
+    @Test("a Q16.16 batch of whole bundles at a fine lane scale reads back as the per-handle reads do")
+    func q16BatchOfBundles() throws {
+        let bank = FixedSpringBank()
+        var springs: [SpringHandle] = []
+        for i in 0..<53 {
+            let start: Double = Double(i % 17) * 1.75 - 12, goal: Double = Double(i % 5), speed: Double = Double(i % 7) - 3
+            springs.append(try bank.add(
+                value: Q16Lanes.nearestValue(to: start), target: Q16Lanes.nearestValue(to: goal), velocity: Q16Lanes.nearestValue(to: speed),
+                tolerance: Q16Lanes.nearestValue(to: 1.0 / 256), userValue: UInt64(i)))
+        }
+        for _ in 0..<5 { try bank.step(dt: 1.0 / 60) }
+        let layout = bank.storageLayout(of: .moving)
+        #expect(layout.count >= 32)
+        let read = try Self.read(bank, layout, filler: Q16(raw: -7))
+        for (i, spring) in read.springs.enumerated() {
+            let value = try bank.value(of: spring), velocity = try bank.velocity(of: spring)
+            #expect(read.values[i] == value && read.velocities[i] == velocity)
+        }
+        #expect(springs.count == 53)
+    }
+
+    @Test("a state set in storage order leaves the bank as setting each spring's state by handle does, rest and paused springs included")
+    func setStateMatchesPerHandle() throws {
+        func check<Lanes: SpringLaneArithmetic>(
+            _ make: () -> SpringBank<Lanes>, _ value: (Double) -> Lanes.Value, tolerances: [Double]
+        ) throws where Lanes.Value: Equatable {
+            let streamed = make(), byHandle = make()
+            _ = try Self.mixedBank(streamed, value, tolerances: tolerances)
+            _ = try Self.mixedBank(byHandle, value, tolerances: tolerances)
+            for (round, region) in [StorageRegion.all, .moving].enumerated() {
+                let layout = streamed.storageLayout(of: region)
+                let read = try Self.read(streamed, layout, filler: value(0))
+                // Every third spring is put at its target with no velocity (a rest state), the others moved.
+                let values = read.targets.indices.map { $0 % 3 == round ? read.targets[$0] : value(Double($0 % 11) - 5) }
+                let velocities = read.targets.indices.map { $0 % 3 == round ? value(0) : value(Double($0 % 4)) }
+                try values.withUnsafeBufferPointer { values in
+                    try velocities.withUnsafeBufferPointer { try streamed.setState(in: layout, values: values, velocities: $0) }
+                }
+                for (i, spring) in read.springs.enumerated() {
+                    try byHandle.setState(of: byHandle.spring(atIndex: spring.index)!, value: values[i], velocity: velocities[i])
+                }
+                #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+                for _ in 0..<40 {
+                    try streamed.step(dt: 1.0 / 60)
+                    try byHandle.step(dt: 1.0 / 60)
+                    #expect(streamed.restedInLastStep.map(\.index) == byHandle.restedInLastStep.map(\.index))
+                }
+                #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+            }
+        }
+        try check({ SpringBank<Float32Lanes>() }, { Float($0) }, tolerances: [0.5])
+        try check({ FixedSpringBank() }, { Q16($0)! }, tolerances: [0.5, 1.0 / 256, 4])
+
+        // A refused element (a NaN value, a NaN velocity) refuses the whole call.
+        let bank = SpringBank<Float32Lanes>()
+        _ = try Self.mixedBank(bank, { Float($0) }, tolerances: [0.5])
+        let layout = bank.storageLayout()
+        let hash = bank.stateHash()
+        for bad in [(value: Float.nan, velocity: Float(1), error: SpringKernelError.nonFinite(.value)),
+                    (value: 1, velocity: .infinity, error: .nonFinite(.velocity))] {
+            var values = [Float](repeating: 2, count: layout.count), velocities = [Float](repeating: 1, count: layout.count)
+            values[layout.count - 2] = bad.value
+            velocities[layout.count - 2] = bad.velocity
+            #expect(throws: bad.error) {
+                try values.withUnsafeBufferPointer { values in
+                    try velocities.withUnsafeBufferPointer { try bank.setState(in: layout, values: values, velocities: $0) }
+                }
+            }
+        }
+        #expect(bank.stateHash() == hash && bank.layoutVersion == layout.version)
+    }
+
+    @Test("user values and layouts follow the batch forms: add, reconfigure and remove many springs at once")
+    func userValuesThroughBatchForms() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let n = 200
+        let springs = try bank.add(
+            values: (0..<n).map { Float($0 % 37) }, targets: (0..<n).map { Float($0 % 5) },
+            userValues: (0..<n).map { 5000 + UInt64($0) }, tolerance: 0.5)
+        for _ in 0..<3 { try bank.step(dt: 1.0 / 60) }
+        // More than a quarter of the batch leaves at once (dropped in one pass), then comes back.
+        let stiff = try SpringConfiguration(tension: 900, friction: 40)
+        let version = bank.layoutVersion
+        try bank.setConfiguration(of: Array(springs[0..<120]), to: stiff)
+        #expect(bank.layoutVersion != version)
+        try bank.remove(Array(springs[150..<200]))
+        try bank.setConfiguration(of: Array(springs[0..<60]), to: .default)
+        for _ in 0..<30 { try bank.step(dt: 1.0 / 60) }
+        for (i, spring) in springs.enumerated() where i < 150 { #expect(try bank.userValue(of: spring) == 5000 + UInt64(i)) }
+        let read = try Self.read(bank, bank.storageLayout(), filler: 0)
+        #expect(Set(read.springs) == Set(springs[0..<150]))
+        for (k, spring) in read.springs.enumerated() { #expect(read.ids[k] == 5000 + UInt64(spring.index)) }
+    }
+}
