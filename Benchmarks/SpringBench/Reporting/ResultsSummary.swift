@@ -166,10 +166,16 @@ enum ResultsSummary {
             rows.append(["fixed point: rest reported on R or R + 1", ">= 99.9 %", String(format: "%.3f %%", ours.withinOneFrame * 100), verdict(ours.withinOneFrame >= 0.999)])
         }
         let i = results.interactions
+        // Issue 13's bounds (issue 4 asked 100 ns above the step).
         rows.append([
-            "interactions: above the kernel step, per moving interaction", "<= 100 ns",
-            String(format: "%.0f ns (%.0f moving of %d Tossables; %.0f ns with the gesture input added, %.0f gesture events a frame at %.0f ns each)", i.overheadNsPerMovingInteraction, i.movingInteractions.p50, i.count, i.overheadWithInputNsPerMovingInteraction, i.gestureEventsPerFrame.p50, i.inputNsPerGestureEvent),
-            verdict(i.overheadNsPerMovingInteraction <= 100),
+            "interactions: above the kernel step, per moving interaction", "<= 50 ns",
+            String(format: "%.1f ns (%.0f moving of %d Tossables; the kernel step %.0f ns per moving interaction; %.0f ns with the gesture input added)", i.overheadNsPerMovingInteraction, i.movingInteractions.p50, i.count, i.kernelStepNs.p50 / i.movingInteractions.p50, i.overheadWithInputNsPerMovingInteraction),
+            verdict(i.overheadNsPerMovingInteraction <= 50),
+        ])
+        rows.append([
+            "interactions: a gesture event, everything it drives included", "<= 400 ns",
+            String(format: "%.0f ns (%.0f gesture events a frame)", i.inputNsPerGestureEvent, i.gestureEventsPerFrame.p50),
+            verdict(i.inputNsPerGestureEvent <= 400),
         ])
         rows.append(["interactions: heap bytes per Tossable (its objects, its share of the runtime's tables and the kernel's lanes)", "<= 2 KB", String(format: "%.0f B", i.heapBytesPerTossable ?? 0), verdict((i.heapBytesPerTossable ?? .infinity) <= 2048)])
         rows.append(["interactions: heap allocations per frame, steady state", "0", String(format: "%.3f", i.allocationsPerFrame), verdict(i.allocationsPerFrame == 0 && i.allocationCounterVerified)])
