@@ -31,7 +31,7 @@ extension SpringBank {
                 core.staged.append(StagedLanes(record: UInt32(index), batch: 0, displacement: displacement, velocity: 0, target: goal))
                 core.records[index].listedAt = UInt32(core.staged.count)
             } catch {
-                for j in 0..<core.staged.count { core.records[Int(core.staged[j].record)].listedAt = 0 }
+                core.unmarkStagedRecords()
                 throw error
             }
         }
@@ -104,7 +104,7 @@ extension SpringBank {
                 core.staged.append(StagedLanes(record: UInt32(index), batch: 0, displacement: 0, velocity: velocity, target: 0))
                 core.records[index].listedAt = UInt32(core.staged.count)
             } catch {
-                for j in 0..<core.staged.count { core.records[Int(core.staged[j].record)].listedAt = 0 }
+                core.unmarkStagedRecords()
                 throw error
             }
         }

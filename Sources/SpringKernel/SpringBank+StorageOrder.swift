@@ -119,14 +119,7 @@ extension SpringBank {
         // Springs at rest are woken after the walk: waking moves slots, and the walk follows them.
         var woken: [Int] = []
         core.forEachRun(in: layout.region) { batch, slots, offset in
-            retarget(batch, count: slots, to: goals + offset) { slot in
-                let record = Int(batch.springOfSlot[slot])
-                if slot < batch.awakeCount {
-                    core.trajectoryChanged(record: record, batch: batch, slot: slot)
-                } else {
-                    woken.append(record)
-                }
-            }
+            retarget(batch, count: slots, to: goals + offset) { slot in changed(slot: slot, of: batch, woken: &woken) }
         }
         for record in woken { core.setState(record: record) }
     }
@@ -162,15 +155,23 @@ extension SpringBank {
                 else { continue }
                 batch.displacements[slot] = state.displacement
                 batch.velocities[slot] = state.velocity
-                let record = Int(batch.springOfSlot[slot])
-                if slot < batch.awakeCount {
-                    core.trajectoryChanged(record: record, batch: batch, slot: slot)
-                } else {
-                    woken.append(record)
-                }
+                changed(slot: slot, of: batch, woken: &woken)
             }
         }
         for record in woken { core.setState(record: record) }
+    }
+
+    /// After a storage-order write changed the lanes in `slot`: an awake spring is predicted
+    /// again; a resting one is listed in `woken`, to be woken after the walk (waking moves slots,
+    /// which the walk follows).
+    @inline(__always)
+    private func changed(slot: Int, of batch: ConfigurationBatch, woken: inout [Int]) {
+        let record = Int(batch.springOfSlot[slot])
+        if slot < batch.awakeCount {
+            core.trajectoryChanged(record: record, batch: batch, slot: slot)
+        } else {
+            woken.append(record)
+        }
     }
 
     /// The stored lanes of the spring in `slot` at `value` and `velocity` about its target.

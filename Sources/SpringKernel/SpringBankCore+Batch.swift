@@ -13,6 +13,12 @@ struct StagedLanes {
 /// only after its call has checked every element (``SpringBankCore/staged``), so none throws
 /// part way: a refused call changes nothing.
 extension SpringBankCore {
+    /// Clears the marks (`listedAt`) the staged elements' records carry through a batch call: on
+    /// its way out, whether it applied or was refused.
+    func unmarkStagedRecords() {
+        for i in 0..<staged.count { records[Int(staged[i].record)].listedAt = 0 }
+    }
+
     /// Adds a spring for each staged element, all of one configuration and tolerance, writing
     /// their handles to `handles`.
     ///

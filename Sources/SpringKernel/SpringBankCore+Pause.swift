@@ -274,7 +274,7 @@ extension SpringBankCore {
             setLanes(record: index, displacement: restart.displacement, velocity: restart.velocity, releasing: true)
             staged[listed - 1].batch = 0
         }
-        for i in 0..<count { records[Int(staged[i].record)].listedAt = 0 }
+        unmarkStagedRecords()
         stagedTrajectoriesChanged(lanesAreStaged: true)
     }
 
