@@ -205,8 +205,8 @@ final class InteractionModelRun {
             gesture(recognizer, .ended(translation: recognizer.translation, timestamp: nextTime(recognizer)))
         }
         let (rotation, pinch) = (manipulable.rotationGestureRecognizer, manipulable.pinchGestureRecognizer)
-        if rotation.isActive { rotationGesture(.ended(rotation: rotation.rotation, timestamp: nextTime(rotation))) }
-        if pinch.isActive { pinchGesture(.ended(scale: pinch.scale, timestamp: nextTime(pinch))) }
+        if rotation.isActive { oneAxisGesture(.rotation, .ended(rotation.rotation, timestamp: nextTime(rotation))) }
+        if pinch.isActive { oneAxisGesture(.pinch, .ended(pinch.scale, timestamp: nextTime(pinch))) }
         for probe in streams where probe.isPaused && !probe.isCancelled {
             probe.isPaused = false
             probe.subscription?.resume()
@@ -361,8 +361,8 @@ final class InteractionModelRun {
     /// an event out of time order, a non-finite one, or one that does not fit.
     func randomGesture() {
         switch Int.random(in: 0..<6, using: &generator) {
-        case 0: return randomRotation()
-        case 1: return randomPinch()
+        case 0: return randomOneAxisGesture(.rotation)
+        case 1: return randomOneAxisGesture(.pinch)
         default: break
         }
         let recognizers = [drag, hold, manipulable.dragGestureRecognizer] + interactions.filter { !$0.isRemoved }.compactMap(\.recognizer)
@@ -430,91 +430,107 @@ final class InteractionModelRun {
 
     // MARK: Rotation and pinch
 
-    /// A random event for the manipulated element's rotation: a turn, a burst, one out of time
-    /// order, a non-finite one, a release, a cancel, or one that does not fit.
-    func randomRotation() {
-        let recognizer = manipulable.rotationGestureRecognizer
-        let angle = { recognizer.rotation + CGFloat(Double.random(in: -0.4...0.4, using: &self.generator)) }
-        guard recognizer.isActive else {
+    /// The manipulation's one-axis gestures: the rotation (an angle) and the pinch (a scale).
+    enum OneAxisGesture: String { case rotation, pinch }
+
+    /// An event of either, before it becomes a ``RotationGestureEvent`` or a ``PinchGestureEvent``.
+    enum OneAxisEvent {
+        case began(timestamp: Double)
+        case changed(CGFloat, timestamp: Double)
+        case ended(CGFloat, timestamp: Double)
+        case cancelled(timestamp: Double)
+    }
+
+    func recognizer(_ gesture: OneAxisGesture) -> AnyObject {
+        switch gesture {
+        case .rotation: manipulable.rotationGestureRecognizer
+        case .pinch: manipulable.pinchGestureRecognizer
+        }
+    }
+
+    func isActive(_ gesture: OneAxisGesture) -> Bool {
+        switch gesture {
+        case .rotation: manipulable.rotationGestureRecognizer.isActive
+        case .pinch: manipulable.pinchGestureRecognizer.isActive
+        }
+    }
+
+    /// The gesture's angle or scale, and its velocity.
+    func reading(_ gesture: OneAxisGesture) -> (value: CGFloat, velocity: CGFloat) {
+        switch gesture {
+        case .rotation: (manipulable.rotationGestureRecognizer.rotation, manipulable.rotationGestureRecognizer.velocity)
+        case .pinch: (manipulable.pinchGestureRecognizer.scale, manipulable.pinchGestureRecognizer.velocity)
+        }
+    }
+
+    /// A random event for the manipulated element's rotation or pinch: a move, a burst with one
+    /// timestamp, one out of time order, a non-finite one, a release, a cancel, or one that does
+    /// not fit.
+    func randomOneAxisGesture(_ gesture: OneAxisGesture) {
+        let recognizer = recognizer(gesture)
+        let next: () -> CGFloat = switch gesture {
+        case .rotation: { self.reading(.rotation).value + CGFloat(Double.random(in: -0.4...0.4, using: &self.generator)) }
+        case .pinch: { max(0.05, self.reading(.pinch).value + CGFloat(Double.random(in: -0.3...0.3, using: &self.generator))) }
+        }
+        guard isActive(gesture) else {
             if Int.random(in: 0..<5, using: &generator) == 0 {
-                rotationGesture(.changed(rotation: angle(), timestamp: nextTime(recognizer)))  // ignored
+                oneAxisGesture(gesture, .changed(next(), timestamp: nextTime(recognizer)))  // ignored
             } else {
-                rotationGesture(.began(timestamp: nextTime(recognizer)))
+                oneAxisGesture(gesture, .began(timestamp: nextTime(recognizer)))
             }
             return
         }
         switch Int.random(in: 0..<10, using: &generator) {
         case 0:
             let time = nextTime(recognizer)
-            for _ in 0..<Int.random(in: 2...4, using: &generator) { rotationGesture(.changed(rotation: angle(), timestamp: time)) }
+            for _ in 0..<Int.random(in: 2...4, using: &generator) { oneAxisGesture(gesture, .changed(next(), timestamp: time)) }
         case 1:
             let time = (gestureClocks[ObjectIdentifier(recognizer)] ?? 0) - Double.random(in: 0.001...0.2, using: &generator)
-            rotationGesture(.changed(rotation: angle(), timestamp: time))
-        case 2: rotationGesture(.changed(rotation: .nan, timestamp: .nan))
-        case 3: rotationGesture(.began(timestamp: nextTime(recognizer)))  // does not fit: ignored
-        case 4, 5: rotationGesture(.ended(rotation: angle(), timestamp: nextTime(recognizer)))
-        case 6: rotationGesture(.cancelled(timestamp: nextTime(recognizer)))
-        default: rotationGesture(.changed(rotation: angle(), timestamp: nextTime(recognizer)))
+            oneAxisGesture(gesture, .changed(next(), timestamp: time))
+        case 2: oneAxisGesture(gesture, .changed(gesture == .rotation ? .nan : .infinity, timestamp: .nan))
+        case 3: oneAxisGesture(gesture, .began(timestamp: nextTime(recognizer)))  // does not fit: ignored
+        case 4, 5: oneAxisGesture(gesture, .ended(next(), timestamp: nextTime(recognizer)))
+        case 6: oneAxisGesture(gesture, .cancelled(timestamp: nextTime(recognizer)))
+        default: oneAxisGesture(gesture, .changed(next(), timestamp: nextTime(recognizer)))
         }
     }
 
-    /// The same for the pinch.
-    func randomPinch() {
-        let recognizer = manipulable.pinchGestureRecognizer
-        let scale = { max(0.05, recognizer.scale + CGFloat(Double.random(in: -0.3...0.3, using: &self.generator))) }
-        guard recognizer.isActive else {
-            if Int.random(in: 0..<5, using: &generator) == 0 {
-                pinchGesture(.changed(scale: scale(), timestamp: nextTime(recognizer)))  // ignored
-            } else {
-                pinchGesture(.began(timestamp: nextTime(recognizer)))
+    /// Sends `event` to the gesture's recognizer and checks what it did: accepted exactly when it
+    /// fits, finite readings, and after a release the restart of the property it held (the
+    /// rotation's or the scale's spring with the gesture's velocity) and of the position.
+    func oneAxisGesture(_ gesture: OneAxisGesture, _ event: OneAxisEvent) {
+        let fits: Bool
+        if case .began = event { fits = !isActive(gesture) } else { fits = isActive(gesture) }
+        let accepted: Bool
+        switch gesture {
+        case .rotation:
+            let rotation: RotationGestureEvent = switch event {
+            case .began(let time): .began(timestamp: time)
+            case .changed(let angle, let time): .changed(rotation: angle, timestamp: time)
+            case .ended(let angle, let time): .ended(rotation: angle, timestamp: time)
+            case .cancelled(let time): .cancelled(timestamp: time)
             }
-            return
+            note("rotation: \(rotation)")
+            accepted = manipulable.rotationGestureRecognizer.handle(rotation)
+        case .pinch:
+            let pinch: PinchGestureEvent = switch event {
+            case .began(let time): .began(timestamp: time)
+            case .changed(let scale, let time): .changed(scale: scale, timestamp: time)
+            case .ended(let scale, let time): .ended(scale: scale, timestamp: time)
+            case .cancelled(let time): .cancelled(timestamp: time)
+            }
+            note("pinch: \(pinch)")
+            accepted = manipulable.pinchGestureRecognizer.handle(pinch)
         }
-        switch Int.random(in: 0..<10, using: &generator) {
-        case 0:
-            let time = nextTime(recognizer)
-            for _ in 0..<Int.random(in: 2...4, using: &generator) { pinchGesture(.changed(scale: scale(), timestamp: time)) }
-        case 1:
-            let time = (gestureClocks[ObjectIdentifier(recognizer)] ?? 0) - Double.random(in: 0.001...0.2, using: &generator)
-            pinchGesture(.changed(scale: scale(), timestamp: time))
-        case 2: pinchGesture(.changed(scale: .infinity, timestamp: .nan))
-        case 3: pinchGesture(.began(timestamp: nextTime(recognizer)))  // does not fit: ignored
-        case 4, 5: pinchGesture(.ended(scale: scale(), timestamp: nextTime(recognizer)))
-        case 6: pinchGesture(.cancelled(timestamp: nextTime(recognizer)))
-        default: pinchGesture(.changed(scale: scale(), timestamp: nextTime(recognizer)))
-        }
-    }
-
-    func rotationGesture(_ event: RotationGestureEvent) {
-        note("rotation: \(event)")
-        let recognizer = manipulable.rotationGestureRecognizer
-        let fits: Bool
-        if case .began = event { fits = !recognizer.isActive } else { fits = recognizer.isActive }
-        let accepted = recognizer.handle(event)
         tally.gestureEvents += 1
-        check(accepted == fits, "a rotation event that \(fits ? "fits" : "does not fit") the state was \(accepted ? "accepted" : "ignored"): \(event)")
-        check(recognizer.rotation.isFinite && recognizer.velocity.isFinite, "the rotation's angle or velocity is not finite")
+        check(accepted == fits, "a \(gesture) event that \(fits ? "fits" : "does not fit") the state was \(accepted ? "accepted" : "ignored"): \(event)")
+        let (value, velocity) = reading(gesture)
+        check(value.isFinite && velocity.isFinite, "the \(gesture)'s reading or velocity is not finite")
         switch event {
         case .ended where accepted, .cancelled where accepted:
-            checkReleased(runtime.propertySpring(for: manipulated.rotation)?.springs, value: Float(manipulated.rotation.value), velocity: Float(recognizer.velocity), "rotation")
-            checkManipulatedPosition(releasedBy: recognizer, velocity: .zero)
-        default: break
-        }
-    }
-
-    func pinchGesture(_ event: PinchGestureEvent) {
-        note("pinch: \(event)")
-        let recognizer = manipulable.pinchGestureRecognizer
-        let fits: Bool
-        if case .began = event { fits = !recognizer.isActive } else { fits = recognizer.isActive }
-        let accepted = recognizer.handle(event)
-        tally.gestureEvents += 1
-        check(accepted == fits, "a pinch event that \(fits ? "fits" : "does not fit") the state was \(accepted ? "accepted" : "ignored"): \(event)")
-        check(recognizer.scale.isFinite && recognizer.velocity.isFinite, "the pinch's scale or velocity is not finite")
-        switch event {
-        case .ended where accepted, .cancelled where accepted:
-            checkReleased(runtime.propertySpring(for: manipulated.scale)?.springs, value: Float(manipulated.scale.value), velocity: Float(recognizer.velocity), "scale")
-            checkManipulatedPosition(releasedBy: recognizer, velocity: .zero)
+            let property = gesture == .rotation ? manipulated.rotation : manipulated.scale
+            checkReleased(runtime.propertySpring(for: property)?.springs, value: Float(property.value), velocity: Float(velocity), gesture == .rotation ? "rotation" : "scale")
+            checkManipulatedPosition(releasedBy: recognizer(gesture), velocity: .zero)
         default: break
         }
     }
