@@ -12,6 +12,8 @@ enum DeterministicMath {
     private static let ln2Hi = 6.93147180369123816490e-01  // the high 32 bits of ln 2
     private static let ln2Lo = 1.90821492927058770002e-10  // ln 2 − ln2Hi
     private static let inverseLn2 = 1.44269504088896338700e+00
+    /// ln 2 / 2: below it x · (1 / ln 2) rounds to at most ½, so `exp`'s reduction gives k = 0.
+    private static let halfLn2 = 0.34657359027997264
 
 
     // 1/n! for n = 0...18, each the correctly rounded Double (as 1 / n! computed in Double is:
@@ -41,12 +43,28 @@ enum DeterministicMath {
         if x.isNaN { return x }
         if x > 709.78 { return .infinity }
         if x < -745.2 { return 0 }
-        // x = k ln 2 + r, |r| <= ln 2 / 2; ln 2 split in two so that k·ln2Hi is exact.
-        let k = (x * inverseLn2).rounded(.toNearestOrEven)
-        let r = (x - k * ln2Hi) - k * ln2Lo
-        // e^r by its Taylor series to r^13/13! (remainder < 1e-17 for |r| <= 0.35), Horner form.
-        let p = (((((((((((((f13) * r + f12) * r + f11) * r + f10) * r + f9) * r + f8) * r + f7) * r + f6) * r + f5) * r + f4) * r + f3) * r + f2) * r + f1) * r + f0
-        return scaled(p, byPowerOfTwo: Int(k))
+        // x = k ln 2 + r, |r| <= ln 2 / 2; ln 2 split in two so that k·ln2Hi is exact. A short
+        // frame's decay (|x| < ln 2 / 2) has k = 0 and r = x: the same bits without the reduction.
+        let k = x.magnitude < halfLn2 ? 0 : nearestInteger(x * inverseLn2)
+        let r = k == 0 ? x : (x - k * ln2Hi) - k * ln2Lo
+        // e^r by its Taylor series to r^13/13! (remainder < 1e-17 for |r| <= 0.35), in Estrin's
+        // form: a new frame duration waits on this, and pairs of terms combined by powers of r
+        // form a tree four operations deep where Horner's chain is thirteen.
+        let r2 = r * r
+        let r4 = r2 * r2
+        let r8 = r4 * r4
+        let low = ((f0 + f1 * r) + (f2 + f3 * r) * r2) + ((f4 + f5 * r) + (f6 + f7 * r) * r2) * r4
+        let high = ((f8 + f9 * r) + (f10 + f11 * r) * r2) + (f12 + f13 * r) * r4
+        let p = low + high * r8
+        return k == 0 ? p : scaled(p, byPowerOfTwo: Int(k))
+    }
+
+    /// x rounded to the nearest integer, ties to even, for |x| < 2^51: adding and subtracting
+    /// 1.5·2^52 leaves no fraction bits (IEEE-754's default rounding does the rounding), where
+    /// `rounded(.toNearestOrEven)` is a call to libm's rint.
+    @inline(__always)
+    private static func nearestInteger(_ x: Double) -> Double {
+        (x + 0x1.8p52) - 0x1.8p52
     }
 
     /// p · 2^k, exactly (in two factors so that neither overflows or goes subnormal early).
@@ -69,6 +87,8 @@ enum DeterministicMath {
     private static let halfPi3 = 2.02226624871116645580e-21
     private static let halfPi4 = 8.47842766036889956997e-32
     private static let inverseHalfPi = 6.36619772367581382433e-01
+    /// A little below π/4, where x · (2/π) still rounds to k = 0 in `sinCos`'s reduction.
+    private static let quarterPiBelow = 0.78
 
     /// (sin x, cos x). Accurate while |x| < 2^20 · π/2 (about 1.6 million radians). Beyond that the
     /// argument is first reduced modulo the Double nearest 2π (`truncatingRemainder`, which is
@@ -77,14 +97,18 @@ enum DeterministicMath {
     static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
         if !x.isFinite { return (.nan, .nan) }
         let x = abs(x) < 1_600_000 ? x : x.truncatingRemainder(dividingBy: 2 * .pi)
-        let k = (x * inverseHalfPi).rounded(.toNearestOrEven)
-        let r = (((x - k * halfPi1) - k * halfPi2) - k * halfPi3) - k * halfPi4
-        let r2 = r * r
+        // A frame's phase is mostly below π/4: k = 0 and r = x, the same bits without the reduction.
+        let k = x.magnitude < quarterPiBelow ? 0 : nearestInteger(x * inverseHalfPi)
+        let r = k == 0 ? x : (((x - k * halfPi1) - k * halfPi2) - k * halfPi3) - k * halfPi4
         // Taylor series on |r| <= π/4, to r^17 for sin and r^18 for cos (remainder < 1e-18):
-        // sin r = r (1 − r²/3! + r⁴/5! − …), cos r = 1 − r²/2! + r⁴/4! − …
-        let m = -r2
-        let s = ((((((((f17) * m + f15) * m + f13) * m + f11) * m + f9) * m + f7) * m + f5) * m + f3) * m + f1
-        let c = (((((((((f18) * m + f16) * m + f14) * m + f12) * m + f10) * m + f8) * m + f6) * m + f4) * m + f2) * m + f0
+        // sin r = r (1 − r²/3! + r⁴/5! − …), cos r = 1 − r²/2! + r⁴/4! − …, polynomials in
+        // m = −r² in Estrin's form (see `exp`).
+        let m = -(r * r)
+        let m2 = m * m
+        let m4 = m2 * m2
+        let m8 = m4 * m4
+        let s = (((f1 + f3 * m) + (f5 + f7 * m) * m2) + ((f9 + f11 * m) + (f13 + f15 * m) * m2) * m4) + f17 * m8
+        let c = (((f0 + f2 * m) + (f4 + f6 * m) * m2) + ((f8 + f10 * m) + (f12 + f14 * m) * m2) * m4) + (f16 + f18 * m) * m8
         let sine = r * s
         let cosine = c
         // k is an integer below 2^20 in magnitude: its quadrant from its two's-complement bits

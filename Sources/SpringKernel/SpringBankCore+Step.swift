@@ -97,6 +97,7 @@ extension SpringBankCore {
         }
         var items = 0
         var bundles = 0
+        var firstWork: LaneWork?
         for index in 0..<batchObjects.count {
             // Unretained, as on the per-event path: a new frame duration visits every batch.
             guard let object = batchObjects[index] else { continue }
@@ -104,6 +105,7 @@ extension SpringBankCore {
                 guard batch.movingCount > 0 else { return }
                 let item = batch.work(coefficients: batch.coefficients(duration: duration, lanes: lanes))
                 (work + items).initialize(to: item)
+                if items == 0 { firstWork = item }
                 items += 1
                 bundles += item.bundleCount
             }
@@ -112,7 +114,9 @@ extension SpringBankCore {
             work: UnsafePointer(work), workCount: items, totalBundles: bundles,
             threadCount: threading.threadCount(bundles: bundles))
         frameState.pointee.plan = plan
-        if items > 0 { frameState.pointee.firstWork = work[0] }
+        // From the register copy, not read back from `work`: a load of the item just stored
+        // there waits for the stores to retire (they are narrower than the load).
+        if let firstWork { frameState.pointee.firstWork = firstWork }
         frameState.pointee.readyDuration = duration.bitPattern
         frameState.pointee.planIsStale = false
     }

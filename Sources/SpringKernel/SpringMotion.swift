@@ -79,7 +79,7 @@ public struct SpringMotion: Hashable, Sendable {
             let envelope = DeterministicMath.exp(-sigma * t)
             let (sine, cosine) = DeterministicMath.sinCos(phase(after: t))
             return SpringPropagator(
-                cosineTerm: envelope * cosine, sineTerm: envelope * sine / splitting, motion: self)
+                cosineTerm: envelope * cosine, sineTerm: envelope * sine * inverseSplitting, motion: self)
         case .critical:
             let envelope = DeterministicMath.exp(-sigma * t)
             return SpringPropagator(cosineTerm: envelope, sineTerm: envelope * t, motion: self)
