@@ -1,3 +1,5 @@
+import _SpringKernelShims
+
 /// Reads and writes of many springs in the bank's own order (see ``StorageLayout``): the fast path
 /// for an engine that reads every moved spring's value each frame, or writes many targets at once.
 ///
@@ -106,7 +108,7 @@ extension SpringBank {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func retarget(in layout: StorageLayout, to targets: UnsafeBufferPointer<Lanes.Value>) throws(SpringKernelError) {
-        try core.checkMutable()
+        try core.checkMutable(predictingChanges: false)
         try core.check(layout, count: targets.count)
         guard let goals = targets.baseAddress else { return }
         var anyChanged = false
@@ -119,9 +121,17 @@ extension SpringBank {
         // Springs at rest are woken after the walk: waking moves slots, and the walk follows them.
         var woken: [Int] = []
         core.forEachRun(in: layout.region) { batch, slots, offset in
-            retarget(batch, count: slots, to: goals + offset) { slot in changed(slot: slot, of: batch, woken: &woken) }
+            // The awake springs changed are noted as runs of adjacent slots, predicted later.
+            var run = 0..<0
+            retarget(batch, count: slots, to: goals + offset) { slot in
+                guard slot < batch.awakeCount else { return woken.append(Int(batch.springOfSlot[slot])) }
+                if slot == run.upperBound { return run = run.lowerBound..<slot + 1 }
+                core.trajectoriesChanged(batch: batch, slots: run)
+                run = slot..<slot + 1
+            }
+            core.trajectoriesChanged(batch: batch, slots: run)
         }
-        for record in woken { core.setState(record: record) }
+        wake(woken)
     }
 
     /// Sets the value and velocity of the layout's i-th spring to `values[i]` and `velocities[i]`,
@@ -139,7 +149,7 @@ extension SpringBank {
     public func setState(
         in layout: StorageLayout, values: UnsafeBufferPointer<Lanes.Value>, velocities: UnsafeBufferPointer<Lanes.Value>
     ) throws(SpringKernelError) {
-        try core.checkMutable()
+        try core.checkMutable(predictingChanges: false)
         try core.check(layout, count: values.count)
         try core.check(layout, count: velocities.count)
         guard let values = values.baseAddress, let velocities = velocities.baseAddress else { return }
@@ -155,23 +165,21 @@ extension SpringBank {
                 else { continue }
                 batch.displacements[slot] = state.displacement
                 batch.velocities[slot] = state.velocity
-                changed(slot: slot, of: batch, woken: &woken)
+                if slot >= batch.awakeCount { woken.append(Int(batch.springOfSlot[slot])) }
             }
+            // Every awake spring of the run changed (regions: moving, paused, at rest).
+            core.trajectoriesChanged(batch: batch, slots: 0..<Swift.min(slots, batch.awakeCount))
         }
-        for record in woken { core.setState(record: record) }
+        wake(woken)
     }
 
-    /// After a storage-order write changed the lanes in `slot`: an awake spring is predicted
-    /// again; a resting one is listed in `woken`, to be woken after the walk (waking moves slots,
-    /// which the walk follows).
-    @inline(__always)
-    private func changed(slot: Int, of batch: ConfigurationBatch, woken: inout [Int]) {
-        let record = Int(batch.springOfSlot[slot])
-        if slot < batch.awakeCount {
-            core.trajectoryChanged(record: record, batch: batch, slot: slot)
-        } else {
-            woken.append(record)
-        }
+    /// After a storage-order write: wakes the springs at rest it changed (listed during the walk,
+    /// as waking moves slots, which the walk follows), once the awake springs it changed, which
+    /// it noted by slot, are predicted.
+    private func wake(_ woken: [Int]) {
+        guard !woken.isEmpty else { return }
+        core.predictChangedRuns()
+        for record in woken { core.setState(record: record) }
     }
 
     /// The stored lanes of the spring in `slot` at `value` and `velocity` about its target.
@@ -195,7 +203,7 @@ extension SpringBank {
         let d = UnsafePointer(displacements.base.assumingMemoryBound(to: UInt32.self))
         let t = UnsafePointer(targets.base.assumingMemoryBound(to: UInt32.self))
         if Lanes.hasScaledLanes && shift != 0 {
-            // Q16.16: whole bundles sixteen at a time, the rest (and other shifts) one by one.
+            // Q16.16: streamed (see Q16Lanes+StorageOrder), other shifts one by one.
             let streamed = Lanes.self == Q16Lanes.self && Q16Lanes.streamsShift(shift)
                 ? Q16Lanes.streamValues(displacements: displacements.base, targets: targets.base, shift: shift, count: count, into: out)
                 : 0
@@ -204,7 +212,15 @@ extension SpringBank {
                 out[i] = Lanes.value(ofLanePattern: Lanes.valuePattern(displacement: displacement, target: t[i]))
             }
         } else {
-            // Float32 lanes: target + displacement, one add a spring, vectorised.
+            // Float32 lanes: target + displacement, one add a spring. Streamed by the shims' loop,
+            // compiled for AVX-512 and AVX2 too (this module is built for the baseline, whose
+            // 16-byte loop ran at 0.51-0.54x memcpy in cache; see shims.c).
+            if Lanes.self == Float32Lanes.self {
+                sk_stream_values_f32(
+                    UnsafeRawPointer(d).assumingMemoryBound(to: Float.self), UnsafeRawPointer(t).assumingMemoryBound(to: Float.self),
+                    UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self), count)
+                return
+            }
             for i in 0..<count { out[i] = Lanes.value(ofLanePattern: Lanes.valuePattern(displacement: d[i], target: t[i])) }
         }
     }

@@ -25,6 +25,13 @@ extension SpringBankCore {
                 (previous, edge) = (edge, e.nextOfSpring)
             }
         }
+        // Springs a storage-order write changed are predicted at the next mutation or step: until
+        // then their schedule is the old one, and no spring has changed slot since.
+        try check(changedRuns.isEmpty || changedRunsLayoutVersion == layoutVersion, "springs moved before their changes were predicted")
+        var changedSlots = [ObjectIdentifier: Set<Int>]()
+        for run in changedRuns {
+            changedSlots[ObjectIdentifier(run.batch.takeUnretainedValue()), default: []].formUnion(Int(run.lower)..<Int(run.upper))
+        }
         var maskEdgeCount = 0
         for (m, mask) in masks.enumerated() where mask.isLive {
             let members = mask.members.count
@@ -54,7 +61,11 @@ extension SpringBankCore {
                     continue
                 }
                 let spring = Int(batch.springOfSlot[slot])
-                let record = records[spring]
+                var record = records[spring]
+                if changedSlots[ObjectIdentifier(batch)]?.contains(slot) == true {
+                    try check(slot < batch.awakeCount, "resting spring \(spring) noted as changed")
+                    record.awaitingPrediction = true
+                }
                 try check(record.isLive && Int(record.batch) == b && Int(record.slot) == slot, "slot \(slot) of batch \(b) and its record disagree")
                 try check(Int(record.pauseDepth) == pauseHolds[spring, default: 0], "pause depth of spring \(spring)")
                 try check((slot < batch.movingCount) == (slot < batch.awakeCount && record.pauseDepth == 0),

@@ -55,3 +55,64 @@ extension SpringBankCore {
         }
     }
 }
+
+/// Storage-order writes that change springs leave their rest predictions to the next step.
+///
+/// A write that moves a million targets would otherwise predict a million springs as it goes
+/// (a lower bound and a schedule entry each, ~8 ns a spring in records that do not fit the
+/// cache), several times the cost of the write's own bytes. Instead it notes which slots it
+/// changed, as runs of slots per batch, and the next step (or the next call that could see or move
+/// those springs, all of which pass ``SpringBankCore/checkMutable()``) gives each its due time,
+/// walking the runs in slot order. Nothing can tell the difference: time does not move between
+/// the write and the prediction, the lanes the prediction reads are those the write left, and the
+/// springs cannot change slot before it (every slot move bumps the layout version, which the
+/// prediction checks; moving one is a mutation, which predicts first).
+extension SpringBankCore {
+    /// Slots `lower..<upper` of a batch, whose springs are awake and changed trajectory in a
+    /// storage-order write since the last prediction.
+    struct ChangedRun {
+        var batch: Unmanaged<ConfigurationBatch>
+        var lower: Int32
+        var upper: Int32
+    }
+
+    /// Notes that the awake springs in `slots` of `batch` changed trajectory: they are predicted
+    /// again before anything can see their schedule. Runs are merged with the last one when they
+    /// touch it, and past a spring's worth of runs the notes are acted on, so they never hold
+    /// more than the bank's springs.
+    func trajectoriesChanged(batch: ConfigurationBatch, slots: Range<Int>) {
+        guard !slots.isEmpty else { return }
+        if changedRuns.isEmpty { changedRunsLayoutVersion = layoutVersion }
+        frameState.pointee.needsPreparation = true
+        let object = Unmanaged.passUnretained(batch)
+        if let last = changedRuns.last, last.batch.toOpaque() == object.toOpaque(),
+           Int(last.lower) <= slots.upperBound, slots.lowerBound <= Int(last.upper) {
+            changedRuns[changedRuns.count - 1] = ChangedRun(
+                batch: object, lower: Int32(Swift.min(Int(last.lower), slots.lowerBound)),
+                upper: Int32(Swift.max(Int(last.upper), slots.upperBound)))
+            return
+        }
+        changedRuns.append(ChangedRun(batch: object, lower: Int32(slots.lowerBound), upper: Int32(slots.upperBound)))
+        if changedRuns.count > springCount + 64 { predictChangedRuns() }
+    }
+
+    /// Gives every spring a storage-order write changed its due time (``trajectoryChanged(record:batch:slot:)``
+    /// for each, in slot order, so its record is walked as the write walked its lanes).
+    func predictChangedRuns() {
+        guard !changedRuns.isEmpty else { return }
+        // The runs name slots: no spring may have moved since they were noted.
+        let moved = changedRunsLayoutVersion != layoutVersion
+        assert(!moved, "springs changed slot with storage-order changes still to predict")
+        for run in changedRuns {
+            run.batch._withUnsafeGuaranteedRef { batch in
+                // Were a slot moved (a path that forgot to predict first), every awake spring of the
+                // batch is predicted from its lanes now: never a due time from a state it left.
+                let slots = moved ? 0..<batch.awakeCount : Int(run.lower)..<Swift.min(Int(run.upper), batch.awakeCount)
+                for slot in slots {
+                    trajectoryChanged(record: Int(batch.springOfSlot[slot]), batch: batch, slot: slot)
+                }
+            }
+        }
+        changedRuns.removeAll(keepingCapacity: true)
+    }
+}

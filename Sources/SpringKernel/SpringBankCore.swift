@@ -116,6 +116,10 @@ final class SpringBankCore {
     var queuedSprings = 0
     /// Springs whose trajectory changed since the last step, in the order they changed.
     @exclusivity(unchecked) var pending: [UInt32] = []
+    /// Slots a storage-order write changed, to predict before the next step or mutation (see
+    /// ``predictChangedRuns()``), and the layout version they were noted at.
+    @exclusivity(unchecked) var changedRuns: [ChangedRun] = []
+    var changedRunsLayoutVersion: UInt64 = 0
     /// How callers advance time, and so which rest rule the schedule follows.
     // Read on every step and written only outside one (like the tables above): no runtime
     // exclusivity checks, each a call and a thread-local access set.
@@ -193,8 +197,13 @@ final class SpringBankCore {
         try recordIndex(of: handle, count: records.count) { (records[$0].isLive, records[$0].generation) }
     }
 
-    func checkMutable() throws(SpringKernelError) {
+    /// Refuses a mutation from a caller's closure; otherwise first predicts the springs a
+    /// storage-order write left to predict, so that no mutation sees or moves them unpredicted.
+    /// A storage-order write passes `predictingChanges: false`: writes between two steps then
+    /// leave their predictions to the step, however many there are.
+    func checkMutable(predictingChanges: Bool = true) throws(SpringKernelError) {
         guard !isRunningCallback else { throw .reentrantMutation }
+        if predictingChanges, !changedRuns.isEmpty { predictChangedRuns() }
     }
 
     func batch(ofRecord index: Int) -> (batch: ConfigurationBatch, slot: Int) {

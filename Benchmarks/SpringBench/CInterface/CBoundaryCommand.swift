@@ -51,6 +51,8 @@ struct CBoundaryCommand {
         /// Median over repeats of (C frame / Swift frame) within the repeat.
         var frameRatio: Double
         var bulk: [Bulk]
+        /// What the next step spends on a write's changes: (write + step) − step − write, ns a spring.
+        var deferredNanosecondsPerSpring: [String: Double]
     }
 
     struct Summary: Codable {
@@ -195,6 +197,15 @@ struct CBoundaryCommand {
         try measure("read values in storage order (Swift values(in:into:))", bytes: 4 * n) { _ in
             try out.withUnsafeMutableBufferPointer { try swiftBank.values(in: layout, into: $0) }
         }
+        // A value read moves three arrays (displacement and target lanes read, the engine's
+        // array written: 12 bytes a spring) where memcpy of the engine's 4 bytes moves two (8):
+        // the same reads against memcpy of 6 bytes a spring, which moves the same 12 bytes.
+        try measure("read values in storage order (sk_layout_read_f32), against memcpy moving the same 12 B a spring", bytes: 6 * n) { _ in
+            try checked(boundary_layout_read_values(cBank, version, &out, n))
+        }
+        try measure("Q16.16 values in storage order (sk_layout_read_q16), against memcpy moving the same 12 B a spring", bytes: 6 * n) { _ in
+            try checked(sk_layout_read_q16(fixedBank, sk_quantity._value.rawValue, sk_region._all.rawValue, fixedVersion, &fixedOut, UInt(n)).rawValue)
+        }
         try measure("set state in storage order (sk_layout_set_state_f32)", bytes: 8 * n) { _ in
             try checked(sk_layout_set_state_f32(cBank, sk_region._all.rawValue, version, values, zeros, UInt(n)).rawValue)
         }
@@ -212,9 +223,12 @@ struct CBoundaryCommand {
             try checked(boundary_layout_retarget(cBank, version, writes % 2 == 0 ? values : shifted, n))
         }
 
+        try measureWritesWithSteps(n: n, dt: dt, progress: progress, measure: measure)
+
         let report = Report(
             springs: n, swiftFrameNanoseconds: Summary(median: median(swiftTimes), min: swiftTimes.min()!),
-            cFrameNanoseconds: Summary(median: median(cTimes), min: cTimes.min()!), frameRatio: median(ratios), bulk: bulk)
+            cFrameNanoseconds: Summary(median: median(cTimes), min: cTimes.min()!), frameRatio: median(ratios), bulk: bulk,
+            deferredNanosecondsPerSpring: Self.deferred(bulk, springs: n))
         switch format {
         case .json:
             print(try jsonText(report), terminator: "")
@@ -224,10 +238,75 @@ struct CBoundaryCommand {
             print(String(format: "frame through the C interface: %.0f ns (min %.0f)", report.cFrameNanoseconds.median, report.cFrameNanoseconds.min))
             print(String(format: "C / Swift: %.3fx (median of the repeats' ratios)", report.frameRatio))
             for row in bulk {
-                print(String(format: "%@: %.2f GB/s, memcpy of the same %d bytes %.2f GB/s: %.3fx",
-                             row.call, row.gigabytesPerSecond, row.bytes, row.memcpyGigabytesPerSecond, row.ratio))
+                print(String(format: "%@: %.2f GB/s (%.2f ns a spring), memcpy of the same %d bytes %.2f GB/s: %.3fx",
+                             row.call, row.gigabytesPerSecond, Double(row.bytes) / row.gigabytesPerSecond / Double(n), row.bytes,
+                             row.memcpyGigabytesPerSecond, row.ratio))
+            }
+            for (call, nanoseconds) in report.deferredNanosecondsPerSpring.sorted(by: { $0.key < $1.key }) {
+                print(String(format: "%@: the next step spends %.2f ns a spring on the write's changes ((write + step) - step - write)",
+                             call, nanoseconds))
             }
         }
+    }
+
+    /// A storage-order write that changes every spring leaves their rest predictions to the next
+    /// step: the write alone, then each frame's write with its step, against the step alone, on a
+    /// bank of lightly damped springs (tension 120, friction 2: they keep moving through the run,
+    /// and each change costs a real lower bound and schedule entry, where an undamped spring's
+    /// costs nothing). The step's share is (write + step) − step − write.
+    private func measureWritesWithSteps(
+        n: Int, dt: Double, progress: Progress, measure: (String, Int, (Int) throws -> Void) throws -> Void
+    ) throws {
+        func checked(_ status: Int32) throws { try check(sk_status(rawValue: status) ?? ._invalid_argument) }
+        var bank: UInt64 = 0
+        try check(sk_bank_create(sk_format._float32.rawValue, 1, UInt(n), &bank))
+        defer { _ = sk_bank_destroy(bank) }
+        let values = (0..<n).map { Float($0 % 1000) + 500 }, zeros = [Float](repeating: 0, count: n)
+        var handles = [UInt64](repeating: 0, count: n)
+        try check(sk_bank_add_f32(bank, UInt(n), values, zeros, nil, 120, 2, 1, 0.5, &handles))
+        try checked(boundary_step_frames(bank, dt, 1))
+        let targets = [zeros, zeros.map { $0 + 1 }]
+        var writes = 0
+        /// The layout now (a spring that came to rest changed it), and the next frame's targets.
+        func write(state: Bool) throws {
+            var version: UInt64 = 0, count = 0
+            try checked(boundary_layout(bank, &version, &count))
+            writes += 1
+            let goals = targets[writes % 2]
+            if state {
+                try checked(sk_layout_set_state_f32(bank, sk_region._all.rawValue, version, values, goals, UInt(count)).rawValue)
+            } else {
+                try checked(boundary_layout_retarget(bank, version, goals, count))
+            }
+        }
+        try measure("step alone, 1M lightly damped moving springs (sk_bank_step; per call, memcpy of 4 B a spring beside it)", 4 * n) { _ in
+            try checked(boundary_step_frames(bank, dt, 1))
+        }
+        for state in [false, true] {
+            let name = state ? "set state in storage order (sk_layout_set_state_f32)" : "retarget in storage order (sk_layout_retarget_f32)"
+            let bytes = (state ? 8 : 4) * n
+            try measure("\(name), every spring changed, write alone", bytes) { _ in try write(state: state) }
+            try measure("\(name), every spring changed, write + the next step", bytes) { _ in
+                try write(state: state)
+                try checked(boundary_step_frames(bank, dt, 1))
+            }
+        }
+        _ = progress
+    }
+
+    /// For each write measured with its step: (write + step) − step − write, in ns a spring.
+    static func deferred(_ rows: [Bulk], springs: Int) -> [String: Double] {
+        func nanoseconds(_ call: String) -> Double? {
+            rows.first { $0.call == call }.map { Double($0.bytes) / $0.gigabytesPerSecond }
+        }
+        guard let step = rows.first(where: { $0.call.hasPrefix("step alone") }).map({ Double($0.bytes) / $0.gigabytesPerSecond }) else { return [:] }
+        var result: [String: Double] = [:]
+        for row in rows where row.call.hasSuffix(", write + the next step") {
+            let call = String(row.call.dropLast(", write + the next step".count))
+            guard let alone = nanoseconds(call + ", write alone") else { continue }
+            result[call] = (Double(row.bytes) / row.gigabytesPerSecond - step - alone) / Double(springs)
+        }
+        return result
     }
 
     static func bulk(_ call: String, bytes: Int, seconds: Double, memcpy: Double) -> Bulk {

@@ -81,4 +81,12 @@ static inline __attribute__((always_inline)) sk_int16 sk_round_to_int32x16(sk_fl
 }
 
 
+/// The storage-order reads' streams (shims.c), each compiled for several CPUs and chosen at load:
+/// out[i] = targets[i] + displacements[i] (float32 lanes).
+void sk_stream_values_f32(const float *displacements, const float *targets, float *out, intptr_t count);
+/// out[i] = targets[i] + displacements[i] rounded from 2^shift finer (1...31), saturated (Q16.16).
+void sk_stream_values_q16(const int32_t *displacements, const int32_t *targets, int32_t shift, int32_t *out, intptr_t count);
+/// out[i] = lanes[i] rounded from 2^shift finer (1...31) (Q16.16).
+void sk_stream_lanes_q16(const int32_t *lanes, int32_t shift, int32_t *out, intptr_t count);
+
 #endif
