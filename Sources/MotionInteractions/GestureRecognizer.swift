@@ -49,7 +49,8 @@ public final class GestureRecognizer {
 
     @exclusivity(unchecked) private var estimator: GestureVelocityEstimator
     @exclusivity(unchecked) private var releaseVelocity = CGPoint.zero
-    private let observers = ObserverList<GestureRecognizer>()
+    /// The observers, in the recognizer itself (no list object: one cache miss less per event).
+    @exclusivity(unchecked) var observerChain = ObserverChain<GestureRecognizer>()
 
     /// A recognizer in the `.possible` state.
     ///
@@ -60,6 +61,10 @@ public final class GestureRecognizer {
     public init(maximumSpeed: Double = 20_000, velocityWindow: Double = 0.1) {
         self.maximumSpeed = maximumSpeed.isFinite && maximumSpeed > 0 ? maximumSpeed : .greatestFiniteMagnitude
         estimator = GestureVelocityEstimator(window: velocityWindow.isFinite && velocityWindow > 0 ? velocityWindow : 0.1)
+    }
+
+    deinit {
+        releaseObservers()
     }
 
     /// Whether the gesture is in progress (`.began` or `.changed`).
@@ -92,12 +97,12 @@ public final class GestureRecognizer {
 
     /// Calls `body` after every event the recognizer accepts, until the subscription is cancelled.
     public func observe(_ body: @escaping (GestureRecognizer) -> Void) -> Subscription {
-        observers.add(body)
+        addObserver(body)
     }
 
     /// Adds one of the layer's own observers (it is its own subscription).
     func add(_ observation: Observation<GestureRecognizer>) {
-        observers.add(observation)
+        addObserver(observation)
     }
 
     /// Applies one input event and notifies the observers; returns false when the event was
@@ -127,7 +132,7 @@ public final class GestureRecognizer {
             state = .cancelled
         }
         timestamp = time
-        observers.send(self)
+        sendToObservers(self)
         return true
     }
 
@@ -155,3 +160,5 @@ public final class GestureRecognizer {
         return CGPoint(x: vx * scale, y: vy * scale)
     }
 }
+
+extension GestureRecognizer: ObserverChainOwner, ObserverCancellationHandling {}

@@ -16,13 +16,17 @@ public final class ReactiveProperty<T> {
     // Read and written in single statements, never across a callback: no runtime exclusivity
     // check is needed on each frame's write.
     @exclusivity(unchecked) private var storage: T
-    /// Made on the first observation: a write to a property nobody observes (most of them, on
-    /// most frames) then touches only the property itself.
-    @exclusivity(unchecked) private var observers: ObserverList<T>?
+    /// The observers, in the property itself: a write touches no other object until it reaches
+    /// its first observer.
+    @exclusivity(unchecked) var observerChain = ObserverChain<T>()
 
     /// A property holding `value`.
     public init(_ value: T) {
         storage = value
+    }
+
+    deinit {
+        releaseObservers()
     }
 
     /// The current value; writing it notifies every observer.
@@ -30,25 +34,18 @@ public final class ReactiveProperty<T> {
         get { storage }
         set {
             storage = newValue
-            observers?.send(newValue)
+            sendToObservers(newValue)
         }
     }
 
     /// Calls `body` with every value written after this call, until the subscription is cancelled.
     public func observe(_ body: @escaping (T) -> Void) -> Subscription {
-        observerList().add(body)
+        addObserver(body)
     }
 
     /// Adds one of the layer's own observers (it is its own subscription).
     func add(_ observation: Observation<T>) {
-        observerList().add(observation)
-    }
-
-    private func observerList() -> ObserverList<T> {
-        if let observers { return observers }
-        let list = ObserverList<T>()
-        observers = list
-        return list
+        addObserver(observation)
     }
 
     /// A stream that emits the current value when subscribed, then every value written.
@@ -60,3 +57,5 @@ public final class ReactiveProperty<T> {
         }
     }
 }
+
+extension ReactiveProperty: ObserverChainOwner, ObserverCancellationHandling {}
