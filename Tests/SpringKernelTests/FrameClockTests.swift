@@ -168,28 +168,21 @@ struct FrameClockTests {
         for seed in UInt64(1)...24 {
             var generator = SeededGenerator(seed: seed)
             let bank = SpringBank<Float32Lanes>()
-            var models: [SpringHandle: (configuration: SpringConfiguration, d: Double, v: Double, tolerance: Double)] = [:]
+            var models: [SpringHandle: ExactSpringModel] = [:]
             for _ in 0..<12 {
                 let c = SettleCase.random(using: &generator, maximumFrames: 2_000)
                 let handle = try bank.add(value: c.from, target: c.to, velocity: c.velocity, configuration: c.configuration, tolerance: c.tolerance)
-                models[handle] = (c.configuration, Double(c.from) - Double(c.to), Double(c.velocity), Double(c.tolerance))
+                models[handle] = ExactSpringModel(
+                    configuration: c.configuration, d: Double(c.from) - Double(c.to), v: Double(c.velocity), tolerance: Double(c.tolerance))
             }
             var frames = 0
             while bank.awakeCount > 0 && frames < 3_000 {
                 let dt = Double.random(in: 0.002...0.05, using: &generator) * (Int.random(in: 0..<40, using: &generator) == 0 ? 10 : 1)
                 try bank.step(dt: dt)
                 frames += 1
-                for (handle, model) in models {
-                    let next = SpringMotion(model.configuration).propagator(over: dt).apply(displacement: model.d, velocity: model.v)
-                    models[handle]!.d = next.displacement
-                    models[handle]!.v = next.velocity
-                }
+                for handle in models.keys { models[handle]!.advance(by: dt) }
                 for spring in bank.restedInLastStep {
-                    let model = models[spring]!
-                    let amplitude = (model.d * model.d + model.configuration.mass / model.configuration.tension * model.v * model.v).squareRoot()
-                    let remaining = ReferenceRest.restTime(
-                        displacement: model.d, velocity: model.v, tolerance: model.tolerance + 1e-5 * amplitude + 1e-7,
-                        configuration: model.configuration)
+                    let remaining = models[spring]!.motionLeftOutsideBand
                     #expect(remaining == 0, "seed \(seed): \(spring) snapped at frame \(frames) with \(remaining) s of motion outside its band left")
                     models[spring] = nil
                 }

@@ -6,16 +6,8 @@ import Testing
 /// never snapped on a due time from a state it no longer has, and for the memory it holds.
 @Suite("Storage order: changes predicted at the next step")
 struct StorageOrderDeferralTests {
-    /// A spring's model: its exact motion in Float64 from the lanes a change left.
-    struct Model {
-        var configuration: SpringConfiguration
-        var d: Double
-        var v: Double
-        var tolerance: Double
-    }
-
     /// The model of `spring` restarted from the bank's lanes (what a change left in them).
-    static func restarted(_ model: Model, _ bank: FloatSpringBank, _ spring: SpringHandle) throws -> Model {
+    static func restarted(_ model: ExactSpringModel, _ bank: FloatSpringBank, _ spring: SpringHandle) throws -> ExactSpringModel {
         let lanes = bank.core.lanePatterns(ofRecord: try bank.core.recordIndex(spring))
         var model = model
         model.d = Double(Float(bitPattern: lanes.displacement))
@@ -28,14 +20,14 @@ struct StorageOrderDeferralTests {
         for seed in UInt64(1)...16 {
             var generator = SeededGenerator(seed: seed)
             let bank = FloatSpringBank()
-            var models: [SpringHandle: Model] = [:]
+            var models: [SpringHandle: ExactSpringModel] = [:]
             for _ in 0..<48 {
                 // Most start close to rest: due soon, so a write that gave them a long motion and
                 // was not predicted again would show as an early rest.
                 var c = SettleCase.random(using: &generator, maximumFrames: 2_000)
                 if Bool.random(using: &generator) { c.from = c.to + c.tolerance * Float.random(in: -1.5...1.5, using: &generator) }
                 let handle = try bank.add(value: c.from, target: c.to, velocity: c.velocity, configuration: c.configuration, tolerance: c.tolerance)
-                models[handle] = try Self.restarted(Model(configuration: c.configuration, d: 0, v: 0, tolerance: Double(c.tolerance)), bank, handle)
+                models[handle] = try Self.restarted(ExactSpringModel(configuration: c.configuration, d: 0, v: 0, tolerance: Double(c.tolerance)), bank, handle)
             }
             var frames = 0
             while bank.awakeCount > 0 && frames < 2_500 {
@@ -46,17 +38,9 @@ struct StorageOrderDeferralTests {
                 let dt = Double.random(in: 0.002...0.05, using: &generator) * (Int.random(in: 0..<40, using: &generator) == 0 ? 10 : 1)
                 try bank.step(dt: dt)
                 frames += 1
-                for (handle, model) in models {
-                    let next = SpringMotion(model.configuration).propagator(over: dt).apply(displacement: model.d, velocity: model.v)
-                    models[handle]!.d = next.displacement
-                    models[handle]!.v = next.velocity
-                }
+                for handle in models.keys { models[handle]!.advance(by: dt) }
                 for spring in bank.restedInLastStep {
-                    let model = models[spring]!
-                    let amplitude = (model.d * model.d + model.configuration.mass / model.configuration.tension * model.v * model.v).squareRoot()
-                    let remaining = ReferenceRest.restTime(
-                        displacement: model.d, velocity: model.v, tolerance: model.tolerance + 1e-5 * amplitude + 1e-7,
-                        configuration: model.configuration)
+                    let remaining = models[spring]!.motionLeftOutsideBand
                     #expect(remaining == 0, "seed \(seed): \(spring) snapped at frame \(frames) with \(remaining) s of motion outside its band left")
                     models[spring]!.d = 0
                     models[spring]!.v = 0
@@ -68,7 +52,7 @@ struct StorageOrderDeferralTests {
     /// One frame's writes: a retarget of some of the moving springs (runs and single slots) or a
     /// new state for all of them, sometimes followed, before the step, by a call that moves slots
     /// (a spring at rest woken by handle, one removed) or by reads.
-    private func write(_ bank: FloatSpringBank, _ models: inout [SpringHandle: Model], _ generator: inout SeededGenerator) throws {
+    private func write(_ bank: FloatSpringBank, _ models: inout [SpringHandle: ExactSpringModel], _ generator: inout SeededGenerator) throws {
         let layout = bank.storageLayout(of: .moving)
         var springs = [SpringHandle](repeating: SpringHandle(index: 0, generation: 0, bankTag: 0), count: layout.count)
         try springs.withUnsafeMutableBufferPointer { try bank.springs(in: layout, into: $0) }

@@ -11,6 +11,30 @@ extension SplitMix64 {
     }
 }
 
+/// A spring's exact motion in Float64 over the frames a test actually steps: the oracle of the
+/// never-early property tests, which knows nothing of the kernel's rest schedule.
+struct ExactSpringModel {
+    var configuration: SpringConfiguration
+    var d: Double
+    var v: Double
+    var tolerance: Double
+
+    /// Moves the model on by one frame of `dt`.
+    mutating func advance(by dt: Double) {
+        let next = SpringMotion(configuration).propagator(over: dt).apply(displacement: d, velocity: v)
+        d = next.displacement
+        v = next.velocity
+    }
+
+    /// Seconds of motion left outside the band (widened by the float32 lanes' rounding: 10⁻⁵ of
+    /// the amplitude and 10⁻⁷): 0 when snapping the spring now is not early.
+    var motionLeftOutsideBand: Double {
+        let amplitude = (d * d + configuration.mass / configuration.tension * v * v).squareRoot()
+        return ReferenceRest.restTime(
+            displacement: d, velocity: v, tolerance: tolerance + 1e-5 * amplitude + 1e-7, configuration: configuration)
+    }
+}
+
 /// The perceptual rest frame of a Float64 trajectory, by brute force: the state is stepped with
 /// the exact Double propagator until its energy proves it can never leave the band again.
 /// Independent of `SettlePredictor`'s search.
