@@ -76,7 +76,7 @@ enum DeterministicMath {
     /// 2^e for a normal exponent (−1022...1023), built from its bits: the standard library's
     /// `Double(sign:exponent:significand:)` is a call, and a new frame duration takes this path.
     @inline(__always)
-    private static func powerOfTwo(_ e: Int) -> Double {
+    static func powerOfTwo(_ e: Int) -> Double {
         Double(bitPattern: UInt64(truncatingIfNeeded: e + 1023) << 52)
     }
 

@@ -193,12 +193,11 @@ public enum Q16Lanes: SpringLaneArithmetic {
     /// rounding is far below the lane's resolution where errors accumulate longest.
     @_spi(KernelInternals)
     public static func coefficients(of propagator: SpringPropagator, scale: LaneScale) -> SIMD8<UInt32> {
-        // 2^c and 2^−c from their bits: `Double(sign:exponent:significand:)` is a call, and every
-        // new frame duration comes here. c is ⌈log₂ ω⌉, within ±24 (``frequencyExponent(_:)``);
-        // the clamp only keeps a hand-made scale's bits a normal number.
+        // Every new frame duration comes here, so 2^±c from their bits. c is ⌈log₂ ω⌉, within ±24
+        // (``frequencyExponent(_:)``); the clamp only keeps a hand-made scale's powers normal.
         let c = Swift.min(Swift.max(scale.displacementShift - scale.velocityShift, -1000), 1000)
-        let up = Double(bitPattern: UInt64(1023 + c) << 52)
-        let down = Double(bitPattern: UInt64(1023 - c) << 52)
+        let up = DeterministicMath.powerOfTwo(c)
+        let down = DeterministicMath.powerOfTwo(-c)
         return SIMD8(
             floatCoefficient(propagator.a11 - 1), floatCoefficient(propagator.a12 * up),
             floatCoefficient(propagator.a21 * down), floatCoefficient(propagator.a22 - 1),
