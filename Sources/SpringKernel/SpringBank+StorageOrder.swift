@@ -121,6 +121,15 @@ extension SpringBank {
         // Springs at rest are woken after the walk: waking moves slots, and the walk follows them.
         var woken: [Int] = []
         core.forEachRun(in: layout.region) { batch, slots, offset in
+            if Lanes.self == Float32Lanes.self {
+                // Float32: streamed, the changed lanes marked per bundle and noted from the marks.
+                let changed = core.changedLaneMasks(springs: slots)
+                Float32Lanes.retarget(
+                    goals: UnsafeRawPointer(goals + offset).assumingMemoryBound(to: Float.self), targets: batch.targets,
+                    displacements: batch.displacements, changed: changed, count: slots)
+                core.trajectoriesChanged(batch: batch, changedLanes: changed, slots: slots, woken: &woken)
+                return
+            }
             // The awake springs changed are noted as runs of adjacent slots, predicted later.
             var run = 0..<0
             retarget(batch, count: slots, to: goals + offset) { slot in
@@ -154,12 +163,27 @@ extension SpringBank {
         try core.check(layout, count: velocities.count)
         guard let values = values.baseAddress, let velocities = velocities.baseAddress else { return }
         try core.forEachRun(in: layout.region) { (batch, slots, offset) throws(SpringKernelError) in
+            // Float32: checked sixteen at a time; the element loop then only runs to name the
+            // first element refused.
+            if Lanes.self == Float32Lanes.self, Float32Lanes.allStorable(
+                UnsafeRawPointer(values + offset).assumingMemoryBound(to: Float.self),
+                UnsafeRawPointer(velocities + offset).assumingMemoryBound(to: Float.self), count: slots) { return }
             for slot in 0..<slots { _ = try storedState(slot: slot, of: batch, value: values[offset + slot], velocity: velocities[offset + slot]) }
         }
         // Springs at rest are woken after the walk, as in retarget(in:to:).
         var woken: [Int] = []
         core.forEachRun(in: layout.region) { batch, slots, offset in
-            for slot in 0..<slots {
+            // Float32: the awake slots streamed; the resting ones below, one by one (each wakes,
+            // or keeps the exact rest patterns).
+            var streamed = 0
+            if Lanes.self == Float32Lanes.self {
+                streamed = Swift.min(slots, batch.awakeCount)
+                Float32Lanes.setState(
+                    values: UnsafeRawPointer(values + offset).assumingMemoryBound(to: Float.self),
+                    velocities: UnsafeRawPointer(velocities + offset).assumingMemoryBound(to: Float.self),
+                    targets: batch.targets, displacements: batch.displacements, velocityLanes: batch.velocities, count: streamed)
+            }
+            for slot in streamed..<slots {
                 // Checked before the walk: it does not throw here.
                 guard let state = try? storedState(slot: slot, of: batch, value: values[offset + slot], velocity: velocities[offset + slot])
                 else { continue }
@@ -252,9 +276,7 @@ extension SpringBank {
         // Float32: compared and checked sixteen at a time; the element loop below then only runs
         // to name the first target refused.
         if Lanes.self == Float32Lanes.self {
-            let floats = UnsafeRawPointer(goals).assumingMemoryBound(to: Float.self)
-            guard Float32Lanes.anyTargetChanged(floats, stored: batch.targets.base, count: count) else { return false }
-            let scan = Float32Lanes.scanTargets(floats, stored: batch.targets.base, count: count)
+            let scan = Float32Lanes.scanTargets(UnsafeRawPointer(goals).assumingMemoryBound(to: Float.self), stored: batch.targets.base, count: count)
             if scan.allStorable { return scan.anyChanged }
         }
         var anyChanged = false
@@ -267,28 +289,13 @@ extension SpringBank {
         return anyChanged
     }
 
-    /// Writes the new targets of a run (checked), calling `changed` with each slot whose target moved.
+    /// Writes the new targets of a run (checked), calling `changed` with each slot whose target
+    /// moved (the formats not streamed; float32 lanes go through ``Float32Lanes/retarget(goals:targets:displacements:changed:count:)``).
     @inline(__always)
     private func retarget(
         _ batch: ConfigurationBatch, count: Int, to goals: UnsafePointer<Lanes.Value>, changed: (Int) -> Void
     ) {
-        guard Lanes.self == Float32Lanes.self else {
-            for slot in 0..<count { retarget(slot: slot, of: batch, to: goals[slot], changed: changed) }
-            return
-        }
-        // Float32: find the changed targets sixteen at a time, so a frame that rewrites every
-        // target but moves few streams the two arrays and touches nothing else.
-        let floats = UnsafeRawPointer(goals).assumingMemoryBound(to: Float.self)
-        let bundles = count / BundleIndexing.laneCount
-        for bundle in 0..<bundles {
-            var lanes = Float32Lanes.changedLanes(goals: floats, targets: batch.targets.base, bundle: bundle)
-            while lanes != 0 {
-                let slot = bundle * BundleIndexing.laneCount + lanes.trailingZeroBitCount
-                lanes &= lanes - 1
-                retarget(slot: slot, of: batch, to: goals[slot], changed: changed)
-            }
-        }
-        for slot in bundles * BundleIndexing.laneCount..<count { retarget(slot: slot, of: batch, to: goals[slot], changed: changed) }
+        for slot in 0..<count { retarget(slot: slot, of: batch, to: goals[slot], changed: changed) }
     }
 
     /// Pulls the spring in `slot` toward `target` (checked) unless that is its target already.

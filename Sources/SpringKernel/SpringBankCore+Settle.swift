@@ -44,6 +44,44 @@ extension SpringBankCore {
         pending.append(UInt32(index))
     }
 
+    /// ``trajectoryChanged(record:batch:slot:)`` for each of a batch's `slots`, in slot order:
+    /// under a variable clock the moving springs' lower bounds in one loop, the batch's motion
+    /// and the clock read once (a storage-order write's changes, predicted at the next step).
+    func predictTrajectories(batch: ConfigurationBatch, slots: Range<Int>) {
+        guard case .variable = frameClock else {
+            for slot in slots { trajectoryChanged(record: Int(batch.springOfSlot[slot]), batch: batch, slot: slot) }
+            return
+        }
+        let now = time, motion = batch.motion
+        let moving = Swift.min(slots.upperBound, Swift.max(slots.lowerBound, batch.movingCount))
+        var nextDue = frameState.pointee.nextDueTime
+        for slot in slots.lowerBound..<moving {
+            let index = Int(batch.springOfSlot[slot])
+            let record = records.address(of: index)
+            guard !record.pointee.awaitingPrediction else {
+                trajectoryChanged(record: index, batch: batch, slot: slot)
+                continue
+            }
+            let (displacement, velocity) = batch.motionState(slot: slot)
+            record.pointee.dueIsRest = false
+            record.pointee.scheduleSuspended = false
+            record.pointee.changeDisplacement = displacement
+            record.pointee.changeVelocity = velocity
+            record.pointee.changeTime = now
+            let due = now + SettlePredictor.restTimeLowerBound(
+                displacement: displacement, velocity: velocity, tolerance: record.pointee.tolerance, motion: motion,
+                inverseBandSquared: record.pointee.inverseToleranceSquared)
+            record.pointee.due = due
+            // Usually its entry comes as early already (a record's entry outlives its changes).
+            guard due < record.pointee.queuedDue else { continue }
+            queueIfEarlier(record: index, now: now, early: true)
+            nextDue = Swift.min(nextDue, records[index].queuedDue)
+        }
+        frameState.pointee.nextDueTime = nextDue
+        // Paused mid-motion: predicted when they resume.
+        for slot in moving..<slots.upperBound { trajectoryChanged(record: Int(batch.springOfSlot[slot]), batch: batch, slot: slot) }
+    }
+
     /// ``trajectoryChanged(record:)`` for every staged spring that is awake, once a batch call
     /// has placed them all (``SpringBankCore/staged``; an element whose `batch` is negative is
     /// skipped: a resume's listed spring it did not restart). Under a variable clock a moving spring's

@@ -96,8 +96,51 @@ extension SpringBankCore {
         if changedRuns.count > springCount + 64 { predictChangedRuns() }
     }
 
-    /// Gives every spring a storage-order write changed its due time (``trajectoryChanged(record:batch:slot:)``
-    /// for each, in slot order, so its record is walked as the write walked its lanes).
+    /// Notes the slots a streamed write changed, from its per-bundle marks (bit l of
+    /// `changedLanes[b]`: slot 16b + l): the awake ones as runs, the resting ones in `woken`, to
+    /// be woken once the runs are predicted.
+    func trajectoriesChanged(batch: ConfigurationBatch, changedLanes: UnsafePointer<UInt16>, slots: Int, woken: inout [Int]) {
+        let awake = Swift.min(batch.awakeCount, slots)
+        var run = 0..<0
+        for bundle in 0..<BundleIndexing.bundleCount(springs: slots) {
+            var bits = UInt32(changedLanes[bundle])
+            while bits != 0 {
+                // The next run of set bits: slots first..<end.
+                let start = bits.trailingZeroBitCount
+                let length = (~(bits >> UInt32(start))).trailingZeroBitCount
+                bits &= ~(((1 << UInt32(length)) - 1) << UInt32(start))
+                let first = bundle * BundleIndexing.laneCount + start, end = first + length
+                if first < awake {
+                    let upper = Swift.min(end, awake)
+                    if first == run.upperBound {
+                        run = run.lowerBound..<upper
+                    } else {
+                        trajectoriesChanged(batch: batch, slots: run)
+                        run = first..<upper
+                    }
+                }
+                if end > awake {
+                    for slot in Swift.max(first, awake)..<end { woken.append(Int(batch.springOfSlot[slot])) }
+                }
+            }
+        }
+        trajectoriesChanged(batch: batch, slots: run)
+    }
+
+    /// Room for a streamed write's per-bundle marks over `springs` slots (kept between calls, so
+    /// a write allocates nothing once it has written as many).
+    func changedLaneMasks(springs: Int) -> UnsafeMutablePointer<UInt16> {
+        let bundles = BundleIndexing.bundleCount(springs: springs)
+        if bundles > changedLaneMaskCapacity {
+            changedLaneMaskStorage.deallocate()
+            changedLaneMaskCapacity = Swift.max(bundles, 2 * changedLaneMaskCapacity)
+            changedLaneMaskStorage = .allocate(capacity: changedLaneMaskCapacity)
+        }
+        return changedLaneMaskStorage
+    }
+
+    /// Gives every spring a storage-order write changed its due time (``predictTrajectories(batch:slots:)``
+    /// for each run, in slot order, so the records are walked as the write walked its lanes).
     func predictChangedRuns() {
         guard !changedRuns.isEmpty else { return }
         // The runs name slots: no spring may have moved since they were noted.
@@ -108,9 +151,7 @@ extension SpringBankCore {
                 // Were a slot moved (a path that forgot to predict first), every awake spring of the
                 // batch is predicted from its lanes now: never a due time from a state it left.
                 let slots = moved ? 0..<batch.awakeCount : Int(run.lower)..<Swift.min(Int(run.upper), batch.awakeCount)
-                for slot in slots {
-                    trajectoryChanged(record: Int(batch.springOfSlot[slot]), batch: batch, slot: slot)
-                }
+                if !slots.isEmpty { predictTrajectories(batch: batch, slots: slots) }
             }
         }
         changedRuns.removeAll(keepingCapacity: true)

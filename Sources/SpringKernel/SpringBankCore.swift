@@ -120,6 +120,10 @@ final class SpringBankCore {
     /// ``predictChangedRuns()``), and the layout version they were noted at.
     @exclusivity(unchecked) var changedRuns: [ChangedRun] = []
     var changedRunsLayoutVersion: UInt64 = 0
+    /// A streamed storage-order write's marks of the lanes it changed, one per bundle (see
+    /// ``changedLaneMasks(springs:)``); owned here, deallocated in deinit.
+    var changedLaneMaskStorage = UnsafeMutablePointer<UInt16>.allocate(capacity: 1)
+    var changedLaneMaskCapacity = 1
     /// How callers advance time, and so which rest rule the schedule follows.
     // Read on every step and written only outside one (like the tables above): no runtime
     // exclusivity checks, each a call and a thread-local access set.
@@ -181,6 +185,7 @@ final class SpringBankCore {
         batchObjects.deallocate()
         maskEdges.deallocate()
         staged.deallocate()
+        changedLaneMaskStorage.deallocate()
         work.deallocate()
         frameState.deallocate()
         threadResults.deallocate()

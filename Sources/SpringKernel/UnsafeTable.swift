@@ -38,6 +38,15 @@ struct UnsafeTable<Element: BitwiseCopyable> {
         }
     }
 
+    /// Where element `index` lives, until the table next grows: for a loop that reads and writes
+    /// many fields of one element, which through the subscript would reload the table's storage
+    /// after each write.
+    @inline(__always)
+    func address(of index: Int) -> UnsafeMutablePointer<Element> {
+        assert(index >= 0 && index < header.pointee.count, "index \(index) out of range")
+        return header.pointee.base + index
+    }
+
     func append(_ element: Element) {
         if header.pointee.count == header.pointee.capacity { reserveCapacity(header.pointee.capacity * 2) }
         (header.pointee.base + header.pointee.count).initialize(to: element)

@@ -39,6 +39,101 @@ static inline __attribute__((always_inline)) void lanes_q16(
     for (intptr_t i = 0; i < count; i++) out[i] = sk_api_lane(lanes[i], shift);
 }
 
+// The storage-order writes of float32 lanes (SpringBank.retarget(in:to:) and setState(in:...)):
+// their checks and their lane arithmetic, sixteen lanes (a bundle) at a time, branch-free within
+// a bundle. Lanes are handled as bits where bits decide (a target "changes" when its bits do).
+typedef uint32_t sk_bits16 __attribute__((ext_vector_type(16)));
+typedef float sk_floats16 __attribute__((ext_vector_type(16)));
+
+// Macros, not functions: a 64-byte vector passed to or returned from a function compiled for
+// less than AVX-512 has another ABI (clang warns so, even for an inlined one).
+#define SK_LOAD_BITS(p) ({ sk_bits16 loaded_; __builtin_memcpy(&loaded_, (p), sizeof loaded_); loaded_; })
+#define SK_STORE_BITS(p, v) do { sk_bits16 stored_ = (v); __builtin_memcpy((p), &stored_, sizeof stored_); } while (0)
+/// Bit l set where lane l of `mask` (all ones or zeros) is set.
+#define SK_LANE_BITS(mask) ({ sk_bits16 m_ = (mask); uint32_t bits_ = 0; for (int l_ = 0; l_ < 16; l_++) bits_ |= (m_[l_] & 1u) << l_; bits_; })
+/// All ones where |x| <= limit (false for NaN), as Float32Lanes.lanePattern(of:as:) accepts.
+#define SK_STORABLE(x, limit) ((sk_bits16)((x) <= (limit)) & (sk_bits16)((x) >= -(limit)))
+
+static inline __attribute__((always_inline)) int scan_targets_f32(
+    const float *restrict goals, const float *restrict targets, float limit, intptr_t count) {
+    sk_bits16 changed = 0, refused = 0;
+    intptr_t bundles = count / 16;
+    for (intptr_t b = 0; b < bundles; b++) {
+        sk_bits16 differs = (sk_bits16)(SK_LOAD_BITS(goals + 16 * b) != SK_LOAD_BITS(targets + 16 * b));
+        changed |= differs;
+        refused |= differs & ~SK_STORABLE((sk_floats16)SK_LOAD_BITS(goals + 16 * b), limit);
+    }
+    int flags = 0;
+    for (int l = 0; l < 16; l++) flags |= (changed[l] ? 1 : 0) | (refused[l] ? 2 : 0);
+    for (intptr_t i = bundles * 16; i < count; i++) {
+        uint32_t g, t;
+        __builtin_memcpy(&g, goals + i, 4);
+        __builtin_memcpy(&t, targets + i, 4);
+        if (g != t) flags |= 1 | (goals[i] <= limit && goals[i] >= -limit ? 0 : 2);
+    }
+    return flags;
+}
+
+static inline __attribute__((always_inline)) intptr_t first_unstorable_f32(const float *restrict x, float limit, intptr_t count) {
+    // A chunk at a time with no exit inside it (so it vectorizes), then the refused chunk's first.
+    enum { chunk = 256 };
+    intptr_t start = 0;
+    for (; start + chunk <= count; start += chunk) {
+        sk_bits16 refused = 0;
+        for (intptr_t b = 0; b < chunk / 16; b++) refused |= ~SK_STORABLE((sk_floats16)SK_LOAD_BITS(x + start + 16 * b), limit);
+        if (SK_LANE_BITS(refused) != 0) break;
+    }
+    for (intptr_t i = start; i < count; i++) {
+        if (!(x[i] <= limit && x[i] >= -limit)) return i;
+    }
+    return count;
+}
+
+static inline __attribute__((always_inline)) void retarget_f32(
+    const float *restrict goals, float *restrict targets, float *restrict displacements, uint16_t *restrict changed,
+    intptr_t count) {
+    intptr_t bundles = (count + 15) / 16;
+    for (intptr_t b = 0; b < bundles; b++) {
+        intptr_t first = 16 * b;
+        if (first + 16 > count) {
+            // The last, partial bundle: lane by lane, touching no lane past `count`.
+            uint32_t bits = 0;
+            for (intptr_t i = first; i < count; i++) {
+                uint32_t g, t;
+                __builtin_memcpy(&g, goals + i, 4);
+                __builtin_memcpy(&t, targets + i, 4);
+                if (g == t) continue;
+                displacements[i] = (targets[i] + displacements[i]) - goals[i];
+                targets[i] = goals[i];
+                bits |= 1u << (i - first);
+            }
+            changed[b] = (uint16_t)bits;
+            continue;
+        }
+        sk_bits16 goal = SK_LOAD_BITS(goals + first), target = SK_LOAD_BITS(targets + first);
+        sk_bits16 differs = (sk_bits16)(goal != target);
+        uint32_t bits = SK_LANE_BITS(differs);
+        changed[b] = (uint16_t)bits;
+        if (bits == 0) continue;
+        sk_bits16 displacement = SK_LOAD_BITS(displacements + first);
+        // The value kept, about the new target: (target + displacement) - goal, rounded as
+        // Float32Lanes.retargetedDisplacement rounds it (no contraction: no product here).
+        sk_bits16 moved = (sk_bits16)(((sk_floats16)target + (sk_floats16)displacement) - (sk_floats16)goal);
+        SK_STORE_BITS(displacements + first, (moved & differs) | (displacement & ~differs));
+        // Where the bits are equal, storing the goal stores the same target.
+        SK_STORE_BITS(targets + first, goal);
+    }
+}
+
+static inline __attribute__((always_inline)) void set_state_f32(
+    const float *restrict values, const float *restrict velocities, const float *restrict targets,
+    float *restrict displacements, float *restrict velocityLanes, intptr_t count) {
+    for (intptr_t i = 0; i < count; i++) {
+        displacements[i] = values[i] - targets[i];
+        velocityLanes[i] = velocities[i];
+    }
+}
+
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 // Each stream three times: for AVX-512, AVX2 and the baseline, the body inlined into each.
 #define SK_WIDE(isa) __attribute__((target(isa), noinline))
@@ -48,6 +143,14 @@ SK_WIDE("avx512f,avx512bw,avx512vl") static void values_q16_avx512(const int32_t
 SK_WIDE("avx2") static void values_q16_avx2(const int32_t *d, const int32_t *t, int32_t s, int32_t *o, intptr_t n) { values_q16(d, t, s, o, n); }
 SK_WIDE("avx512f,avx512bw,avx512vl") static void lanes_q16_avx512(const int32_t *l, int32_t s, int32_t *o, intptr_t n) { lanes_q16(l, s, o, n); }
 SK_WIDE("avx2") static void lanes_q16_avx2(const int32_t *l, int32_t s, int32_t *o, intptr_t n) { lanes_q16(l, s, o, n); }
+SK_WIDE("avx512f,avx512bw,avx512vl") static int scan_targets_f32_avx512(const float *g, const float *t, float limit, intptr_t n) { return scan_targets_f32(g, t, limit, n); }
+SK_WIDE("avx2") static int scan_targets_f32_avx2(const float *g, const float *t, float limit, intptr_t n) { return scan_targets_f32(g, t, limit, n); }
+SK_WIDE("avx512f,avx512bw,avx512vl") static intptr_t first_unstorable_f32_avx512(const float *x, float limit, intptr_t n) { return first_unstorable_f32(x, limit, n); }
+SK_WIDE("avx2") static intptr_t first_unstorable_f32_avx2(const float *x, float limit, intptr_t n) { return first_unstorable_f32(x, limit, n); }
+SK_WIDE("avx512f,avx512bw,avx512vl") static void retarget_f32_avx512(const float *g, float *t, float *d, uint16_t *c, intptr_t n) { retarget_f32(g, t, d, c, n); }
+SK_WIDE("avx2") static void retarget_f32_avx2(const float *g, float *t, float *d, uint16_t *c, intptr_t n) { retarget_f32(g, t, d, c, n); }
+SK_WIDE("avx512f,avx512bw,avx512vl") static void set_state_f32_avx512(const float *x, const float *v, const float *t, float *d, float *vl, intptr_t n) { set_state_f32(x, v, t, d, vl, n); }
+SK_WIDE("avx2") static void set_state_f32_avx2(const float *x, const float *v, const float *t, float *d, float *vl, intptr_t n) { set_state_f32(x, v, t, d, vl, n); }
 
 /// 2: AVX-512 (F, BW, VL), 1: AVX2, 0: neither. Asked once; a race between two first calls
 /// stores the same answer, through an atomic so that no checker calls it a race.
@@ -86,6 +189,39 @@ void sk_stream_lanes_q16(const int32_t *lanes, int32_t shift, int32_t *out, intp
     default: lanes_q16(lanes, shift, out, count);
     }
 }
+
+int sk_scan_targets_f32(const float *goals, const float *targets, float limit, intptr_t count) {
+    switch (sk_vector_level()) {
+    case 2: return scan_targets_f32_avx512(goals, targets, limit, count);
+    case 1: return scan_targets_f32_avx2(goals, targets, limit, count);
+    default: return scan_targets_f32(goals, targets, limit, count);
+    }
+}
+
+intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t count) {
+    switch (sk_vector_level()) {
+    case 2: return first_unstorable_f32_avx512(values, limit, count);
+    case 1: return first_unstorable_f32_avx2(values, limit, count);
+    default: return first_unstorable_f32(values, limit, count);
+    }
+}
+
+void sk_stream_retarget_f32(const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count) {
+    switch (sk_vector_level()) {
+    case 2: retarget_f32_avx512(goals, targets, displacements, changed, count); return;
+    case 1: retarget_f32_avx2(goals, targets, displacements, changed, count); return;
+    default: retarget_f32(goals, targets, displacements, changed, count);
+    }
+}
+
+void sk_stream_set_state_f32(
+    const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, intptr_t count) {
+    switch (sk_vector_level()) {
+    case 2: set_state_f32_avx512(values, velocities, targets, displacements, velocityLanes, count); return;
+    case 1: set_state_f32_avx2(values, velocities, targets, displacements, velocityLanes, count); return;
+    default: set_state_f32(values, velocities, targets, displacements, velocityLanes, count);
+    }
+}
 #else
 void sk_stream_values_f32(const float *displacements, const float *targets, float *out, intptr_t count) {
     values_f32(displacements, targets, out, count);
@@ -97,5 +233,22 @@ void sk_stream_values_q16(const int32_t *displacements, const int32_t *targets, 
 
 void sk_stream_lanes_q16(const int32_t *lanes, int32_t shift, int32_t *out, intptr_t count) {
     lanes_q16(lanes, shift, out, count);
+}
+
+int sk_scan_targets_f32(const float *goals, const float *targets, float limit, intptr_t count) {
+    return scan_targets_f32(goals, targets, limit, count);
+}
+
+intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t count) {
+    return first_unstorable_f32(values, limit, count);
+}
+
+void sk_stream_retarget_f32(const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count) {
+    retarget_f32(goals, targets, displacements, changed, count);
+}
+
+void sk_stream_set_state_f32(
+    const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, intptr_t count) {
+    set_state_f32(values, velocities, targets, displacements, velocityLanes, count);
 }
 #endif

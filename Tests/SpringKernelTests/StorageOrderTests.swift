@@ -237,6 +237,67 @@ struct StorageOrderTests {
         #expect(springs.count == 53)
     }
 
+    @Test("float32 writes streamed sixteen at a time match the per-handle writes to the bit: any mix of changed lanes per bundle, ±0, whole bundles, regions cut mid-bundle, a new dt every frame")
+    func streamedWritesMatchPerHandleWrites() throws {
+        var random = SeededGenerator(seed: 0x5EED_0014)
+        let configurations = [SpringConfiguration.default, try SpringConfiguration(tension: 120, friction: 2)]
+        let streamed = SpringBank<Float32Lanes>(), byHandle = SpringBank<Float32Lanes>()
+        for bank in [streamed, byHandle] {
+            var same = SeededGenerator(seed: 7)
+            for i in 0..<517 {
+                // Some start at rest on targets that are ±0, so a write of the other zero changes them.
+                let target: Float = i % 10 == 0 ? (i % 20 == 0 ? -0.0 : 0.0) : Float(Int.random(in: -50...50, using: &same))
+                let value = i % 10 == 0 ? target : Float(Int.random(in: -100...100, using: &same))
+                _ = try bank.add(value: value, target: target, configuration: configurations[i % 2], tolerance: 0.5, userValue: UInt64(i))
+            }
+            try bank.pause(try bank.makePauseMask((0..<517).filter { $0 % 37 == 5 }.map { bank.spring(atIndex: UInt32($0))! }))
+        }
+        for round in 0..<24 {
+            let dt = Double.random(in: 1.0 / 144...1.0 / 30, using: &random)
+            let region: StorageRegion = round % 3 == 2 ? .moving : .all
+            let layout = streamed.storageLayout(of: region)
+            let read = try Self.read(streamed, layout, filler: 0)
+            // How much of the layout changes this round: none, a few lanes, most, or every lane.
+            let fraction = [0.0, 0.05, 0.7, 1.0][round % 4]
+            if round % 2 == 0 {
+                var targets = read.targets
+                for i in targets.indices where Double.random(in: 0..<1, using: &random) < fraction {
+                    switch Int.random(in: 0..<4, using: &random) {
+                    case 0: targets[i] = targets[i] == 0 ? (targets[i].sign == .minus ? 0.0 : -0.0) : -targets[i]  // ±0 flipped
+                    case 1: targets[i] = read.values[i]  // onto where it is now
+                    default: targets[i] = Float(Int.random(in: -80...80, using: &random)) + 0.25
+                    }
+                }
+                try targets.withUnsafeBufferPointer { try streamed.retarget(in: layout, to: $0) }
+                let changed = targets.indices.filter { targets[$0].bitPattern != read.targets[$0].bitPattern }
+                try byHandle.retarget(
+                    changed.map { byHandle.spring(atIndex: read.springs[$0].index)! }, to: changed.map { targets[$0] })
+            } else {
+                let chosen = read.springs.indices.filter { _ in Double.random(in: 0..<1, using: &random) < max(fraction, 0.5) }
+                var values = read.values, velocities = read.velocities
+                for i in chosen {
+                    values[i] = i % 5 == 0 ? read.targets[i] : Float(Int.random(in: -60...60, using: &random)) * 0.5
+                    velocities[i] = i % 5 == 0 ? (i % 10 == 0 ? -0.0 : 0) : Float(Int.random(in: -400...400, using: &random))
+                }
+                try values.withUnsafeBufferPointer { values in
+                    try velocities.withUnsafeBufferPointer { try streamed.setState(in: layout, values: values, velocities: $0) }
+                }
+                for i in read.springs.indices {
+                    try byHandle.setState(of: byHandle.spring(atIndex: read.springs[i].index)!, value: values[i], velocity: velocities[i])
+                }
+            }
+            #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+            for _ in 0..<3 {
+                let frame = dt * Double.random(in: 0.5...1.5, using: &random)
+                try streamed.step(dt: frame)
+                try byHandle.step(dt: frame)
+                #expect(streamed.restedInLastStep.map(\.index) == byHandle.restedInLastStep.map(\.index), "round \(round)")
+            }
+            #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+        }
+        #expect(streamed.storageLayout().count == 517)
+    }
+
     @Test("a state set in storage order leaves the bank as setting each spring's state by handle does, rest and paused springs included")
     func setStateMatchesPerHandle() throws {
         func check<Lanes: SpringLaneArithmetic>(

@@ -89,4 +89,18 @@ void sk_stream_values_q16(const int32_t *displacements, const int32_t *targets, 
 /// out[i] = lanes[i] rounded from 2^shift finer (1...31) (Q16.16).
 void sk_stream_lanes_q16(const int32_t *lanes, int32_t shift, int32_t *out, intptr_t count);
 
+/// The storage-order writes' streams of float32 lanes (shims.c), chosen like the reads':
+/// bit 0 set if some goals[i] differs in its bits from targets[i], bit 1 if some goal that
+/// differs is not storable (NaN, or magnitude above `limit`).
+int sk_scan_targets_f32(const float *goals, const float *targets, float limit, intptr_t count);
+/// The index of the first values[i] that is NaN or above `limit` in magnitude, or `count`.
+intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t count);
+/// Where goals[i] differs in its bits from targets[i]: displacements[i] = (targets[i] +
+/// displacements[i]) - goals[i], targets[i] = goals[i]. changed[b] (one per 16 lanes, the last
+/// for a partial bundle) gets bit l for each lane 16b + l so changed.
+void sk_stream_retarget_f32(const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count);
+/// displacements[i] = values[i] - targets[i], velocityLanes[i] = velocities[i].
+void sk_stream_set_state_f32(
+    const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, intptr_t count);
+
 #endif
