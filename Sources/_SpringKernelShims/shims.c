@@ -50,29 +50,10 @@ typedef float sk_floats16 __attribute__((ext_vector_type(16)));
 #define SK_LOAD_BITS(p) ({ sk_bits16 loaded_; __builtin_memcpy(&loaded_, (p), sizeof loaded_); loaded_; })
 #define SK_STORE_BITS(p, v) do { sk_bits16 stored_ = (v); __builtin_memcpy((p), &stored_, sizeof stored_); } while (0)
 /// Bit l set where lane l of `mask` (all ones or zeros) is set.
-#define SK_LANE_BITS(mask) ({ sk_bits16 m_ = (mask); uint32_t bits_ = 0; for (int l_ = 0; l_ < 16; l_++) bits_ |= (m_[l_] & 1u) << l_; bits_; })
+typedef _Bool sk_bool16 __attribute__((ext_vector_type(16)));
+#define SK_LANE_BITS(mask) ({ sk_bool16 set_ = __builtin_convertvector((mask) != 0, sk_bool16); uint16_t bits_; __builtin_memcpy(&bits_, &set_, 2); (uint32_t)bits_; })
 /// All ones where |x| <= limit (false for NaN), as Float32Lanes.lanePattern(of:as:) accepts.
 #define SK_STORABLE(x, limit) ((sk_bits16)((x) <= (limit)) & (sk_bits16)((x) >= -(limit)))
-
-static inline __attribute__((always_inline)) int scan_targets_f32(
-    const float *restrict goals, const float *restrict targets, float limit, intptr_t count) {
-    sk_bits16 changed = 0, refused = 0;
-    intptr_t bundles = count / 16;
-    for (intptr_t b = 0; b < bundles; b++) {
-        sk_bits16 differs = (sk_bits16)(SK_LOAD_BITS(goals + 16 * b) != SK_LOAD_BITS(targets + 16 * b));
-        changed |= differs;
-        refused |= differs & ~SK_STORABLE((sk_floats16)SK_LOAD_BITS(goals + 16 * b), limit);
-    }
-    int flags = 0;
-    for (int l = 0; l < 16; l++) flags |= (changed[l] ? 1 : 0) | (refused[l] ? 2 : 0);
-    for (intptr_t i = bundles * 16; i < count; i++) {
-        uint32_t g, t;
-        __builtin_memcpy(&g, goals + i, 4);
-        __builtin_memcpy(&t, targets + i, 4);
-        if (g != t) flags |= 1 | (goals[i] <= limit && goals[i] >= -limit ? 0 : 2);
-    }
-    return flags;
-}
 
 static inline __attribute__((always_inline)) intptr_t first_unstorable_f32(const float *restrict x, float limit, intptr_t count) {
     // A chunk at a time with no exit inside it (so it vectorizes), then the refused chunk's first.
@@ -89,27 +70,34 @@ static inline __attribute__((always_inline)) intptr_t first_unstorable_f32(const
     return count;
 }
 
+static inline __attribute__((always_inline)) int scan_targets_f32(
+    const float *restrict goals, const float *restrict targets, float limit, intptr_t count) {
+    // First only the bits compared, a chunk at a time: an engine that writes every target every
+    // frame usually moves none, and that read is then all the call costs.
+    enum { chunk = 256 };
+    intptr_t start = 0;
+    for (; start + chunk <= count; start += chunk) {
+        sk_bits16 differs = 0;
+        for (intptr_t b = 0; b < chunk / 16; b++) differs |= SK_LOAD_BITS(goals + start + 16 * b) ^ SK_LOAD_BITS(targets + start + 16 * b);
+        if (SK_LANE_BITS((sk_bits16)(differs != 0)) != 0) break;
+    }
+    if (start + chunk > count) {
+        int unchanged = 1;
+        for (intptr_t i = start; i < count; i++) unchanged &= __builtin_memcmp(goals + i, targets + i, 4) == 0;
+        if (unchanged) return 0;
+    }
+    // Something changed: every goal checked, the unchanged ones too (each equals a target that
+    // was accepted when stored, so this refuses exactly the changed goals that are refused).
+    // The goals alone are read: the write that follows reads the targets anyway.
+    return 1 | (first_unstorable_f32(goals, limit, count) < count ? 2 : 0);
+}
+
 static inline __attribute__((always_inline)) void retarget_f32(
     const float *restrict goals, float *restrict targets, float *restrict displacements, uint16_t *restrict changed,
     intptr_t count) {
-    intptr_t bundles = (count + 15) / 16;
+    intptr_t bundles = count / 16;
     for (intptr_t b = 0; b < bundles; b++) {
         intptr_t first = 16 * b;
-        if (first + 16 > count) {
-            // The last, partial bundle: lane by lane, touching no lane past `count`.
-            uint32_t bits = 0;
-            for (intptr_t i = first; i < count; i++) {
-                uint32_t g, t;
-                __builtin_memcpy(&g, goals + i, 4);
-                __builtin_memcpy(&t, targets + i, 4);
-                if (g == t) continue;
-                displacements[i] = (targets[i] + displacements[i]) - goals[i];
-                targets[i] = goals[i];
-                bits |= 1u << (i - first);
-            }
-            changed[b] = (uint16_t)bits;
-            continue;
-        }
         sk_bits16 goal = SK_LOAD_BITS(goals + first), target = SK_LOAD_BITS(targets + first);
         sk_bits16 differs = (sk_bits16)(goal != target);
         uint32_t bits = SK_LANE_BITS(differs);
@@ -123,6 +111,19 @@ static inline __attribute__((always_inline)) void retarget_f32(
         // Where the bits are equal, storing the goal stores the same target.
         SK_STORE_BITS(targets + first, goal);
     }
+    if (bundles * 16 == count) return;
+    // The last, partial bundle: lane by lane, touching no lane past `count`.
+    uint32_t bits = 0;
+    for (intptr_t i = bundles * 16; i < count; i++) {
+        uint32_t g, t;
+        __builtin_memcpy(&g, goals + i, 4);
+        __builtin_memcpy(&t, targets + i, 4);
+        if (g == t) continue;
+        displacements[i] = (targets[i] + displacements[i]) - goals[i];
+        targets[i] = goals[i];
+        bits |= 1u << (i - bundles * 16);
+    }
+    changed[bundles] = (uint16_t)bits;
 }
 
 static inline __attribute__((always_inline)) void set_state_f32(

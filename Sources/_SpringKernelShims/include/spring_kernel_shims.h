@@ -90,8 +90,8 @@ void sk_stream_values_q16(const int32_t *displacements, const int32_t *targets, 
 void sk_stream_lanes_q16(const int32_t *lanes, int32_t shift, int32_t *out, intptr_t count);
 
 /// The storage-order writes' streams of float32 lanes (shims.c), chosen like the reads':
-/// bit 0 set if some goals[i] differs in its bits from targets[i], bit 1 if some goal that
-/// differs is not storable (NaN, or magnitude above `limit`).
+/// bit 0 set if some goals[i] differs in its bits from targets[i], and then bit 1 if some goal
+/// is not storable (NaN, or magnitude above `limit`).
 int sk_scan_targets_f32(const float *goals, const float *targets, float limit, intptr_t count);
 /// The index of the first values[i] that is NaN or above `limit` in magnitude, or `count`.
 intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t count);
