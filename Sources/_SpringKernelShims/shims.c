@@ -155,7 +155,7 @@ SK_WIDE("avx2") static void set_state_f32_avx2(const float *x, const float *v, c
 
 /// 2: AVX-512 (F, BW, VL), 1: AVX2, 0: neither. Asked once; a race between two first calls
 /// stores the same answer, through an atomic so that no checker calls it a race.
-static int sk_vector_level(void) {
+static int sk_detected_vector_level(void) {
     static int cached = -1;
     int level = __atomic_load_n(&cached, __ATOMIC_RELAXED);
     if (level < 0) {
@@ -165,6 +165,17 @@ static int sk_vector_level(void) {
         __atomic_store_n(&cached, level, __ATOMIC_RELAXED);
     }
     return level;
+}
+
+/// A ceiling set by the tests (sk_limit_vector_level), so that every variant this CPU can run
+/// is checked against the baseline one on it; none by default.
+static int sk_vector_level_limit = 2;
+
+void sk_limit_vector_level(int limit) { __atomic_store_n(&sk_vector_level_limit, limit < 0 ? 2 : limit, __ATOMIC_RELAXED); }
+
+int sk_vector_level(void) {
+    int level = sk_detected_vector_level(), limit = __atomic_load_n(&sk_vector_level_limit, __ATOMIC_RELAXED);
+    return level < limit ? level : limit;
 }
 
 void sk_stream_values_f32(const float *displacements, const float *targets, float *out, intptr_t count) {
@@ -252,4 +263,8 @@ void sk_stream_set_state_f32(
     const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, intptr_t count) {
     set_state_f32(values, velocities, targets, displacements, velocityLanes, count);
 }
+
+void sk_limit_vector_level(int limit) { (void)limit; }
+
+int sk_vector_level(void) { return 0; }
 #endif

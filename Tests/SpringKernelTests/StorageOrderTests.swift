@@ -1,4 +1,5 @@
 import Testing
+import _SpringKernelShims
 @_spi(KernelInternals) @testable import SpringKernel
 
 /// Reads and writes in storage order (`StorageLayout`), checked against the per-handle API: the
@@ -296,6 +297,48 @@ struct StorageOrderTests {
             #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
         }
         #expect(streamed.storageLayout().count == 517)
+    }
+
+    @Test("every variant of the C streams this CPU runs (AVX-512, AVX2, baseline) reads and writes the same bits")
+    func streamVariantsAgree() throws {
+        /// Reads, a retarget of some lanes, a state set and steps, with the streams held to `level`.
+        func run(level: Int32) throws -> [UInt64] {
+            sk_limit_vector_level(level)
+            defer { sk_limit_vector_level(-1) }
+            var random = SeededGenerator(seed: 0x5EED_0015)
+            let bank = SpringBank<Float32Lanes>(), fixed = FixedSpringBank()
+            for i in 0..<1_003 {
+                let value = Float(Int.random(in: -300...300, using: &random)) * 0.37, target = Float(i % 7)
+                _ = try bank.add(value: value, target: target, configuration: .default, tolerance: 0.5, userValue: UInt64(i))
+                _ = try fixed.add(value: Q16(Double(value))!, target: Q16(Double(target))!, configuration: .default, tolerance: Q16(1.0 / 256)!)
+            }
+            try bank.step(dt: 1.0 / 60)
+            try fixed.step(dt: 1.0 / 60)
+            var seen: [UInt64] = []
+            let layout = bank.storageLayout(), fixedLayout = fixed.storageLayout()
+            var values = [Float](repeating: 0, count: layout.count), fixedValues = [Q16](repeating: Q16(raw: 0), count: fixedLayout.count)
+            try values.withUnsafeMutableBufferPointer { try bank.values(in: layout, into: $0) }
+            try fixedValues.withUnsafeMutableBufferPointer { try fixed.values(in: fixedLayout, into: $0) }
+            seen += values.map { UInt64($0.bitPattern) } + fixedValues.map { UInt64(UInt32(bitPattern: $0.raw)) }
+            var targets = values.indices.map { Float($0 % 7) }
+            for i in targets.indices where Int.random(in: 0..<3, using: &random) == 0 { targets[i] = Float(Int.random(in: -9...9, using: &random)) }
+            try targets.withUnsafeBufferPointer { try bank.retarget(in: layout, to: $0) }
+            seen.append(bank.stateHash())
+            let moving = bank.storageLayout(of: .moving)
+            let velocities = (0..<moving.count).map { Float($0 % 11) - 5 }, states = (0..<moving.count).map { Float($0 % 13) * 0.5 }
+            try states.withUnsafeBufferPointer { states in
+                try velocities.withUnsafeBufferPointer { try bank.setState(in: moving, values: states, velocities: $0) }
+            }
+            seen.append(bank.stateHash())
+            for _ in 0..<30 { try bank.step(dt: 1.0 / 60) }
+            seen.append(bank.stateHash())
+            return seen
+        }
+        let baseline = try run(level: 0)
+        #expect(baseline.count > 2_000)
+        for level in stride(from: 1, through: sk_vector_level(), by: 1) {
+            #expect(try run(level: level) == baseline, "variant \(level)")
+        }
     }
 
     @Test("a state set in storage order leaves the bank as setting each spring's state by handle does, rest and paused springs included")

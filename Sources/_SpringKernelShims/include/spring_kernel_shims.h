@@ -81,6 +81,13 @@ static inline __attribute__((always_inline)) sk_int16 sk_round_to_int32x16(sk_fl
 }
 
 
+/// Which variant of the streams below runs: 2 AVX-512, 1 AVX2, 0 the baseline (or this CPU's
+/// only one), as far as the CPU has it and the limit allows.
+int sk_vector_level(void);
+/// For tests: runs no variant above `limit` (0...2; negative: no limit), so each variant the CPU
+/// has can be compared with the baseline one.
+void sk_limit_vector_level(int limit);
+
 /// The storage-order reads' streams (shims.c), each compiled for several CPUs and chosen at load:
 /// out[i] = targets[i] + displacements[i] (float32 lanes).
 void sk_stream_values_f32(const float *displacements, const float *targets, float *out, intptr_t count);
