@@ -335,8 +335,45 @@ extension SpringBankCore {
             restedInLastStep.append(handle(ofRecord: index))
         }
         // Listed in handle order, whatever order their times came in: the same on every run.
-        if restedInLastStep.count > 1 { Self.sortInPlace(&restedInLastStep) }
+        if restedInLastStep.count > 1 { sortRestedInLastStep() }
         publishNextDue()
+    }
+
+    /// Sorts the last step's rest events by handle index: a few in place, many by radix over
+    /// buffers kept between steps, so a frame in which a whole group of springs rests costs time
+    /// linear in the group (a heapsort of 16,000 handles was about 60 ns each).
+    func sortRestedInLastStep() {
+        let count = restedInLastStep.count
+        guard count >= 256 else { return Self.sortInPlace(&restedInLastStep) }
+        let digitBits = 11, buckets = 1 << digitBits
+        let indexBits = UInt32.bitWidth - UInt32(records.count - 1).leadingZeroBitCount
+        if restSortScratch.count < count {
+            restSortScratch = Array(repeating: restedInLastStep[0], count: Swift.max(count, 2 * restSortScratch.count))
+        }
+        if restSortCounts.count < buckets { restSortCounts = Array(repeating: 0, count: buckets) }
+        restedInLastStep.withUnsafeMutableBufferPointer { handles in
+            restSortScratch.withUnsafeMutableBufferPointer { scratch in
+                restSortCounts.withUnsafeMutableBufferPointer { starts in
+                    var (from, to) = (handles.baseAddress!, scratch.baseAddress!)
+                    var shift = 0
+                    while shift < indexBits {
+                        // One stable counting pass on the digit at `shift`.
+                        for b in 0..<buckets { starts[b] = 0 }
+                        for i in 0..<count { starts[Int(from[i].index >> UInt32(shift)) & (buckets - 1)] += 1 }
+                        var sum = 0
+                        for b in 0..<buckets { (starts[b], sum) = (sum, sum + starts[b]) }
+                        for i in 0..<count {
+                            let digit = Int(from[i].index >> UInt32(shift)) & (buckets - 1)
+                            to[starts[digit]] = from[i]
+                            starts[digit] += 1
+                        }
+                        swap(&from, &to)
+                        shift += digitBits
+                    }
+                    if from != handles.baseAddress! { handles.baseAddress!.update(from: from, count: count) }
+                }
+            }
+        }
     }
 
     /// Heapsort by handle index: in place, so a step allocates nothing (the standard library's

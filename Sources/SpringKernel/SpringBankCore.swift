@@ -138,6 +138,9 @@ final class SpringBankCore {
     var totalTime: Double { timeEpoch + frameState.pointee.time }
     /// The springs that came to rest in the last step, in the order they did.
     @exclusivity(unchecked) var restedInLastStep: [SpringHandle] = []
+    /// The radix sort's buffers for `restedInLastStep` (``sortRestedInLastStep()``), kept between steps.
+    @exclusivity(unchecked) var restSortScratch: [SpringHandle] = []
+    @exclusivity(unchecked) var restSortCounts: [Int] = []
     /// The springs a step saturated in the last step, and the count of such events ever.
     @exclusivity(unchecked) var saturatedInLastStep: [SpringHandle] = []
     var saturationCount = 0

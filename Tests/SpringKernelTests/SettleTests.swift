@@ -103,3 +103,38 @@ struct SettleTests {
         #expect(steps >= reference && steps <= max(Int((continuous * 120).rounded(.up)), reference + 1))
     }
 }
+
+/// Rest events of many springs at once are listed in handle order, as of a few (the radix path).
+@Suite("Settle: many rests in one step")
+struct ManyRestsTests {
+    @Test("hundreds or thousands of springs resting in one step are listed once each, in handle order, in banks needing one and two radix passes")
+    func manyRestsInHandleOrder() throws {
+        for springs in [1_000, 5_000] {
+            let bank = SpringBank<Float32Lanes>()
+            var random = SeededGenerator(seed: UInt64(springs))
+            var handles: [SpringHandle] = []
+            for i in 0..<springs {
+                // Every third starts far away (still moving when the rest settle); the others start
+                // just outside the band, and all of those rest within a few frames of each other.
+                let start: Float = i % 3 == 0 ? 400 : 0.6 + Float.random(in: 0..<0.01, using: &random)
+                handles.append(try bank.add(value: start, target: 0, configuration: .default, tolerance: 0.5))
+            }
+            // Removing and adding again shuffles which record each spring has.
+            for i in stride(from: 1, to: springs, by: 7) { try bank.remove(handles[i]) }
+            for i in stride(from: 1, to: springs, by: 7) {
+                handles[i] = try bank.add(value: 0.6, target: 0, configuration: .default, tolerance: 0.5)
+            }
+            var rested: [SpringHandle] = [], largest = 0
+            for _ in 0..<600 {
+                try bank.step(dt: 1.0 / 60)
+                let step = bank.restedInLastStep
+                #expect(zip(step, step.dropFirst()).allSatisfy { $0.index < $1.index }, "\(springs) springs")
+                largest = max(largest, step.count)
+                rested += step
+            }
+            #expect(largest >= 256, "the radix path ran (\(largest) in one step)")
+            #expect(Set(rested.map(\.index)).count == rested.count && rested.count == springs)
+            #expect(Set(rested) == Set(handles))
+        }
+    }
+}
