@@ -63,19 +63,8 @@ extension SpringBankCore {
                 continue
             }
             let (displacement, velocity) = batch.motionState(slot: slot)
-            record.pointee.dueIsRest = false
-            record.pointee.scheduleSuspended = false
-            record.pointee.changeDisplacement = displacement
-            record.pointee.changeVelocity = velocity
-            record.pointee.changeTime = now
-            let due = now + SettlePredictor.restTimeLowerBound(
-                displacement: displacement, velocity: velocity, tolerance: record.pointee.tolerance, motion: motion,
-                inverseBandSquared: record.pointee.inverseToleranceSquared)
-            record.pointee.due = due
-            // Usually its entry comes as early already (a record's entry outlives its changes).
-            guard due < record.pointee.queuedDue else { continue }
-            queueIfEarlier(record: index, now: now, early: true)
-            nextDue = Swift.min(nextDue, records[index].queuedDue)
+            anchorLowerBound(record: index, displacement: displacement, velocity: velocity, motion: motion, now: now)
+            nextDue = Swift.min(nextDue, record.pointee.queuedDue)
         }
         frameState.pointee.nextDueTime = nextDue
         // Paused mid-motion: predicted when they resume.
@@ -121,19 +110,7 @@ extension SpringBankCore {
                     ? batch.motionState(displacement: staged[i].displacement, velocity: staged[i].velocity)
                     : batch.motionState(slot: slot)
             }
-            records[index].dueIsRest = false
-            records[index].scheduleSuspended = false
-            records[index].changeDisplacement = displacement
-            records[index].changeVelocity = velocity
-            records[index].changeTime = now
-            let bound = SettlePredictor.restTimeLowerBound(
-                displacement: displacement, velocity: velocity, tolerance: records[index].tolerance,
-                motion: motion.unsafelyUnwrapped, inverseBandSquared: records[index].inverseToleranceSquared)
-            let due = now + bound
-            records[index].due = due
-            // Usually its entry comes as early already (a record's entry outlives its changes).
-            guard due < records[index].queuedDue else { continue }
-            queueIfEarlier(record: index, now: now, early: true)
+            anchorLowerBound(record: index, displacement: displacement, velocity: velocity, motion: motion.unsafelyUnwrapped, now: now)
             if records[index].queuedDue < frameState.pointee.nextDueTime { frameState.pointee.nextDueTime = records[index].queuedDue }
         }
     }
@@ -234,10 +211,10 @@ extension SpringBankCore {
     }
 
     /// Sets when the spring is next looked at, queuing an entry only if it has none as early.
-    private func setDue(record index: Int, _ due: Double, isRest: Bool, now: Double, early: Bool = false) {
+    private func setDue(record index: Int, _ due: Double, isRest: Bool, now: Double) {
         records[index].due = due
         records[index].dueIsRest = isRest
-        queueIfEarlier(record: index, now: now, early: early)
+        queueIfEarlier(record: index, now: now)
     }
 
     /// Queues the spring at its due time unless its entry comes as early. A check (not a rest) made
@@ -259,13 +236,26 @@ extension SpringBankCore {
     /// A variable clock's first due time for a changed spring: a cheap lower bound on its rest.
     private func scheduleLowerBound(record index: Int, batch: ConfigurationBatch, slot: Int, now: Double) {
         let (displacement, velocity) = batch.motionState(slot: slot)
-        records[index].changeDisplacement = displacement
-        records[index].changeVelocity = velocity
-        records[index].changeTime = now
-        let bound = SettlePredictor.restTimeLowerBound(
-            displacement: displacement, velocity: velocity, tolerance: records[index].tolerance, motion: batch.motion,
-            inverseBandSquared: records[index].inverseToleranceSquared)
-        setDue(record: index, now + bound, isRest: false, now: now, early: true)
+        anchorLowerBound(record: index, displacement: displacement, velocity: velocity, motion: batch.motion, now: now)
+    }
+
+    /// A variable clock's change, in one place for every path that makes one: the spring's
+    /// trajectory is anchored at this state and time (what its exact prediction later starts
+    /// from), and its due time is a lower bound on its rest, queued a tenth early unless its entry
+    /// comes as early already (a record's entry outlives its changes).
+    @inline(__always)
+    private func anchorLowerBound(record index: Int, displacement: Double, velocity: Double, motion: SpringMotion, now: Double) {
+        let record = records.address(of: index)
+        record.pointee.dueIsRest = false
+        record.pointee.scheduleSuspended = false
+        record.pointee.changeDisplacement = displacement
+        record.pointee.changeVelocity = velocity
+        record.pointee.changeTime = now
+        let due = now + SettlePredictor.restTimeLowerBound(
+            displacement: displacement, velocity: velocity, tolerance: record.pointee.tolerance, motion: motion,
+            inverseBandSquared: record.pointee.inverseToleranceSquared)
+        record.pointee.due = due
+        if due < record.pointee.queuedDue { queueIfEarlier(record: index, now: now, early: true) }
     }
 
     /// A fixed clock's exact prediction from now: rest is reported by a step, so at least one frame on.
