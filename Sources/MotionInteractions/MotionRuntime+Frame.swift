@@ -58,6 +58,7 @@ extension MotionRuntime {
         guard stepAwaitingDelivery, !isDelivering else { return }
         stepAwaitingDelivery = false
         isDelivering = true
+        frameSnapshot.take(from: bank, slotCount: streamSlots.count)
         deliverMovingValues()
         deliverRests()
         runRestWaitersIfAllAtRest()
@@ -89,13 +90,17 @@ extension MotionRuntime {
         return elapsed
     }
 
-    /// Phase 1: every stream that wants delivery reads its values from the kernel and sends them.
+    /// Phase 1: every stream that wants delivery sends its values: from the frame's snapshot
+    /// (the kernel's moving springs read in storage order), or, for a stream the snapshot cannot
+    /// vouch for, read from the kernel at its turn.
     ///
     /// The streams are found from a snapshot of the delivery bits, walked in slot order. A stream
     /// that stops during the walk (at rest, held, cancelled by a callback) is skipped when its turn
-    /// comes; one that starts gets its first values next frame. Nothing here allocates.
+    /// comes; one that starts gets its first values next frame; one whose springs a callback
+    /// changed is read from the kernel. Nothing here allocates.
     func deliverMovingValues() {
         let bank = self.bank
+        let snapshot = frameSnapshot
         let words = deliveryBits.count
         if frameDeliveryBits.count < words {
             frameDeliveryBits.append(contentsOf: repeatElement(0, count: words - frameDeliveryBits.count))
@@ -109,7 +114,13 @@ extension MotionRuntime {
                 bits &= bits - 1
                 // A stream that stopped during the walk (at rest, held, cancelled) has lost its bit.
                 guard deliveryBits[word] & (1 << UInt64(slot & 63)) != 0, let entry = streamSlots[slot] else { continue }
-                entry._withUnsafeGuaranteedRef { $0.deliverValue(from: bank) }
+                entry._withUnsafeGuaranteedRef { connection in
+                    if let values = snapshot.values(ofSlot: slot, componentMask: connection.componentMask) {
+                        connection.deliver(values)
+                    } else {
+                        connection.deliverValue(from: bank)
+                    }
+                }
                 delivered += 1
             }
         }
@@ -125,27 +136,33 @@ extension MotionRuntime {
         if !retiredConnections.isEmpty { retiredConnections.removeAll(keepingCapacity: true) }
     }
 
-    /// Phase 2: the kernel's rest events. Each spring's user value names its stream's slot; a
-    /// stream is at rest when the last of its springs rests.
+    /// Phase 2: the kernel's rest events, as the frame's snapshot decoded them (each spring's
+    /// user value names its stream's slot and component); a stream is at rest when the last of
+    /// its springs rests.
     func deliverRests() {
+        let snapshot = frameSnapshot
+        let count = snapshot.restEventCount
+        guard count > 0 else { return }
         let rested = bank.restedInLastStep
-        guard !rested.isEmpty else { return }
-        for handle in rested {
-            // A spring removed since the step (its stream cancelled by a callback) has no user value.
-            guard let userValue = try? bank.userValue(of: handle), userValue != 0, userValue <= UInt64(streamSlots.count),
-                let entry = streamSlots[Int(userValue - 1)]
-            else { continue }
+        for i in 0..<count {
+            let event = Int(snapshot.restEvents[i])
+            // −1: a spring removed since the step (its stream cancelled).
+            guard event >= 0, let entry = streamSlots[event >> 2] else { continue }
+            let slot = event >> 2, handle = rested[i]
             let connection = entry.takeUnretainedValue()
-            guard connection.isActive, connection.handles.contains(handle) else { continue }
-            // The kernel listed the spring at rest; only a change made since the step (by a
-            // callback, say) can have started it again, so only then is it asked again.
-            if kernelChangeCount != kernelChangeCountAtStep {
-                guard (try? bank.isAtRest(handle)) == true else { continue }
+            guard connection.isActive, connection.handles[event & 3] == handle else { continue }
+            if kernelChangeCount == kernelChangeCountAtStep {
+                // Nothing changed the kernel since the step: the snapshot says whether another
+                // component still moves (the runtime pauses a stream's springs together, so one
+                // that rested in the step had none paused; the others are at rest or moving).
+                guard !snapshot.isMoving(slot: slot) else { continue }
+            } else {
+                // A change made since the step (by a callback, say) may have started the spring
+                // or another component again: the kernel is asked.
+                guard (try? bank.isAtRest(handle)) == true,
+                    connection.handles.allSatisfy({ $0 == handle || (try? bank.isAtRest($0)) == true })
+                else { continue }
             }
-            // A stream of several springs rests with the last of them.
-            guard connection.handles.count == 1
-                || connection.handles.allSatisfy({ $0 == handle || (try? bank.isAtRest($0)) == true })
-            else { continue }
             setDeliveryBit(of: connection, false)
             connection.isActive = false
             activeConnectionCount -= 1

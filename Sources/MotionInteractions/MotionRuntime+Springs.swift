@@ -31,7 +31,7 @@ extension MotionRuntime {
             do {
                 handles.append(try bank.add(
                     value: value, target: target, velocity: speed, configuration: configuration, tolerance: spring.threshold,
-                    userValue: UInt64(slot) + 1))
+                    userValue: FrameSnapshot.userValue(slot: slot, component: component)))
             } catch {
                 for handle in handles { try? bank.remove(handle) }
                 freeStreamSlots.append(slot)
@@ -41,6 +41,7 @@ extension MotionRuntime {
         let connection = TypedSpringConnection(runtime: self, spring: spring, observer: observer, handles: ComponentHandles(handles))
         connection.slot = slot
         streamSlots[slot] = .passRetained(connection)
+        frameSnapshot.reserve(slots: streamSlots.count, springs: bank.count)
         connection.observeSpring()
         refresh(connection, announcing: true)
         return connection
@@ -95,10 +96,11 @@ extension MotionRuntime {
     func refresh(_ connection: SpringConnection, announcing: Bool = false) {
         guard connection.isConnected else { return }
         var isActive = false, isHeld = false
-        for handle in connection.handles {
+        for (component, handle) in connection.handles.enumerated() {
             guard let state = bank.state(of: handle) else { continue }
             isActive = isActive || !state.isAtRest
             isHeld = isHeld || state.isPaused
+            frameSnapshot.noteComponent(slot: connection.slot, component, restingAt: state.isAtRest && !state.isPaused ? state.value : nil)
         }
         setDeliveryBit(of: connection, isActive && !isHeld)
         guard announcing || isActive != connection.isActive else { return }
@@ -108,6 +110,14 @@ extension MotionRuntime {
         }
         connection.deliverState(isActive ? .active : .atRest)
         if !isActive { runRestWaitersIfAllAtRest() }
+    }
+
+    /// Notes that the runtime changed the stream's springs in the kernel: a rest event of the last
+    /// step is checked against the kernel again, and a delivery running now reads the stream's
+    /// values from the kernel, not from its snapshot.
+    func springsChanged(of connection: SpringConnection) {
+        kernelChangeCount += 1
+        if isDelivering { frameSnapshot.markStale(slot: connection.slot) }
     }
 
     /// Sets or clears the stream's delivery bit.
@@ -149,7 +159,7 @@ extension MotionRuntime {
             changed = true
         }
         guard changed else { return }
-        kernelChangeCount += 1
+        springsChanged(of: connection)
         refresh(connection)
     }
 
@@ -165,7 +175,7 @@ extension MotionRuntime {
     func reconfigure(_ connection: SpringConnection, _ configuration: SpringConfiguration) {
         guard connection.isConnected else { return }
         for handle in connection.handles { try? bank.setConfiguration(of: handle, to: configuration) }
-        kernelChangeCount += 1
+        springsChanged(of: connection)
         refresh(connection)
     }
 
@@ -179,7 +189,7 @@ extension MotionRuntime {
     func hold(_ connection: SpringConnection, with mask: PauseMaskID) {
         guard connection.isConnected else { return }
         try? bank.pause(mask)
-        kernelChangeCount += 1
+        springsChanged(of: connection)
         refresh(connection)
     }
 
@@ -194,7 +204,7 @@ extension MotionRuntime {
             // Restart states are validated, so this is not expected; resume in place rather than stay held.
             try? bank.resume(mask)
         }
-        kernelChangeCount += 1
+        springsChanged(of: connection)
         refresh(connection)
     }
 

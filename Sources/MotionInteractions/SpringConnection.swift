@@ -14,6 +14,8 @@ class SpringConnection {
     unowned(unsafe) let runtime: MotionRuntime
     /// The kernel springs, one per component, in component order.
     let handles: ComponentHandles
+    /// Bit c set for each component c (`handles.count` low bits).
+    let componentMask: UInt8
     /// The runtime's slot for this stream (also each spring's user value, plus one), or −1 once
     /// disconnected.
     @exclusivity(unchecked) var slot = -1
@@ -27,6 +29,7 @@ class SpringConnection {
     init(runtime: MotionRuntime, handles: ComponentHandles) {
         self.runtime = runtime
         self.handles = handles
+        componentMask = UInt8(truncatingIfNeeded: 1 << handles.count - 1)
     }
 
     /// False once cancelled (or its runtime went away): the springs are gone from the kernel.
@@ -40,6 +43,9 @@ class SpringConnection {
 
     /// Reads the springs' values from the kernel and sends them on the value channel.
     func deliverValue(from bank: SpringBank<Float32Lanes>) {}
+
+    /// Sends the value of these components (one per spring, in order) on the value channel.
+    func deliver(_ components: SIMD4<Float>) {}
 
     /// Sends `state` on the state channel.
     func deliverState(_ state: MotionState) {}
@@ -137,6 +143,10 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
             }
         }
         guard read else { return }
+        observer.next(T(springComponents: components))
+    }
+
+    override func deliver(_ components: SIMD4<Float>) {
         observer.next(T(springComponents: components))
     }
 
