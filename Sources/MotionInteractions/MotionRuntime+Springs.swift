@@ -141,8 +141,8 @@ extension MotionRuntime {
     /// drives, so a write to it while the spring rests is where the next motion begins, and even
     /// an unchanged destination starts a motion back to it.
     func retarget<T>(_ connection: TypedSpringConnection<T>, to destination: SIMD4<Float>) {
-        guard connection.isConnected, let spring = connection.spring else { return }
-        let start = isResting(connection) ? spring.initialValue.value.springComponents : nil
+        guard connection.isConnected, let initialValue = connection.initialValue else { return }
+        let start = isResting(connection) ? initialValue.value.springComponents : nil
         var changed = false
         for (component, handle) in connection.handles.enumerated() {
             let target = destination[component]
@@ -198,8 +198,34 @@ extension MotionRuntime {
     /// continues from where it was paused).
     func letGo(_ connection: SpringConnection, from mask: PauseMaskID) {
         guard connection.isConnected else { return }
+        // Every mask the runtime makes holds all of a stream's springs, so this frees all of them
+        // or none: the restart states are given for every component with a usable initial value
+        // (the kernel applies them to the springs it frees, and checks them all first).
+        let restart = connection.restartState()
+        var springs = (SpringHandle, SpringHandle, SpringHandle, SpringHandle)(
+            connection.handles[0], connection.handles[0], connection.handles[0], connection.handles[0])
+        var values = SIMD4<Float>(), velocities = SIMD4<Float>()
+        var count = 0
+        withUnsafeMutableBytes(of: &springs) { handleBytes in
+            let handles = handleBytes.bindMemory(to: SpringHandle.self)
+            for component in 0..<connection.handles.count where restart.restarting & 1 << component != 0 {
+                handles[count] = connection.handles[component]
+                values[count] = restart.values[component]
+                velocities[count] = restart.velocities[component]
+                count += 1
+            }
+        }
         do {
-            try bank.resume(mask) { connection.restartState(of: $0) }
+            try withUnsafeBytes(of: springs) { handleBytes throws(SpringKernelError) in
+                try withUnsafeBytes(of: values) { valueBytes throws(SpringKernelError) in
+                    try withUnsafeBytes(of: velocities) { velocityBytes throws(SpringKernelError) in
+                        try bank.resume(
+                            mask, restarting: UnsafeBufferPointer(rebasing: handleBytes.bindMemory(to: SpringHandle.self)[0..<count]),
+                            values: UnsafeBufferPointer(rebasing: valueBytes.bindMemory(to: Float.self)[0..<count]),
+                            velocities: UnsafeBufferPointer(rebasing: velocityBytes.bindMemory(to: Float.self)[0..<count]))
+                    }
+                }
+            }
         } catch {
             // Restart states are validated, so this is not expected; resume in place rather than stay held.
             try? bank.resume(mask)

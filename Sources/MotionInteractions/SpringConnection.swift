@@ -23,8 +23,13 @@ class SpringConnection {
     @exclusivity(unchecked) var isActive = false
     /// The mask that pauses this stream's springs when its subscription is paused, made on first use.
     var subscriptionMask: PauseMaskID?
-    /// The subscription its subscriber keeps, while it keeps it (it clears this as it goes away).
-    unowned(unsafe) var subscription: SpringSubscription?
+    /// What holds the stream for its subscriber (its ``SpringSubscription``, or a connection of
+    /// the layer's own that holds the stream directly), while it holds it: told when the stream
+    /// is detached (``Subscription/springStreamDetached()``), and clears this as it goes away.
+    unowned(unsafe) var holder: Subscription?
+    /// Values are not sent while set (the holder's own stream is in charge, a drag say), as a
+    /// subscriber that drops them would, without a call to it.
+    @exclusivity(unchecked) var isValueSuppressed = false
 
     init(runtime: MotionRuntime, handles: ComponentHandles) {
         self.runtime = runtime
@@ -50,17 +55,18 @@ class SpringConnection {
     /// Sends `state` on the state channel.
     func deliverState(_ state: MotionState) {}
 
-    /// The state a spring restarts from when a pause lets go of it: the spring's `initialValue`
-    /// and `initialVelocity` (nil: from where it was, if the value is not usable).
-    func restartState(of handle: SpringHandle) -> (value: Float, velocity: Float)? { nil }
+    /// The state the springs restart from when a pause lets go of them: the spring's
+    /// `initialValue` and `initialVelocity`, component by component; a component whose bit is
+    /// clear in `restarting` (its value is not usable) continues from where it was.
+    func restartState() -> (values: SIMD4<Float>, velocities: SIMD4<Float>, restarting: UInt8) { (.zero, .zero, 0) }
 
     /// The stream is gone (cancelled, or its runtime went away): stops observing the spring's
     /// properties and lets go of the spring, and the subscription lets go of the stream, so a
     /// subscriber's closures that hold their own subscription make no cycle that outlives it.
     /// The caller holds a reference to the stream for the call.
     func detach() {
-        subscription?.streamDetached()
-        subscription = nil
+        holder?.springStreamDetached()
+        holder = nil
     }
 }
 
@@ -75,22 +81,22 @@ final class SpringSubscription: Subscription {
     init(_ connection: SpringConnection) {
         self.connection = connection
         super.init()
-        connection.subscription = self
+        connection.holder = self
     }
 
     deinit {
-        connection?.subscription = nil
+        connection?.holder = nil
     }
 
     /// The stream was detached: nothing is left to reach.
-    func streamDetached() {
+    override func springStreamDetached() {
         connection = nil
     }
 
     override func sourceCancel() {
         guard let connection else { return }
         if connection.isConnected { connection.runtime.disconnect(connection) }
-        connection.subscription = nil
+        connection.holder = nil
         self.connection = nil
     }
 
@@ -109,6 +115,10 @@ final class SpringSubscription: Subscription {
 final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     /// The spring; nil once detached (a cancelled subscription keeps nothing alive).
     private(set) var spring: Spring<T>?
+    /// The spring's `initialValue` and `initialVelocity`, held here so a restart does not reach
+    /// through the spring object; nil once detached.
+    private(set) var initialValue: ReactiveProperty<T>?
+    private var initialVelocity: ReactiveProperty<T>?
     /// The subscriber. A constant, so a delivery calls its closures without retaining them; the
     /// stream is released as a whole when it is gone (see ``SpringSubscription``).
     private let observer: MotionObserver<T>
@@ -117,6 +127,8 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
 
     init(runtime: MotionRuntime, spring: Spring<T>, observer: MotionObserver<T>, handles: ComponentHandles) {
         self.spring = spring
+        initialValue = spring.initialValue
+        initialVelocity = spring.initialVelocity
         self.observer = observer
         super.init(runtime: runtime, handles: handles)
     }
@@ -133,6 +145,7 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     }
 
     override func deliverValue(from bank: SpringBank<Float32Lanes>) {
+        guard !isValueSuppressed else { return }
         // One bulk read of the stream's springs. A connected stream's springs are in the kernel;
         // if one were not, nothing is sent.
         var components = SIMD4<Float>()
@@ -147,6 +160,7 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     }
 
     override func deliver(_ components: SIMD4<Float>) {
+        guard !isValueSuppressed else { return }
         observer.next(T(springComponents: components))
     }
 
@@ -154,12 +168,16 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
         observer.state(state)
     }
 
-    override func restartState(of handle: SpringHandle) -> (value: Float, velocity: Float)? {
-        guard let spring, let component = component(of: handle) else { return nil }
-        let value = spring.initialValue.value.springComponents[component]
-        guard SpringInput.isUsable(value) else { return nil }
-        let velocity = spring.initialVelocity.value.springComponents[component]
-        return (value, SpringInput.isUsable(velocity) ? velocity : 0)
+    override func restartState() -> (values: SIMD4<Float>, velocities: SIMD4<Float>, restarting: UInt8) {
+        guard let initialValue, let initialVelocity else { return (.zero, .zero, 0) }
+        let values = initialValue.value.springComponents
+        var velocities = initialVelocity.value.springComponents
+        var restarting: UInt8 = 0
+        for component in 0..<handles.count {
+            if SpringInput.isUsable(values[component]) { restarting |= 1 << component }
+            if !SpringInput.isUsable(velocities[component]) { velocities[component] = 0 }
+        }
+        return (values, velocities, restarting)
     }
 
     override func detach() {
@@ -168,6 +186,8 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
         destinationObservation = nil
         configurationObservation = nil
         spring = nil
+        initialValue = nil
+        initialVelocity = nil
         super.detach()
     }
 }
