@@ -37,6 +37,8 @@ final class FrameSnapshot {
     /// Whether any stale bit is set.
     @exclusivity(unchecked) private var hasStaleSlots = false
 
+    /// The slots a delivery walks, in order (``deliveryOrder(from:words:)``).
+    @exclusivity(unchecked) private(set) var order: UnsafeMutablePointer<Int32>
     /// The moving region's user values and values, in storage order (read buffers).
     private var layoutUserValues: UnsafeMutablePointer<UInt64>
     private var layoutValues: UnsafeMutablePointer<Float>
@@ -53,6 +55,7 @@ final class FrameSnapshot {
         components = .allocate(capacity: 0)
         resting = .allocate(capacity: 0)
         stale = .allocate(capacity: 0)
+        order = .allocate(capacity: 0)
         layoutUserValues = .allocate(capacity: 0)
         layoutValues = .allocate(capacity: 0)
         restEvents = .allocate(capacity: 0)
@@ -63,6 +66,7 @@ final class FrameSnapshot {
         components.deallocate()
         resting.deallocate()
         stale.deallocate()
+        order.deallocate()
         layoutUserValues.deallocate()
         layoutValues.deallocate()
         restEvents.deallocate()
@@ -115,6 +119,9 @@ final class FrameSnapshot {
             components = newComponents
             resting = newResting
             stale = newStale
+            // Not read once a delivery has listed its slots.
+            order.deallocate()
+            order = .allocate(capacity: capacity)
             slotCapacity = capacity
         }
         if springs > springCapacity {
@@ -196,6 +203,21 @@ final class FrameSnapshot {
         guard let value else { return resting[slot] &= ~bit }
         resting[slot] |= bit
         UnsafeMutableRawPointer(values + slot).storeBytes(of: value, toByteOffset: component * 4, as: Float.self)
+    }
+
+    /// Lists the slots whose bits are set in `bits` (`words` words), in slot order, into
+    /// ``order``; returns how many. `words * 64` must not exceed the slots reserved.
+    func listSlots(of bits: UnsafePointer<UInt64>, words: Int) -> Int {
+        var count = 0
+        for word in 0..<words {
+            var remaining = bits[word]
+            while remaining != 0 {
+                order[count] = Int32(truncatingIfNeeded: word << 6 | remaining.trailingZeroBitCount)
+                remaining &= remaining - 1
+                count += 1
+            }
+        }
+        return count
     }
 
     // MARK: Reading

@@ -27,13 +27,22 @@ class SpringConnection {
     /// the layer's own that holds the stream directly), while it holds it: told when the stream
     /// is detached (``Subscription/springStreamDetached()``), and clears this as it goes away.
     unowned(unsafe) var holder: Subscription?
+    /// Where the subscriber's value and state closures keep what they captured (see
+    /// ``MotionObserver/closureContexts``): the frame prefetches them a few streams ahead.
+    private(set) var valueReceiverContext: UnsafeRawPointer?
+    private(set) var stateReceiverContext: UnsafeRawPointer?
+    /// Where the state goes on from there, when the holder passes it on to a subscriber of its
+    /// own (a Tossable's position stream): prefetched too.
+    var stateForwardingContext: UnsafeRawPointer?
     /// Values are not sent while set (the holder's own stream is in charge, a drag say), as a
     /// subscriber that drops them would, without a call to it.
     @exclusivity(unchecked) var isValueSuppressed = false
 
-    init(runtime: MotionRuntime, handles: ComponentHandles) {
+    init(runtime: MotionRuntime, handles: ComponentHandles, valueReceiverContext: UnsafeRawPointer?, stateReceiverContext: UnsafeRawPointer?) {
         self.runtime = runtime
         self.handles = handles
+        self.valueReceiverContext = valueReceiverContext
+        self.stateReceiverContext = stateReceiverContext
         componentMask = UInt8(truncatingIfNeeded: 1 << handles.count - 1)
     }
 
@@ -130,7 +139,8 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
         initialValue = spring.initialValue
         initialVelocity = spring.initialVelocity
         self.observer = observer
-        super.init(runtime: runtime, handles: handles)
+        let contexts = observer.closureContexts
+        super.init(runtime: runtime, handles: handles, valueReceiverContext: contexts.next, stateReceiverContext: contexts.state)
     }
 
     /// Follows the spring's destination and configuration.

@@ -48,6 +48,8 @@ private final class TossConnection: Observation<GestureRecognizer> {
     private var isDragging = false
     private var springIsActive = false
     private var reported: MotionState?
+    /// What the subscriber's state closure captured (see ``MotionObserver/closureContexts``).
+    private let stateReceiverContext: UnsafeRawPointer?
 
     init(
         observer: MotionObserver<CGPoint>, springStream: MotionObservable<CGPoint>, space: MotionElement,
@@ -58,7 +60,9 @@ private final class TossConnection: Observation<GestureRecognizer> {
         self.space = space
         self.position = position
         self.velocity = velocity
+        stateReceiverContext = observer.closureContexts.state
     }
+
 
     /// Observes the recognizer, then connects the spring stream unless a drag is in progress.
     func connect(to recognizer: GestureRecognizer) {
@@ -81,7 +85,7 @@ private final class TossConnection: Observation<GestureRecognizer> {
         }
         // The kernel stream sends its values to the subscriber itself (none while dragging).
         guard let connection = observer.runtime.makeConnection(
-            kernelSpring, observer: MotionObserver(runtime: observer.runtime, next: observer.next, state: springObserver.state))
+            kernelSpring, observer: MotionObserver(valuesOf: observer, state: springObserver.state))
         else {
             // The kernel is full: the stream stays where it is, as springSource's does.
             springObserver.state(.atRest)
@@ -89,6 +93,7 @@ private final class TossConnection: Observation<GestureRecognizer> {
             return
         }
         connection.holder = self
+        connection.stateForwardingContext = stateReceiverContext
         springConnection = connection
     }
 
