@@ -3,6 +3,10 @@ import SpringKernel
 /// What the kernel says about the runtime's springs as a delivery begins, by stream slot: the
 /// values of the springs that moved, and which components are still moving.
 ///
+/// The runtime takes a snapshot only while the bank holds nothing but its streams' springs (it
+/// counts them); otherwise every stream is read by handle, as a spring added by hand could carry
+/// a user value that passes for a stream's.
+///
 /// Reading each moving stream's values by handle costs a lookup a spring (handle, record, batch,
 /// slot: a cache miss in the kernel's records, which do not fit the cache); the snapshot instead
 /// streams the kernel's moving springs in storage order (``SpringBank/values(in:into:)`` and
@@ -136,8 +140,15 @@ final class FrameSnapshot {
 
     // MARK: Taking
 
-    /// Reads the moving springs in storage order and the step's rest events by handle.
-    func take(from bank: SpringBank<Float32Lanes>, slotCount: Int) {
+    /// Whether the last ``take(from:slotCount:holdsOnlyStreamSprings:)`` read anything: false
+    /// when the bank held springs that are no stream's (added by hand), whose user values could
+    /// pass for a stream's.
+    @exclusivity(unchecked) private(set) var isTrusted = false
+
+    /// Reads the moving springs in storage order and the step's rest events by handle. Unless
+    /// the bank holds only the streams' springs, it reads nothing but the rest events, and every
+    /// stream is read from the kernel.
+    func take(from bank: SpringBank<Float32Lanes>, slotCount: Int, holdsOnlyStreamSprings: Bool) {
         let rested = bank.restedInLastStep
         let layout = bank.storageLayout(of: .moving)
         reserve(slots: slotCount, springs: max(layout.count, rested.count))
@@ -147,13 +158,14 @@ final class FrameSnapshot {
         }
         self.slotCount = slotCount
         components.initialize(repeating: 0, count: slotCount)
+        isTrusted = holdsOnlyStreamSprings
 
         let count = layout.count
         let userValues = UnsafeMutableBufferPointer(start: layoutUserValues, count: count)
         let laneValues = UnsafeMutableBufferPointer(start: layoutValues, count: count)
         // The layout was just taken, so neither read throws; if one did, every stream with a
         // moving spring would read its values by handle.
-        if (try? bank.userValues(in: layout, into: userValues)) != nil, (try? bank.values(in: layout, into: laneValues)) != nil {
+        if isTrusted, (try? bank.userValues(in: layout, into: userValues)) != nil, (try? bank.values(in: layout, into: laneValues)) != nil {
             for i in 0..<count {
                 guard let streamComponent = Self.streamComponent(ofUserValue: userValues[i]) else { continue }
                 record(laneValues[i], streamComponent: streamComponent, bits: 0x01)
@@ -166,16 +178,24 @@ final class FrameSnapshot {
             restEvents = .allocate(capacity: restCapacity)
         }
         restEventCount = rested.count
+        guard !rested.isEmpty else { return }
+        // In one call each (the kernel's look-ups of the springs overlap); a spring removed since
+        // the step (its stream cancelled by a caller between the step and the delivery) makes
+        // them throw, and then each is read alone.
+        let restedUserValues = UnsafeMutableBufferPointer(start: layoutUserValues, count: rested.count)
+        let restedValues = UnsafeMutableBufferPointer(start: layoutValues, count: rested.count)
+        let read = rested.withUnsafeBufferPointer { springs in
+            (try? bank.userValues(of: springs, into: restedUserValues)) != nil && (try? bank.values(of: springs, into: restedValues)) != nil
+        }
         for (i, spring) in rested.enumerated() {
-            // A spring removed since the step (its stream cancelled) has no user value.
-            guard let userValue = try? bank.userValue(of: spring), let streamComponent = Self.streamComponent(ofUserValue: userValue),
-                let value = try? bank.value(of: spring)
-            else {
+            let userValue = read ? restedUserValues[i] : try? bank.userValue(of: spring)
+            let value = read ? restedValues[i] : try? bank.value(of: spring)
+            guard let userValue, let value, let streamComponent = Self.streamComponent(ofUserValue: userValue) else {
                 restEvents[i] = -1
                 continue
             }
             restEvents[i] = Int32(truncatingIfNeeded: streamComponent)
-            record(value, streamComponent: streamComponent, bits: 0x10)
+            if isTrusted { record(value, streamComponent: streamComponent, bits: 0x10) }
         }
     }
 
@@ -189,8 +209,9 @@ final class FrameSnapshot {
         // Two springs claiming one component (not the runtime's doing): read it by handle.
         if seen & (0x11 << component) != 0 { markStale(slot: slot) }
         components[slot] = seen | bits << component
-        let bit: UInt8 = 1 << component
-        resting[slot] = bits == 0x10 ? resting[slot] | bit : resting[slot] & ~bit
+        // A moving component's resting bit was cleared by the runtime as it started it (and a
+        // moving bit wins over it anyway): only a rest touches the byte.
+        if bits == 0x10 { resting[slot] |= 1 << component }
         UnsafeMutableRawPointer(values + slot).storeBytes(of: value, toByteOffset: component * 4, as: Float.self)
     }
 
@@ -235,15 +256,18 @@ final class FrameSnapshot {
     /// components (bit c for component c), as they are in the kernel now.
     @inline(__always)
     func values(ofSlot slot: Int, componentMask: UInt8) -> SIMD4<Float>? {
+        guard isTrusted else { return nil }
         let seen = components[slot]
         guard (seen | resting[slot]) & componentMask == componentMask else { return nil }
         guard !hasStaleSlots || stale[slot >> 6] & (1 << UInt64(slot & 63)) == 0 else { return nil }
         return values[slot]
     }
 
-    /// Whether a component of the stream in `slot` was still moving after the step.
+    /// Whether a component of the stream in `slot` was still moving after the step; nil when
+    /// the snapshot cannot say (the kernel must be asked).
     @inline(__always)
-    func isMoving(slot: Int) -> Bool {
-        components[slot] & 0x0F != 0
+    func isMoving(slot: Int) -> Bool? {
+        guard isTrusted, !hasStaleSlots || stale[slot >> 6] & (1 << UInt64(slot & 63)) == 0 else { return nil }
+        return components[slot] & 0x0F != 0
     }
 }

@@ -59,7 +59,7 @@ extension MotionRuntime {
         guard stepAwaitingDelivery, !isDelivering else { return }
         stepAwaitingDelivery = false
         isDelivering = true
-        frameSnapshot.take(from: bank, slotCount: streamSlots.count)
+        frameSnapshot.take(from: bank, slotCount: streamSlots.count, holdsOnlyStreamSprings: bank.count == streamSpringCount)
         deliverMovingValues()
         deliverRests()
         runRestWaitersIfAllAtRest()
@@ -161,7 +161,7 @@ extension MotionRuntime {
         let snapshot = frameSnapshot
         guard index < snapshot.restEventCount else { return }
         let event = Int(snapshot.restEvents[index])
-        guard event >= 0, !snapshot.isMoving(slot: event >> 2), let entry = streamSlots[event >> 2] else { return }
+        guard event >= 0, snapshot.isMoving(slot: event >> 2) != true, let entry = streamSlots[event >> 2] else { return }
         let address = entry._withUnsafeGuaranteedRef { connection -> UnsafeRawPointer? in
             switch level {
             case 0: UnsafeRawPointer(entry.toOpaque())
@@ -210,11 +210,11 @@ extension MotionRuntime {
     /// last of its springs to move.
     private func deliverRest(of connection: SpringConnection, slot: Int, component: Int, spring: SpringHandle) {
         guard connection.isActive, connection.handles[component] == spring else { return }
-        if kernelChangeCount == kernelChangeCountAtStep {
+        if kernelChangeCount == kernelChangeCountAtStep, let isMoving = frameSnapshot.isMoving(slot: slot) {
             // Nothing changed the kernel since the step: the snapshot says whether another
             // component still moves (the runtime pauses a stream's springs together, so one
             // that rested in the step had none paused; the others are at rest or moving).
-            guard !frameSnapshot.isMoving(slot: slot) else { return }
+            guard !isMoving else { return }
         } else {
             // A change made since the step (by a callback, say) may have started the spring
             // or another component again: the kernel is asked.

@@ -38,6 +38,7 @@ extension MotionRuntime {
                 return nil
             }
         }
+        streamSpringCount += handles.count
         let connection = TypedSpringConnection(runtime: self, spring: spring, observer: observer, handles: ComponentHandles(handles))
         connection.slot = slot
         streamSlots[slot] = .passRetained(connection)
@@ -60,6 +61,7 @@ extension MotionRuntime {
     func disconnect(_ connection: SpringConnection) {
         guard connection.isConnected else { return }
         for handle in connection.handles { try? bank.remove(handle) }
+        streamSpringCount -= connection.handles.count
         if let mask = connection.subscriptionMask {
             try? bank.removePauseMask(mask)
             connection.subscriptionMask = nil

@@ -86,6 +86,9 @@ public final class MotionRuntime {
     @usableFromInline var kernelChangeCountAtStep = 0
     /// The kernel's moving springs and rest events as the delivery began, by stream slot.
     let frameSnapshot = FrameSnapshot()
+    /// The kernel springs of the connected streams: the bank's count unless someone added or
+    /// removed springs by hand (then no snapshot is trusted).
+    var streamSpringCount = 0
     /// Streams not at rest (moving, or paused mid-motion).
     var activeConnectionCount = 0
     /// How many spring streams were sent values in the last frame (the streams whose springs moved).
