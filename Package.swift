@@ -53,9 +53,11 @@ let package = Package(
         ),
         .target(
             name: "MotionInteractions",
-            dependencies: ["SpringKernel"],
+            dependencies: ["SpringKernel", "_MotionInteractionsShims"],
             swiftSettings: library
         ),
+        // The frame's prefetch (Swift has no word for it): a header of static inline C.
+        .target(name: "_MotionInteractionsShims"),
         // C loops of the same arithmetic, compiled like the ANCHORS reference (clang -O3 -march=native),
         // so the benchmark can measure Swift against C in the same run.
         .target(

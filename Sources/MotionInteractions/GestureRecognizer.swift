@@ -41,6 +41,8 @@ public final class GestureRecognizer {
     @exclusivity(unchecked) public private(set) var ignoredEventCount = 0
     /// The element the recognizer is attached to (see ``MotionElement/addGestureRecognizer(_:)``).
     public internal(set) weak var view: MotionElement?
+    /// Where the recognizer is in its ``view``'s list of attached recognizers.
+    var placeInView = 0
     /// The fastest velocity reported, in input points per second; faster estimates are scaled
     /// down to it, keeping their direction.
     public let maximumSpeed: Double

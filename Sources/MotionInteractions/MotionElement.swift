@@ -27,8 +27,15 @@ public final class MotionElement {
     /// Input points per unit of this element's coordinate space (2 for a space zoomed out by
     /// half): gesture translations and velocities measured "in" the element are divided by it.
     public let coordinateScale: CGFloat
-    /// The recognizers attached to the element, in the order they were added.
-    public private(set) var gestureRecognizers: [GestureRecognizer] = []
+    /// The recognizers attached to the element, in the order they were added (a new array each
+    /// time it is read).
+    public var gestureRecognizers: [GestureRecognizer] { attachedRecognizers.compactMap { $0 } }
+    /// The attached recognizers in the order they were added, with a hole where one was detached
+    /// (each recognizer knows its place, so detaching one is constant time); compacted once the
+    /// holes outnumber the recognizers, so a container outliving many recognizers does not
+    /// grow, and detaching them all is linear, not quadratic.
+    private var attachedRecognizers: [GestureRecognizer?] = []
+    private var attachedRecognizerCount = 0
 
     /// An element at `position`, with the given opacity, scale, rotation and size.
     ///
@@ -54,7 +61,9 @@ public final class MotionElement {
         // a constant-time check however many recognizers the element holds.
         guard recognizer.view !== self else { return }
         recognizer.view?.removeGestureRecognizer(recognizer)
-        gestureRecognizers.append(recognizer)
+        recognizer.placeInView = attachedRecognizers.count
+        attachedRecognizers.append(recognizer)
+        attachedRecognizerCount += 1
         recognizer.view = self
     }
 
@@ -62,8 +71,12 @@ public final class MotionElement {
     /// becomes nil. Its observers are untouched.
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
         guard recognizer.view === self else { return }
-        gestureRecognizers.removeAll { $0 === recognizer }
+        attachedRecognizers[recognizer.placeInView] = nil
+        attachedRecognizerCount -= 1
         recognizer.view = nil
+        guard attachedRecognizers.count > 2 * attachedRecognizerCount + 16 else { return }
+        attachedRecognizers.removeAll { $0 == nil }
+        for (place, attached) in attachedRecognizers.enumerated() { attached?.placeInView = place }
     }
 
     /// A vector (translation or velocity) measured in input points, in this element's space.

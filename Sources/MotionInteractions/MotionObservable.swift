@@ -21,10 +21,21 @@ public struct MotionObservable<T> {
     public typealias Connect = (MotionObserver<T>) -> Subscription
 
     private let connectBody: Connect
+    /// The spring, when this is a kernel spring stream as ``springSource(_:)`` makes it: a
+    /// connection of the layer's own may then hold the stream itself rather than its
+    /// subscription (see ``MotionRuntime/makeConnection(_:observer:)``).
+    let kernelSpring: AnyObject?
 
     /// A stream whose subscriptions are made by `connect`.
     public init(_ connect: @escaping Connect) {
         connectBody = connect
+        kernelSpring = nil
+    }
+
+    /// A kernel spring stream of `spring`, whose subscriptions are made by `connect`.
+    init(spring: AnyObject, _ connect: @escaping Connect) {
+        connectBody = connect
+        kernelSpring = spring
     }
 
     /// Connects `observer` to this stream; operators use this to build streams from streams.
@@ -61,5 +72,33 @@ public struct MotionObserver<T> {
         self.runtime = runtime
         self.next = next
         self.state = state
+    }
+}
+
+extension MotionObserver {
+    /// An observer that sends its values to `observer` and its states to `state`. The value
+    /// closure is taken as it is stored: passed through concrete code, it would be wrapped in
+    /// a reabstraction thunk (a closure around it), one more object for every value sent.
+    init(valuesOf observer: MotionObserver<T>, state: @escaping (MotionState) -> Void) {
+        self.next = observer.next
+        self.state = state
+        self.runtime = observer.runtime
+    }
+
+    /// Where its two closures keep what they captured, as addresses to prefetch: a closure value
+    /// is its code and its context, two words (Swift's stable ABI), and the context (the captured
+    /// object itself when one object is all it captured) is the first thing a call of it reads.
+    /// Read from the observer's own bytes: a closure passed on as a generic value would be wrapped
+    /// in a new one, with a context of its own. A hint only: nothing is read through it but by the
+    /// closures themselves.
+    var closureContexts: (next: UnsafeRawPointer?, state: UnsafeRawPointer?) {
+        // The stored properties in declaration order: `next` (two words), then `state` (two).
+        // `MemoryLayout.offset(of:)` does not answer for a public struct's properties; a test
+        // checks these offsets against a closure whose capture is known.
+        let word = MemoryLayout<UnsafeRawPointer>.size
+        return withUnsafeBytes(of: self) { bytes in
+            (bytes.load(fromByteOffset: word, as: UnsafeRawPointer?.self),
+             bytes.load(fromByteOffset: 3 * word, as: UnsafeRawPointer?.self))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import SpringKernel
+import _MotionInteractionsShims
 
 /// Advancing by a frame: one kernel step, then the delivery of what it changed.
 extension MotionRuntime {
@@ -58,6 +59,7 @@ extension MotionRuntime {
         guard stepAwaitingDelivery, !isDelivering else { return }
         stepAwaitingDelivery = false
         isDelivering = true
+        frameSnapshot.take(from: bank, slotCount: streamSlots.count, holdsOnlyStreamSprings: bank.count == streamSpringCount)
         deliverMovingValues()
         deliverRests()
         runRestWaitersIfAllAtRest()
@@ -89,31 +91,86 @@ extension MotionRuntime {
         return elapsed
     }
 
-    /// Phase 1: every stream that wants delivery reads its values from the kernel and sends them.
+    /// Phase 1: every stream that wants delivery sends its values: from the frame's snapshot
+    /// (the kernel's moving springs read in storage order), or, for a stream the snapshot cannot
+    /// vouch for, read from the kernel at its turn.
     ///
     /// The streams are found from a snapshot of the delivery bits, walked in slot order. A stream
     /// that stops during the walk (at rest, held, cancelled by a callback) is skipped when its turn
-    /// comes; one that starts gets its first values next frame. Nothing here allocates.
+    /// comes; one that starts gets its first values next frame; one whose springs a callback
+    /// changed is read from the kernel. Nothing here allocates.
     func deliverMovingValues() {
         let bank = self.bank
+        let snapshot = frameSnapshot
         let words = deliveryBits.count
         if frameDeliveryBits.count < words {
             frameDeliveryBits.append(contentsOf: repeatElement(0, count: words - frameDeliveryBits.count))
         }
         for word in 0..<words { frameDeliveryBits[word] = deliveryBits[word] }
+        let count = frameDeliveryBits.withUnsafeBufferPointer { snapshot.listSlots(of: $0.baseAddress!, words: words) }
+        let order = snapshot.order
         var delivered = 0
-        for word in 0..<words {
-            var bits = frameDeliveryBits[word]
-            while bits != 0 {
-                let slot = word << 6 | bits.trailingZeroBitCount
-                bits &= bits - 1
-                // A stream that stopped during the walk (at rest, held, cancelled) has lost its bit.
-                guard deliveryBits[word] & (1 << UInt64(slot & 63)) != 0, let entry = streamSlots[slot] else { continue }
-                entry._withUnsafeGuaranteedRef { $0.deliverValue(from: bank) }
-                delivered += 1
+        for i in 0..<count {
+            // The walk is bound by cache misses, each stream's and its subscriber's: the stream
+            // 2d turns ahead is asked for now, and the subscriber of the one d ahead (its closure's
+            // context, read from the stream asked for d turns ago), so the misses of several
+            // streams overlap instead of following one another.
+            if i + 2 * Self.prefetchDistance < count, let ahead = streamSlots[Int(order[i + 2 * Self.prefetchDistance])] {
+                prefetchObject(UnsafeRawPointer(ahead.toOpaque()))
             }
+            if i + Self.prefetchDistance < count, let ahead = streamSlots[Int(order[i + Self.prefetchDistance])],
+                let receiver = ahead._withUnsafeGuaranteedRef({ $0.valueReceiverContext })
+            {
+                mi_prefetch(receiver)
+            }
+            let slot = Int(order[i])
+            // A stream that stopped during the walk (at rest, held, cancelled) has lost its bit.
+            guard deliveryBits[slot >> 6] & (1 << UInt64(slot & 63)) != 0, let entry = streamSlots[slot] else { continue }
+            entry._withUnsafeGuaranteedRef { connection in
+                if let values = snapshot.values(ofSlot: slot, componentMask: connection.componentMask) {
+                    connection.deliver(values)
+                } else {
+                    connection.deliverValue(from: bank)
+                }
+            }
+            delivered += 1
         }
         lastFrameDeliveryCount = delivered
+    }
+
+    /// How many streams ahead the frame's walks prefetch (twice that for the streams themselves).
+    static var prefetchDistance: Int { 8 }
+
+    /// Prefetches a stream's object (its first four cache lines: every field the frame reads).
+    @inline(__always)
+    func prefetchObject(_ address: UnsafeRawPointer) {
+        mi_prefetch(address)
+        mi_prefetch(address + 64)
+        mi_prefetch(address + 128)
+        mi_prefetch(address + 192)
+    }
+
+    /// How many rests ahead the rest walk prefetches each level.
+    static var restPrefetchDistance: Int { 4 }
+
+    /// Prefetches one level of what rest event `index` reaches (0: the stream, 1: what its
+    /// subscriber's state closure captured, 2: where that passes the state on, if the stream's
+    /// holder said), if the event will rest its stream as far as the snapshot can tell.
+    @inline(__always)
+    func prefetchRest(_ index: Int, level: Int) {
+        let snapshot = frameSnapshot
+        guard index < snapshot.restEventCount else { return }
+        let event = Int(snapshot.restEvents[index])
+        guard event >= 0, snapshot.isMoving(slot: event >> 2) != true, let entry = streamSlots[event >> 2] else { return }
+        let address = entry._withUnsafeGuaranteedRef { connection -> UnsafeRawPointer? in
+            switch level {
+            case 0: UnsafeRawPointer(entry.toOpaque())
+            case 1: connection.stateReceiverContext
+            default: connection.stateForwardingContext
+            }
+        }
+        guard let address else { return }
+        if level == 0 { prefetchObject(address) } else { mi_prefetch(address) }
     }
 
     /// After a delivery: slots freed during it become reusable, and retired streams are released.
@@ -125,31 +182,49 @@ extension MotionRuntime {
         if !retiredConnections.isEmpty { retiredConnections.removeAll(keepingCapacity: true) }
     }
 
-    /// Phase 2: the kernel's rest events. Each spring's user value names its stream's slot; a
-    /// stream is at rest when the last of its springs rests.
+    /// Phase 2: the kernel's rest events, as the frame's snapshot decoded them (each spring's
+    /// user value names its stream's slot and component); a stream is at rest when the last of
+    /// its springs rests.
     func deliverRests() {
+        let snapshot = frameSnapshot
+        let count = snapshot.restEventCount
+        guard count > 0 else { return }
         let rested = bank.restedInLastStep
-        guard !rested.isEmpty else { return }
-        for handle in rested {
-            // A spring removed since the step (its stream cancelled by a callback) has no user value.
-            guard let userValue = try? bank.userValue(of: handle), userValue != 0, userValue <= UInt64(streamSlots.count),
-                let entry = streamSlots[Int(userValue - 1)]
-            else { continue }
-            let connection = entry.takeUnretainedValue()
-            guard connection.isActive, connection.handles.contains(handle) else { continue }
-            // The kernel listed the spring at rest; only a change made since the step (by a
-            // callback, say) can have started it again, so only then is it asked again.
-            if kernelChangeCount != kernelChangeCountAtStep {
-                guard (try? bank.isAtRest(handle)) == true else { continue }
-            }
-            // A stream of several springs rests with the last of them.
-            guard connection.handles.count == 1
-                || connection.handles.allSatisfy({ $0 == handle || (try? bank.isAtRest($0)) == true })
-            else { continue }
-            setDeliveryBit(of: connection, false)
-            connection.isActive = false
-            activeConnectionCount -= 1
-            connection.deliverState(.atRest)
+        // Each rest reaches the stream, its subscriber and what that passes the state on to:
+        // cold objects, each found through the one before. The walk asks for them a level at a
+        // time, a few rests ahead, so the misses of several rests overlap.
+        let distance = Self.restPrefetchDistance
+        for i in 0..<count {
+            prefetchRest(i + 3 * distance, level: 0)
+            prefetchRest(i + 2 * distance, level: 1)
+            prefetchRest(i + distance, level: 2)
+            let event = Int(snapshot.restEvents[i])
+            // −1: a spring removed since the step (its stream cancelled).
+            guard event >= 0, let entry = streamSlots[event >> 2] else { continue }
+            // Unretained: a stream disconnected by a callback is kept until the delivery ends.
+            entry._withUnsafeGuaranteedRef { deliverRest(of: $0, slot: event >> 2, component: event & 3, spring: rested[i]) }
         }
+    }
+
+    /// Sends `.atRest` to the stream if `spring`, its `component`, rested in the step and was the
+    /// last of its springs to move.
+    private func deliverRest(of connection: SpringConnection, slot: Int, component: Int, spring: SpringHandle) {
+        guard connection.isActive, connection.handles[component] == spring else { return }
+        if kernelChangeCount == kernelChangeCountAtStep, let isMoving = frameSnapshot.isMoving(slot: slot) {
+            // Nothing changed the kernel since the step: the snapshot says whether another
+            // component still moves (the runtime pauses a stream's springs together, so one
+            // that rested in the step had none paused; the others are at rest or moving).
+            guard !isMoving else { return }
+        } else {
+            // A change made since the step (by a callback, say) may have started the spring
+            // or another component again: the kernel is asked.
+            guard (try? bank.isAtRest(spring)) == true,
+                connection.handles.allSatisfy({ $0 == spring || (try? bank.isAtRest($0)) == true })
+            else { return }
+        }
+        setDeliveryBit(of: connection, false)
+        connection.isActive = false
+        activeConnectionCount -= 1
+        connection.deliverState(.atRest)
     }
 }

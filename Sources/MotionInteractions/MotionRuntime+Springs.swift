@@ -31,16 +31,18 @@ extension MotionRuntime {
             do {
                 handles.append(try bank.add(
                     value: value, target: target, velocity: speed, configuration: configuration, tolerance: spring.threshold,
-                    userValue: UInt64(slot) + 1))
+                    userValue: FrameSnapshot.userValue(slot: slot, component: component)))
             } catch {
                 for handle in handles { try? bank.remove(handle) }
                 freeStreamSlots.append(slot)
                 return nil
             }
         }
+        streamSpringCount += handles.count
         let connection = TypedSpringConnection(runtime: self, spring: spring, observer: observer, handles: ComponentHandles(handles))
         connection.slot = slot
         streamSlots[slot] = .passRetained(connection)
+        frameSnapshot.reserve(slots: streamSlots.count, springs: bank.count)
         connection.observeSpring()
         refresh(connection, announcing: true)
         return connection
@@ -59,6 +61,7 @@ extension MotionRuntime {
     func disconnect(_ connection: SpringConnection) {
         guard connection.isConnected else { return }
         for handle in connection.handles { try? bank.remove(handle) }
+        streamSpringCount -= connection.handles.count
         if let mask = connection.subscriptionMask {
             try? bank.removePauseMask(mask)
             connection.subscriptionMask = nil
@@ -95,10 +98,11 @@ extension MotionRuntime {
     func refresh(_ connection: SpringConnection, announcing: Bool = false) {
         guard connection.isConnected else { return }
         var isActive = false, isHeld = false
-        for handle in connection.handles {
+        for (component, handle) in connection.handles.enumerated() {
             guard let state = bank.state(of: handle) else { continue }
             isActive = isActive || !state.isAtRest
             isHeld = isHeld || state.isPaused
+            frameSnapshot.noteComponent(slot: connection.slot, component, restingAt: state.isAtRest && !state.isPaused ? state.value : nil)
         }
         setDeliveryBit(of: connection, isActive && !isHeld)
         guard announcing || isActive != connection.isActive else { return }
@@ -108,6 +112,14 @@ extension MotionRuntime {
         }
         connection.deliverState(isActive ? .active : .atRest)
         if !isActive { runRestWaitersIfAllAtRest() }
+    }
+
+    /// Notes that the runtime changed the stream's springs in the kernel: a rest event of the last
+    /// step is checked against the kernel again, and a delivery running now reads the stream's
+    /// values from the kernel, not from its snapshot.
+    func springsChanged(of connection: SpringConnection) {
+        kernelChangeCount += 1
+        if isDelivering { frameSnapshot.markStale(slot: connection.slot) }
     }
 
     /// Sets or clears the stream's delivery bit.
@@ -131,8 +143,8 @@ extension MotionRuntime {
     /// drives, so a write to it while the spring rests is where the next motion begins, and even
     /// an unchanged destination starts a motion back to it.
     func retarget<T>(_ connection: TypedSpringConnection<T>, to destination: SIMD4<Float>) {
-        guard connection.isConnected, let spring = connection.spring else { return }
-        let start = isResting(connection) ? spring.initialValue.value.springComponents : nil
+        guard connection.isConnected, let initialValue = connection.initialValue else { return }
+        let start = isResting(connection) ? initialValue.value.springComponents : nil
         var changed = false
         for (component, handle) in connection.handles.enumerated() {
             let target = destination[component]
@@ -149,7 +161,7 @@ extension MotionRuntime {
             changed = true
         }
         guard changed else { return }
-        kernelChangeCount += 1
+        springsChanged(of: connection)
         refresh(connection)
     }
 
@@ -165,7 +177,7 @@ extension MotionRuntime {
     func reconfigure(_ connection: SpringConnection, _ configuration: SpringConfiguration) {
         guard connection.isConnected else { return }
         for handle in connection.handles { try? bank.setConfiguration(of: handle, to: configuration) }
-        kernelChangeCount += 1
+        springsChanged(of: connection)
         refresh(connection)
     }
 
@@ -179,7 +191,7 @@ extension MotionRuntime {
     func hold(_ connection: SpringConnection, with mask: PauseMaskID) {
         guard connection.isConnected else { return }
         try? bank.pause(mask)
-        kernelChangeCount += 1
+        springsChanged(of: connection)
         refresh(connection)
     }
 
@@ -188,13 +200,39 @@ extension MotionRuntime {
     /// continues from where it was paused).
     func letGo(_ connection: SpringConnection, from mask: PauseMaskID) {
         guard connection.isConnected else { return }
+        // Every mask the runtime makes holds all of a stream's springs, so this frees all of them
+        // or none: the restart states are given for every component with a usable initial value
+        // (the kernel applies them to the springs it frees, and checks them all first).
+        let restart = connection.restartState()
+        var springs = (SpringHandle, SpringHandle, SpringHandle, SpringHandle)(
+            connection.handles[0], connection.handles[0], connection.handles[0], connection.handles[0])
+        var values = SIMD4<Float>(), velocities = SIMD4<Float>()
+        var count = 0
+        withUnsafeMutableBytes(of: &springs) { handleBytes in
+            let handles = handleBytes.bindMemory(to: SpringHandle.self)
+            for component in 0..<connection.handles.count where restart.restarting & 1 << component != 0 {
+                handles[count] = connection.handles[component]
+                values[count] = restart.values[component]
+                velocities[count] = restart.velocities[component]
+                count += 1
+            }
+        }
         do {
-            try bank.resume(mask) { connection.restartState(of: $0) }
+            try withUnsafeBytes(of: springs) { handleBytes throws(SpringKernelError) in
+                try withUnsafeBytes(of: values) { valueBytes throws(SpringKernelError) in
+                    try withUnsafeBytes(of: velocities) { velocityBytes throws(SpringKernelError) in
+                        try bank.resume(
+                            mask, restarting: UnsafeBufferPointer(rebasing: handleBytes.bindMemory(to: SpringHandle.self)[0..<count]),
+                            values: UnsafeBufferPointer(rebasing: valueBytes.bindMemory(to: Float.self)[0..<count]),
+                            velocities: UnsafeBufferPointer(rebasing: velocityBytes.bindMemory(to: Float.self)[0..<count]))
+                    }
+                }
+            }
         } catch {
             // Restart states are validated, so this is not expected; resume in place rather than stay held.
             try? bank.resume(mask)
         }
-        kernelChangeCount += 1
+        springsChanged(of: connection)
         refresh(connection)
     }
 

@@ -56,8 +56,9 @@ public final class MotionRuntime {
     @usableFromInline var isDelivering = false
 
     /// One slot per connected spring stream, in the order they connected (freed slots are
-    /// reused); each of the stream's kernel springs carries its slot, plus one, as its user value,
-    /// so a rest event leads straight to its stream. Walking the slots in order walks the streams'
+    /// reused); each of the stream's kernel springs carries its slot and component as its user
+    /// value (``FrameSnapshot/userValue(slot:component:)``), so a moving spring read in storage
+    /// order, or a rest event, leads straight to its stream. Walking the slots in order walks the streams'
     /// objects roughly in the order they were allocated, which keeps the frame loop's memory
     /// access close to sequential however streams start and stop. The runtime owns the streams
     /// (retained by hand, so the frame loop reaches them without reference counting): a
@@ -83,6 +84,11 @@ public final class MotionRuntime {
     @exclusivity(unchecked) @usableFromInline var kernelChangeCount = 0
     /// `kernelChangeCount` when the last step was taken.
     @usableFromInline var kernelChangeCountAtStep = 0
+    /// The kernel's moving springs and rest events as the delivery began, by stream slot.
+    let frameSnapshot = FrameSnapshot()
+    /// The kernel springs of the connected streams: the bank's count unless someone added or
+    /// removed springs by hand (then no snapshot is trusted).
+    var streamSpringCount = 0
     /// Streams not at rest (moving, or paused mid-motion).
     var activeConnectionCount = 0
     /// How many spring streams were sent values in the last frame (the streams whose springs moved).

@@ -98,7 +98,7 @@ extension MotionRuntime {
             if propertySpring.gesturePauses[key] === pause { propertySpring.gesturePauses[key] = nil }
             guard let self else { return }
             try? self.bank.removePauseMask(mask)
-            self.kernelChangeCount += 1
+            self.springsChanged(of: connection)
             self.refresh(connection)
         })
         adopt(pause.subscription)

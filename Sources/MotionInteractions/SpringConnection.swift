@@ -14,6 +14,8 @@ class SpringConnection {
     unowned(unsafe) let runtime: MotionRuntime
     /// The kernel springs, one per component, in component order.
     let handles: ComponentHandles
+    /// Bit c set for each component c (`handles.count` low bits).
+    let componentMask: UInt8
     /// The runtime's slot for this stream (also each spring's user value, plus one), or −1 once
     /// disconnected.
     @exclusivity(unchecked) var slot = -1
@@ -21,12 +23,27 @@ class SpringConnection {
     @exclusivity(unchecked) var isActive = false
     /// The mask that pauses this stream's springs when its subscription is paused, made on first use.
     var subscriptionMask: PauseMaskID?
-    /// The subscription its subscriber keeps, while it keeps it (it clears this as it goes away).
-    unowned(unsafe) var subscription: SpringSubscription?
+    /// What holds the stream for its subscriber (its ``SpringSubscription``, or a connection of
+    /// the layer's own that holds the stream directly), while it holds it: told when the stream
+    /// is detached (``Subscription/springStreamDetached()``), and clears this as it goes away.
+    unowned(unsafe) var holder: Subscription?
+    /// Where the subscriber's value and state closures keep what they captured (see
+    /// ``MotionObserver/closureContexts``): the frame prefetches them a few streams ahead.
+    private(set) var valueReceiverContext: UnsafeRawPointer?
+    private(set) var stateReceiverContext: UnsafeRawPointer?
+    /// Where the state goes on from there, when the holder passes it on to a subscriber of its
+    /// own (a Tossable's position stream): prefetched too.
+    var stateForwardingContext: UnsafeRawPointer?
+    /// Values are not sent while set (the holder's own stream is in charge, a drag say), as a
+    /// subscriber that drops them would, without a call to it.
+    @exclusivity(unchecked) var isValueSuppressed = false
 
-    init(runtime: MotionRuntime, handles: ComponentHandles) {
+    init(runtime: MotionRuntime, handles: ComponentHandles, valueReceiverContext: UnsafeRawPointer?, stateReceiverContext: UnsafeRawPointer?) {
         self.runtime = runtime
         self.handles = handles
+        self.valueReceiverContext = valueReceiverContext
+        self.stateReceiverContext = stateReceiverContext
+        componentMask = UInt8(truncatingIfNeeded: 1 << handles.count - 1)
     }
 
     /// False once cancelled (or its runtime went away): the springs are gone from the kernel.
@@ -41,20 +58,24 @@ class SpringConnection {
     /// Reads the springs' values from the kernel and sends them on the value channel.
     func deliverValue(from bank: SpringBank<Float32Lanes>) {}
 
+    /// Sends the value of these components (one per spring, in order) on the value channel.
+    func deliver(_ components: SIMD4<Float>) {}
+
     /// Sends `state` on the state channel.
     func deliverState(_ state: MotionState) {}
 
-    /// The state a spring restarts from when a pause lets go of it: the spring's `initialValue`
-    /// and `initialVelocity` (nil: from where it was, if the value is not usable).
-    func restartState(of handle: SpringHandle) -> (value: Float, velocity: Float)? { nil }
+    /// The state the springs restart from when a pause lets go of them: the spring's
+    /// `initialValue` and `initialVelocity`, component by component; a component whose bit is
+    /// clear in `restarting` (its value is not usable) continues from where it was.
+    func restartState() -> (values: SIMD4<Float>, velocities: SIMD4<Float>, restarting: UInt8) { (.zero, .zero, 0) }
 
     /// The stream is gone (cancelled, or its runtime went away): stops observing the spring's
     /// properties and lets go of the spring, and the subscription lets go of the stream, so a
     /// subscriber's closures that hold their own subscription make no cycle that outlives it.
     /// The caller holds a reference to the stream for the call.
     func detach() {
-        subscription?.streamDetached()
-        subscription = nil
+        holder?.springStreamDetached()
+        holder = nil
     }
 }
 
@@ -69,22 +90,22 @@ final class SpringSubscription: Subscription {
     init(_ connection: SpringConnection) {
         self.connection = connection
         super.init()
-        connection.subscription = self
+        connection.holder = self
     }
 
     deinit {
-        connection?.subscription = nil
+        connection?.holder = nil
     }
 
     /// The stream was detached: nothing is left to reach.
-    func streamDetached() {
+    override func springStreamDetached() {
         connection = nil
     }
 
     override func sourceCancel() {
         guard let connection else { return }
         if connection.isConnected { connection.runtime.disconnect(connection) }
-        connection.subscription = nil
+        connection.holder = nil
         self.connection = nil
     }
 
@@ -103,6 +124,10 @@ final class SpringSubscription: Subscription {
 final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     /// The spring; nil once detached (a cancelled subscription keeps nothing alive).
     private(set) var spring: Spring<T>?
+    /// The spring's `initialValue` and `initialVelocity`, held here so a restart does not reach
+    /// through the spring object; nil once detached.
+    private(set) var initialValue: ReactiveProperty<T>?
+    private var initialVelocity: ReactiveProperty<T>?
     /// The subscriber. A constant, so a delivery calls its closures without retaining them; the
     /// stream is released as a whole when it is gone (see ``SpringSubscription``).
     private let observer: MotionObserver<T>
@@ -111,8 +136,11 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
 
     init(runtime: MotionRuntime, spring: Spring<T>, observer: MotionObserver<T>, handles: ComponentHandles) {
         self.spring = spring
+        initialValue = spring.initialValue
+        initialVelocity = spring.initialVelocity
         self.observer = observer
-        super.init(runtime: runtime, handles: handles)
+        let contexts = observer.closureContexts
+        super.init(runtime: runtime, handles: handles, valueReceiverContext: contexts.next, stateReceiverContext: contexts.state)
     }
 
     /// Follows the spring's destination and configuration.
@@ -127,6 +155,7 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     }
 
     override func deliverValue(from bank: SpringBank<Float32Lanes>) {
+        guard !isValueSuppressed else { return }
         // One bulk read of the stream's springs. A connected stream's springs are in the kernel;
         // if one were not, nothing is sent.
         var components = SIMD4<Float>()
@@ -140,16 +169,25 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
         observer.next(T(springComponents: components))
     }
 
+    override func deliver(_ components: SIMD4<Float>) {
+        guard !isValueSuppressed else { return }
+        observer.next(T(springComponents: components))
+    }
+
     override func deliverState(_ state: MotionState) {
         observer.state(state)
     }
 
-    override func restartState(of handle: SpringHandle) -> (value: Float, velocity: Float)? {
-        guard let spring, let component = component(of: handle) else { return nil }
-        let value = spring.initialValue.value.springComponents[component]
-        guard SpringInput.isUsable(value) else { return nil }
-        let velocity = spring.initialVelocity.value.springComponents[component]
-        return (value, SpringInput.isUsable(velocity) ? velocity : 0)
+    override func restartState() -> (values: SIMD4<Float>, velocities: SIMD4<Float>, restarting: UInt8) {
+        guard let initialValue, let initialVelocity else { return (.zero, .zero, 0) }
+        let values = initialValue.value.springComponents
+        var velocities = initialVelocity.value.springComponents
+        var restarting: UInt8 = 0
+        for component in 0..<handles.count {
+            if SpringInput.isUsable(values[component]) { restarting |= 1 << component }
+            if !SpringInput.isUsable(velocities[component]) { velocities[component] = 0 }
+        }
+        return (values, velocities, restarting)
     }
 
     override func detach() {
@@ -158,6 +196,8 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
         destinationObservation = nil
         configurationObservation = nil
         spring = nil
+        initialValue = nil
+        initialVelocity = nil
         super.detach()
     }
 }

@@ -23,7 +23,7 @@ public typealias SpringSource<T: SpringAnimatable> = (Spring<T>) -> MotionObserv
 /// springSource(spring).subscribe(in: runtime, next: { position.value = $0 })
 /// ```
 public func springSource<T: SpringAnimatable>(_ spring: Spring<T>) -> MotionObservable<T> {
-    MotionObservable { observer in
+    MotionObservable(spring: spring) { observer in
         observer.runtime.connect(spring, to: observer)
     }
 }

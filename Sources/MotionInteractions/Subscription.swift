@@ -65,6 +65,9 @@ public class Subscription {
     func sourcePause() {}
     /// What the source does when the subscription is resumed.
     func sourceResume() {}
+    /// The spring stream this holds (as ``SpringConnection/holder``) was detached: cancelled, or
+    /// its runtime went away. The layer's holders let go of it here.
+    func springStreamDetached() {}
 }
 
 /// The closures of a subscription made with ``Subscription/init(onCancel:onPause:onResume:)``.

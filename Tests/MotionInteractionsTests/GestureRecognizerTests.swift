@@ -1,5 +1,6 @@
 import Foundation
 import MotionInteractions
+@_spi(KernelInternals) import SpringKernel
 import Testing
 
 @Suite("GestureRecognizer")
@@ -157,6 +158,29 @@ struct GestureRecognizerTests {
         #expect(first.view === b && b.gestureRecognizers.count == 1)
         b.removeGestureRecognizer(first)
         #expect(first.view == nil && b.gestureRecognizers.isEmpty)
+    }
+
+    @Test("detaching recognizers in any order keeps the others in the order they were added, across compactions")
+    func detachingMany() {
+        let container = MotionElement(), elsewhere = MotionElement()
+        let recognizers = (0..<200).map { _ in GestureRecognizer() }
+        for recognizer in recognizers { container.addGestureRecognizer(recognizer) }
+        var expected = recognizers.map(ObjectIdentifier.init)
+        // Every third one leaves, then most of the rest (enough to compact the list twice), some
+        // by moving to another element; one comes back at the end.
+        var generator = SplitMix64(seed: 11)
+        for (index, recognizer) in recognizers.enumerated() where index % 3 == 0 || generator.unit() < 0.8 {
+            if index % 2 == 0 { container.removeGestureRecognizer(recognizer) } else { elsewhere.addGestureRecognizer(recognizer) }
+            expected.removeAll { $0 == ObjectIdentifier(recognizer) }
+            #expect(recognizer.view !== container)
+        }
+        container.addGestureRecognizer(recognizers[0])
+        expected.append(ObjectIdentifier(recognizers[0]))
+        #expect(container.gestureRecognizers.map(ObjectIdentifier.init) == expected)
+        #expect(container.gestureRecognizers.allSatisfy { $0.view === container })
+        for recognizer in container.gestureRecognizers { container.removeGestureRecognizer(recognizer) }
+        #expect(container.gestureRecognizers.isEmpty)
+        #expect(elsewhere.gestureRecognizers.allSatisfy { $0.view === elsewhere })
     }
 
     @Test("translation and velocity convert into an element's coordinate space")
