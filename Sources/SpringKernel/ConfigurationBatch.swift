@@ -32,6 +32,15 @@ final class ConfigurationBatch {
     /// by slot so a read in storage order streams it beside the lanes.
     @exclusivity(unchecked) private(set) var userValues: WideLaneBuffer
 
+    /// Displacement and velocity lanes that a storage-order state write fills and the batch then
+    /// takes as its own (``adoptFilledMotionLanes(filled:)``), its old lanes becoming the spare:
+    /// the write checks the caller's arrays in the pass that stores them, and a refused call
+    /// still changes nothing (a check pass before the write read them twice: 28 B a spring for 20).
+    /// Made by the first such write, released when the buffers grow.
+    @exclusivity(unchecked) private var spareMotionLanes: (displacements: LaneBuffer, velocities: LaneBuffer)?
+    /// The spare lanes are zero from this slot on.
+    private var spareWrittenSlots = 0
+
     /// Slots available before the buffers must grow; a multiple of the bundle width.
     private(set) var capacity: Int
     // Every change of which spring sits in which slot or region moves the bank's layout version
@@ -96,6 +105,47 @@ final class ConfigurationBatch {
         targets.deallocate()
         springOfSlot.deallocate()
         userValues.deallocate()
+        releaseSpareMotionLanes()
+    }
+
+    private func releaseSpareMotionLanes() {
+        spareMotionLanes?.displacements.deallocate()
+        spareMotionLanes?.velocities.deallocate()
+        spareMotionLanes = nil
+        spareWrittenSlots = 0
+    }
+
+    /// The spare displacement and velocity lanes, for a write of slots `0..<slots` that the batch
+    /// takes with ``adoptFilledMotionLanes(filled:)`` if the call is accepted, or leaves there.
+    func spareMotionLanes(filling slots: Int) -> (displacements: LaneBuffer, velocities: LaneBuffer) {
+        let spare = spareMotionLanes ?? (LaneBuffer(capacity: capacity), LaneBuffer(capacity: capacity))
+        spareMotionLanes = spare
+        spareWrittenSlots = Swift.max(spareWrittenSlots, slots)
+        return spare
+    }
+
+    /// Makes the spare lanes, written for slots `0..<filled` (``spareMotionLanes(filling:)``),
+    /// this batch's displacement and velocity lanes: slots `filled..<count` are copied from the
+    /// current lanes and the spare's slots past `count` cleared first, so every slot reads as it
+    /// did but the ones filled. The current lanes become the spare.
+    func adoptFilledMotionLanes(filled: Int) {
+        guard let spare = spareMotionLanes else { preconditionFailure("no spare lanes were filled") }
+        if count > filled {
+            let offset = filled * 4, bytes = (count - filled) * 4
+            (spare.displacements.base + offset).copyMemory(from: displacements.base + offset, byteCount: bytes)
+            (spare.velocities.base + offset).copyMemory(from: velocities.base + offset, byteCount: bytes)
+        }
+        if spareWrittenSlots > count {
+            let offset = count * 4, bytes = (spareWrittenSlots - count) * 4
+            (spare.displacements.base + offset).initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+            (spare.velocities.base + offset).initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        }
+        spareMotionLanes = (displacements, velocities)
+        spareWrittenSlots = count  // unused slots are zero in the lanes a batch holds
+        displacements = spare.displacements
+        velocities = spare.velocities
+        planValidity.invalidate()  // the buffers move
+        publishLanes()
     }
 
     /// Makes room for `needed` slots, doubling so that growth is amortised. Slots keep their
@@ -110,6 +160,7 @@ final class ConfigurationBatch {
         targets.grow(to: grown)
         springOfSlot.grow(to: grown)
         userValues.grow(to: grown)
+        releaseSpareMotionLanes()
         capacity = grown
         publishLanes()
     }

@@ -33,15 +33,16 @@ extension Float32Lanes {
             changed, count)
     }
 
-    /// Sets the first `count` lanes to `values` and `velocities` about their targets: the
+    /// Writes the first `count` lanes for `values` and `velocities` about their targets: the
     /// displacement value − target and the velocity as it is, as ``displacementPattern(value:target:)``
-    /// stores them.
+    /// stores them; every lane is written. Returns whether every value and velocity is one
+    /// ``lanePattern(of:as:)`` accepts (if not, the lanes are to be discarded).
     static func setState(
         values: UnsafePointer<Float>, velocities: UnsafePointer<Float>, targets: LaneBuffer, displacements: LaneBuffer,
         velocityLanes: LaneBuffer, count: Int
-    ) {
+    ) -> Bool {
         sk_stream_set_state_f32(
             values, velocities, targets.base.assumingMemoryBound(to: Float.self), displacements.base.assumingMemoryBound(to: Float.self),
-            velocityLanes.base.assumingMemoryBound(to: Float.self), count)
+            velocityLanes.base.assumingMemoryBound(to: Float.self), valueLimit, count) != 0
     }
 }

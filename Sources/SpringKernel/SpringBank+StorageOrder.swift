@@ -162,26 +162,40 @@ extension SpringBank {
         try core.check(layout, count: values.count)
         try core.check(layout, count: velocities.count)
         guard let values = values.baseAddress, let velocities = velocities.baseAddress else { return }
-        try core.forEachRun(in: layout.region) { (batch, slots, offset) throws(SpringKernelError) in
-            // Float32: checked sixteen at a time; the element loop then only runs to name the
-            // first element refused.
-            if Lanes.self == Float32Lanes.self, Float32Lanes.allStorable(
-                UnsafeRawPointer(values + offset).assumingMemoryBound(to: Float.self),
-                UnsafeRawPointer(velocities + offset).assumingMemoryBound(to: Float.self), count: slots) { return }
-            for slot in 0..<slots { _ = try storedState(slot: slot, of: batch, value: values[offset + slot], velocity: velocities[offset + slot]) }
+        // Float32: each run's awake slots are written into its batch's spare lanes, checked in
+        // the same pass, and the batches take those lanes only once the whole call is accepted.
+        var streamedAccepted = true
+        if Lanes.self == Float32Lanes.self {
+            core.forEachRun(in: layout.region) { batch, slots, offset in
+                let streamed = Swift.min(slots, batch.awakeCount)
+                let x = UnsafeRawPointer(values + offset).assumingMemoryBound(to: Float.self)
+                let v = UnsafeRawPointer(velocities + offset).assumingMemoryBound(to: Float.self)
+                if streamed > 0 {
+                    let spare = batch.spareMotionLanes(filling: streamed)
+                    streamedAccepted = Float32Lanes.setState(
+                        values: x, velocities: v, targets: batch.targets, displacements: spare.displacements,
+                        velocityLanes: spare.velocities, count: streamed) && streamedAccepted
+                }
+                if streamed < slots {
+                    streamedAccepted = Float32Lanes.allStorable(x + streamed, v + streamed, count: slots - streamed) && streamedAccepted
+                }
+            }
+        }
+        if Lanes.self != Float32Lanes.self || !streamedAccepted {
+            // Checked one by one: the other formats, or to name the first element refused.
+            try core.forEachRun(in: layout.region) { (batch, slots, offset) throws(SpringKernelError) in
+                for slot in 0..<slots { _ = try storedState(slot: slot, of: batch, value: values[offset + slot], velocity: velocities[offset + slot]) }
+            }
         }
         // Springs at rest are woken after the walk, as in retarget(in:to:).
         var woken: [Int] = []
         core.forEachRun(in: layout.region) { batch, slots, offset in
-            // Float32: the awake slots streamed; the resting ones below, one by one (each wakes,
-            // or keeps the exact rest patterns).
+            // Float32: the awake slots, written above, taken; the resting ones below, one by one
+            // (each wakes, or keeps the exact rest patterns).
             var streamed = 0
             if Lanes.self == Float32Lanes.self {
                 streamed = Swift.min(slots, batch.awakeCount)
-                Float32Lanes.setState(
-                    values: UnsafeRawPointer(values + offset).assumingMemoryBound(to: Float.self),
-                    velocities: UnsafeRawPointer(velocities + offset).assumingMemoryBound(to: Float.self),
-                    targets: batch.targets, displacements: batch.displacements, velocityLanes: batch.velocities, count: streamed)
+                if streamed > 0 { batch.adoptFilledMotionLanes(filled: streamed) }
             }
             for slot in streamed..<slots {
                 // Checked before the walk: it does not throw here.

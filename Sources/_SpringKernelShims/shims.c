@@ -55,6 +55,11 @@ typedef _Bool sk_bool16 __attribute__((ext_vector_type(16)));
 /// All ones where |x| <= limit (false for NaN), as Float32Lanes.lanePattern(of:as:) accepts.
 #define SK_STORABLE(x, limit) ((sk_bits16)((x) <= (limit)) & (sk_bits16)((x) >= -(limit)))
 
+/// Lanes from which a state write stores around the cache (SK_STREAMING_STORE_LANES * 8 bytes).
+#ifndef SK_STREAMING_STORE_LANES
+#define SK_STREAMING_STORE_LANES (1 << 18)
+#endif
+
 static inline __attribute__((always_inline)) intptr_t first_unstorable_f32(const float *restrict x, float limit, intptr_t count) {
     // A chunk at a time with no exit inside it (so it vectorizes), then the refused chunk's first.
     enum { chunk = 256 };
@@ -126,13 +131,46 @@ static inline __attribute__((always_inline)) void retarget_f32(
     changed[bundles] = (uint16_t)bits;
 }
 
-static inline __attribute__((always_inline)) void set_state_f32(
+/// The state write checked as it goes, for lanes the batch takes only if the whole call is
+/// accepted (ConfigurationBatch's spare motion lanes): one pass over the caller's arrays where a
+/// check pass and a write pass read them twice (28 B a spring instead of 20). Returns 1 if every
+/// value and velocity is storable (SK_STORABLE), else 0 (the lanes written are then discarded).
+static inline __attribute__((always_inline)) int set_state_f32(
     const float *restrict values, const float *restrict velocities, const float *restrict targets,
-    float *restrict displacements, float *restrict velocityLanes, intptr_t count) {
-    for (intptr_t i = 0; i < count; i++) {
+    float *restrict displacements, float *restrict velocityLanes, float limit, intptr_t count) {
+    intptr_t bundles = count / 16;
+    sk_bits16 refused = 0;
+#if defined(__x86_64__)
+    // Past a few MB of lanes, stored around the cache (the lanes are 64-byte aligned): lanes that
+    // big would not stay cached for the next step anyway, and a plain store first reads the line
+    // it overwrites (8 B more a spring).
+    if (count >= SK_STREAMING_STORE_LANES) {
+        for (intptr_t b = 0; b < bundles; b++) {
+            intptr_t first = 16 * b;
+            sk_floats16 value = (sk_floats16)SK_LOAD_BITS(values + first), velocity = (sk_floats16)SK_LOAD_BITS(velocities + first);
+            refused |= ~(SK_STORABLE(value, limit) & SK_STORABLE(velocity, limit));
+            __builtin_nontemporal_store((sk_bits16)(value - (sk_floats16)SK_LOAD_BITS(targets + first)), (sk_bits16 *)(displacements + first));
+            __builtin_nontemporal_store((sk_bits16)velocity, (sk_bits16 *)(velocityLanes + first));
+        }
+        __builtin_ia32_sfence();  // ordered before whatever reads the lanes next (a step's threads)
+        bundles = 0;
+    }
+#endif
+    for (intptr_t b = 0; b < bundles; b++) {
+        intptr_t first = 16 * b;
+        sk_floats16 value = (sk_floats16)SK_LOAD_BITS(values + first), velocity = (sk_floats16)SK_LOAD_BITS(velocities + first);
+        refused |= ~(SK_STORABLE(value, limit) & SK_STORABLE(velocity, limit));
+        SK_STORE_BITS(displacements + first, (sk_bits16)(value - (sk_floats16)SK_LOAD_BITS(targets + first)));
+        SK_STORE_BITS(velocityLanes + first, (sk_bits16)velocity);
+    }
+    bundles = count / 16;
+    int accepted = SK_LANE_BITS(refused) == 0;
+    for (intptr_t i = bundles * 16; i < count; i++) {
+        accepted &= values[i] <= limit && values[i] >= -limit && velocities[i] <= limit && velocities[i] >= -limit;
         displacements[i] = values[i] - targets[i];
         velocityLanes[i] = velocities[i];
     }
+    return accepted;
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -150,8 +188,8 @@ SK_WIDE("avx512f,avx512bw,avx512vl") static intptr_t first_unstorable_f32_avx512
 SK_WIDE("avx2") static intptr_t first_unstorable_f32_avx2(const float *x, float limit, intptr_t n) { return first_unstorable_f32(x, limit, n); }
 SK_WIDE("avx512f,avx512bw,avx512vl") static void retarget_f32_avx512(const float *g, float *t, float *d, uint16_t *c, intptr_t n) { retarget_f32(g, t, d, c, n); }
 SK_WIDE("avx2") static void retarget_f32_avx2(const float *g, float *t, float *d, uint16_t *c, intptr_t n) { retarget_f32(g, t, d, c, n); }
-SK_WIDE("avx512f,avx512bw,avx512vl") static void set_state_f32_avx512(const float *x, const float *v, const float *t, float *d, float *vl, intptr_t n) { set_state_f32(x, v, t, d, vl, n); }
-SK_WIDE("avx2") static void set_state_f32_avx2(const float *x, const float *v, const float *t, float *d, float *vl, intptr_t n) { set_state_f32(x, v, t, d, vl, n); }
+SK_WIDE("avx512f,avx512bw,avx512vl") static int set_state_f32_avx512(const float *x, const float *v, const float *t, float *d, float *vl, float limit, intptr_t n) { return set_state_f32(x, v, t, d, vl, limit, n); }
+SK_WIDE("avx2") static int set_state_f32_avx2(const float *x, const float *v, const float *t, float *d, float *vl, float limit, intptr_t n) { return set_state_f32(x, v, t, d, vl, limit, n); }
 
 /// 2: AVX-512 (F, BW, VL), 1: AVX2, 0: neither. Asked once; a race between two first calls
 /// stores the same answer, through an atomic so that no checker calls it a race.
@@ -226,12 +264,13 @@ void sk_stream_retarget_f32(const float *goals, float *targets, float *displacem
     }
 }
 
-void sk_stream_set_state_f32(
-    const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, intptr_t count) {
+int sk_stream_set_state_f32(
+    const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, float limit,
+    intptr_t count) {
     switch (sk_vector_level()) {
-    case 2: set_state_f32_avx512(values, velocities, targets, displacements, velocityLanes, count); return;
-    case 1: set_state_f32_avx2(values, velocities, targets, displacements, velocityLanes, count); return;
-    default: set_state_f32(values, velocities, targets, displacements, velocityLanes, count);
+    case 2: return set_state_f32_avx512(values, velocities, targets, displacements, velocityLanes, limit, count);
+    case 1: return set_state_f32_avx2(values, velocities, targets, displacements, velocityLanes, limit, count);
+    default: return set_state_f32(values, velocities, targets, displacements, velocityLanes, limit, count);
     }
 }
 #else
@@ -259,9 +298,10 @@ void sk_stream_retarget_f32(const float *goals, float *targets, float *displacem
     retarget_f32(goals, targets, displacements, changed, count);
 }
 
-void sk_stream_set_state_f32(
-    const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, intptr_t count) {
-    set_state_f32(values, velocities, targets, displacements, velocityLanes, count);
+int sk_stream_set_state_f32(
+    const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, float limit,
+    intptr_t count) {
+    return set_state_f32(values, velocities, targets, displacements, velocityLanes, limit, count);
 }
 
 void sk_limit_vector_level(int limit) { (void)limit; }

@@ -373,23 +373,94 @@ struct StorageOrderTests {
         try check({ SpringBank<Float32Lanes>() }, { Float($0) }, tolerances: [0.5])
         try check({ FixedSpringBank() }, { Q16($0)! }, tolerances: [0.5, 1.0 / 256, 4])
 
-        // A refused element (a NaN value, a NaN velocity) refuses the whole call.
-        let bank = SpringBank<Float32Lanes>()
+        // A refused element (a NaN value, an infinite velocity, a value past the limit) refuses the
+        // whole call, wherever it is: in the first, a middle or the last batch's run, among the
+        // moving, paused or resting springs, in a whole bundle or the partial one.
+        let bank = SpringBank<Float32Lanes>(), byHandle = SpringBank<Float32Lanes>()
         _ = try Self.mixedBank(bank, { Float($0) }, tolerances: [0.5])
-        let layout = bank.storageLayout()
-        let hash = bank.stateHash()
-        for bad in [(value: Float.nan, velocity: Float(1), error: SpringKernelError.nonFinite(.value)),
-                    (value: 1, velocity: .infinity, error: .nonFinite(.velocity))] {
-            var values = [Float](repeating: 2, count: layout.count), velocities = [Float](repeating: 1, count: layout.count)
-            values[layout.count - 2] = bad.value
-            velocities[layout.count - 2] = bad.velocity
-            #expect(throws: bad.error) {
-                try values.withUnsafeBufferPointer { values in
-                    try velocities.withUnsafeBufferPointer { try bank.setState(in: layout, values: values, velocities: $0) }
+        _ = try Self.mixedBank(byHandle, { Float($0) }, tolerances: [0.5])
+        for region in [StorageRegion.all, .moving] {
+            let layout = bank.storageLayout(of: region)
+            let hash = bank.stateHash()
+            for bad in [(value: Float.nan, velocity: Float(1), error: SpringKernelError.nonFinite(.value)),
+                        (value: 1, velocity: .infinity, error: .nonFinite(.velocity)),
+                        (value: 2e15, velocity: 1, error: .outOfRange(.value))] {
+                for position in [0, 1, 17, layout.count / 2, layout.count - 2, layout.count - 1] {
+                    var values = [Float](repeating: 2, count: layout.count), velocities = [Float](repeating: 1, count: layout.count)
+                    values[position] = bad.value
+                    velocities[position] = bad.velocity
+                    #expect(throws: bad.error) {
+                        try values.withUnsafeBufferPointer { values in
+                            try velocities.withUnsafeBufferPointer { try bank.setState(in: layout, values: values, velocities: $0) }
+                        }
+                    }
+                    #expect(bank.stateHash() == hash && bank.layoutVersion == layout.version, "position \(position)")
                 }
             }
+            try bank._checkInvariants()
+            // The writes refused leave no trace in the accepted one that follows.
+            let read = try Self.read(bank, layout, filler: 0)
+            let values = read.values.indices.map { Float($0 % 9) - 4 }, velocities = read.values.indices.map { Float($0 % 5) }
+            try values.withUnsafeBufferPointer { values in
+                try velocities.withUnsafeBufferPointer { try bank.setState(in: layout, values: values, velocities: $0) }
+            }
+            for (i, spring) in read.springs.enumerated() {
+                try byHandle.setState(of: byHandle.spring(atIndex: spring.index)!, value: values[i], velocity: velocities[i])
+            }
+            #expect(bank.stateHash() == byHandle.stateHash())
+            try bank._checkInvariants()
+            for _ in 0..<5 {
+                try bank.step(dt: 1.0 / 60)
+                try byHandle.step(dt: 1.0 / 60)
+            }
+            #expect(bank.stateHash() == byHandle.stateHash())
         }
-        #expect(bank.stateHash() == hash && bank.layoutVersion == layout.version)
+    }
+
+    @Test("a float32 state set swaps in lanes it filled: slots left by removals stay clear, growth between writes, paused and resting slots kept")
+    func setStateLaneSwapKeepsUnusedSlotsClear() throws {
+        let streamed = SpringBank<Float32Lanes>(), byHandle = SpringBank<Float32Lanes>()
+        var springs: [[SpringHandle]] = [[], []]
+        for (b, bank) in [streamed, byHandle].enumerated() {
+            springs[b] = try bank.add(
+                values: (0..<100).map { Float($0 % 13) }, targets: (0..<100).map { Float($0 % 3) }, tolerance: 0.5)
+            try bank.step(dt: 1.0 / 60)
+            try bank.pause(try bank.makePauseMask(stride(from: 3, to: 100, by: 9).map { springs[b][$0] }))
+        }
+        /// Sets every spring of `region` in storage order in `streamed`, and by handle in `byHandle`.
+        func write(_ region: StorageRegion, round: Int) throws {
+            let layout = streamed.storageLayout(of: region)
+            let read = try Self.read(streamed, layout, filler: 0)
+            let values = read.values.indices.map { Float(($0 + round) % 17) - 8 }
+            let velocities = read.values.indices.map { Float(($0 * round) % 7) }
+            try values.withUnsafeBufferPointer { values in
+                try velocities.withUnsafeBufferPointer { try streamed.setState(in: layout, values: values, velocities: $0) }
+            }
+            for (i, spring) in read.springs.enumerated() {
+                try byHandle.setState(of: byHandle.spring(atIndex: spring.index)!, value: values[i], velocity: velocities[i])
+            }
+            #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+            try streamed._checkInvariants()
+        }
+        try write(.all, round: 1)
+        try write(.moving, round: 2)
+        // Fewer slots in use than the spare lanes were written for: those must read zero once taken.
+        for (b, bank) in [streamed, byHandle].enumerated() { try bank.remove(Array(springs[b][40..<100])) }
+        try write(.all, round: 3)
+        try write(.all, round: 4)
+        // The batch grows (its spare lanes are released), then writes again.
+        for bank in [streamed, byHandle] {
+            _ = try bank.add(values: (0..<300).map { Float($0 % 11) }, targets: (0..<300).map { _ in 1 }, tolerance: 0.5)
+        }
+        try write(.moving, round: 5)
+        try write(.all, round: 6)
+        for _ in 0..<60 {
+            try streamed.step(dt: 1.0 / 60)
+            try byHandle.step(dt: 1.0 / 60)
+            #expect(streamed.restedInLastStep.map(\.index) == byHandle.restedInLastStep.map(\.index))
+        }
+        #expect(streamed.stateHash() == byHandle.stateHash())
+        try streamed._checkInvariants()
     }
 
     @Test("user values and layouts follow the batch forms: add, reconfigure and remove many springs at once")
