@@ -55,10 +55,13 @@ typedef _Bool sk_bool16 __attribute__((ext_vector_type(16)));
 /// All ones where |x| <= limit (false for NaN), as Float32Lanes.lanePattern(of:as:) accepts.
 #define SK_STORABLE(x, limit) ((sk_bits16)((x) <= (limit)) & (sk_bits16)((x) >= -(limit)))
 
-/// Lanes from which a state write stores around the cache (SK_STREAMING_STORE_LANES * 8 bytes).
-#ifndef SK_STREAMING_STORE_LANES
-#define SK_STREAMING_STORE_LANES (1 << 18)
-#endif
+/// Lanes from which a state write stores around the cache: 2^18 (1 MB a lane array) unless a
+/// test lowers it (sk_set_streaming_store_lanes) to run that path on a small bank.
+static intptr_t sk_streaming_store_lanes = 1 << 18;
+
+void sk_set_streaming_store_lanes(intptr_t lanes) {
+    __atomic_store_n(&sk_streaming_store_lanes, lanes < 0 ? (intptr_t)1 << 18 : lanes, __ATOMIC_RELAXED);
+}
 
 static inline __attribute__((always_inline)) intptr_t first_unstorable_f32(const float *restrict x, float limit, intptr_t count) {
     // A chunk at a time with no exit inside it (so it vectorizes), then the refused chunk's first.
@@ -140,11 +143,10 @@ static inline __attribute__((always_inline)) int set_state_f32(
     float *restrict displacements, float *restrict velocityLanes, float limit, intptr_t count) {
     intptr_t bundles = count / 16;
     sk_bits16 refused = 0;
-#if defined(__x86_64__)
-    // Past a few MB of lanes, stored around the cache (the lanes are 64-byte aligned): lanes that
+    // From 2^18 lanes (1 MB an array), stored around the cache (the lanes are 64-byte aligned): lanes that
     // big would not stay cached for the next step anyway, and a plain store first reads the line
     // it overwrites (8 B more a spring).
-    if (count >= SK_STREAMING_STORE_LANES) {
+    if (count >= __atomic_load_n(&sk_streaming_store_lanes, __ATOMIC_RELAXED)) {
         for (intptr_t b = 0; b < bundles; b++) {
             intptr_t first = 16 * b;
             sk_floats16 value = (sk_floats16)SK_LOAD_BITS(values + first), velocity = (sk_floats16)SK_LOAD_BITS(velocities + first);
@@ -152,10 +154,11 @@ static inline __attribute__((always_inline)) int set_state_f32(
             __builtin_nontemporal_store((sk_bits16)(value - (sk_floats16)SK_LOAD_BITS(targets + first)), (sk_bits16 *)(displacements + first));
             __builtin_nontemporal_store((sk_bits16)velocity, (sk_bits16 *)(velocityLanes + first));
         }
+#if defined(__x86_64__)
         __builtin_ia32_sfence();  // ordered before whatever reads the lanes next (a step's threads)
+#endif
         bundles = 0;
     }
-#endif
     for (intptr_t b = 0; b < bundles; b++) {
         intptr_t first = 16 * b;
         sk_floats16 value = (sk_floats16)SK_LOAD_BITS(values + first), velocity = (sk_floats16)SK_LOAD_BITS(velocities + first);

@@ -339,6 +339,12 @@ struct StorageOrderTests {
         for level in stride(from: 1, through: sk_vector_level(), by: 1) {
             #expect(try run(level: level) == baseline, "variant \(level)")
         }
+        // The state write stores around the cache from 2^18 lanes: that path too, on this bank.
+        sk_set_streaming_store_lanes(16)
+        defer { sk_set_streaming_store_lanes(-1) }
+        for level in stride(from: 0, through: sk_vector_level(), by: 1) {
+            #expect(try run(level: level) == baseline, "variant \(level), streaming stores")
+        }
     }
 
     @Test("a state set in storage order leaves the bank as setting each spring's state by handle does, rest and paused springs included")

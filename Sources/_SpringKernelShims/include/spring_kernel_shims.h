@@ -106,6 +106,9 @@ intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t coun
 /// displacements[i]) - goals[i], targets[i] = goals[i]. changed[b] (one per 16 lanes, the last
 /// for a partial bundle) gets bit l for each lane 16b + l so changed.
 void sk_stream_retarget_f32(const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count);
+/// For tests: the lanes from which sk_stream_set_state_f32 stores around the cache (negative:
+/// the default, 2^18), so that path runs on a small bank.
+void sk_set_streaming_store_lanes(intptr_t lanes);
 /// displacements[i] = values[i] - targets[i], velocityLanes[i] = velocities[i], into lanes kept
 /// only if the call is accepted: returns 1 if every value and velocity is storable (neither NaN
 /// nor above `limit` in magnitude), else 0.
