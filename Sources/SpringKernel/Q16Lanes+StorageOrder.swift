@@ -31,4 +31,50 @@ extension Q16Lanes {
         sk_stream_lanes_q16(lanes.assumingMemoryBound(to: Int32.self), Int32(shift), out.assumingMemoryBound(to: Int32.self), count)
         return count
     }
+
+    // MARK: State writes
+
+    /// Whether a batch at `scale` has its state writes streamed (``setState(values:velocities:targets:displacements:velocityLanes:scale:naturalFrequency:count:)``):
+    /// the shifts the stream takes. Every scale ``laneScale(tolerance:naturalFrequency:)`` makes
+    /// has a displacement shift of 0...14; a velocity shift past 30 (ω below 2⁻¹⁶) goes spring by spring.
+    static func streamsStateWrites(at scale: LaneScale) -> Bool {
+        (0...30).contains(scale.displacementShift) && (-30...30).contains(scale.velocityShift)
+    }
+
+    /// Bounds within which a state write is accepted without the exact check: with |value| and
+    /// |target| at most 2³⁰ and |value − target| and |velocity| at most these, the stored lanes
+    /// fit `Int32` (a negative velocity shift's round trip too), and the motion's energy norm
+    /// (the displacement lane and the velocity lane over ω, each within 2²⁹ steps) stays within
+    /// 2^29.5, so ``holdsMotion(displacement:velocity:target:scale:naturalFrequency:)`` holds (it
+    /// needs 2³⁰, and |target| + reach ≤ 2³⁰ + 2^29.5 within `Int32`). A state beyond them is not
+    /// refused: the exact check, one spring at a time, decides.
+    static func conservativeStateLimits(scale: LaneScale, naturalFrequency omega: Double) -> (displacement: Int32, velocity: Int32) {
+        let ds = scale.displacementShift, vs = scale.velocityShift
+        let displacement = Int32((1 << 29) >> ds)
+        guard omega.isFinite, omega > 0 else { return (displacement, 0) }
+        // |w| = |velocity lane| · 2^(ds − vs) / ω ≤ 2²⁹, the lane rounded up by one step when vs < 0.
+        let byEnergy = 0x1p29 * omega / Double(sign: .plus, exponent: ds, significand: 1)
+            - (vs < 0 ? Double(sign: .plus, exponent: -vs, significand: 1) : 0) - 1
+        // The lane itself: << vs within 2²⁹, or for vs < 0 its round trip (at most |v| + 2^(−vs−1)) within Int32.
+        let byLane = vs >= 0 ? Double((1 << 29) >> vs) : 0x1p29
+        let velocity = Swift.max(0, Swift.min(byEnergy, byLane)).rounded(.down)
+        return (displacement, Int32(velocity))
+    }
+
+    /// The Q16.16 state write streamed (`sk_stream_set_state_q16` in the shims): the first `count`
+    /// displacement and velocity lanes for `values` and `velocities` about their targets, at
+    /// `scale`, as ``SpringBank/setState(of:value:velocity:)`` stores one spring, every lane
+    /// written. Returns whether every lane is within ``conservativeStateLimits(scale:naturalFrequency:)``
+    /// (then the exact check accepts them all; if not, it decides, and the lanes are exact for every
+    /// spring it accepts).
+    static func setState(
+        values: UnsafePointer<Int32>, velocities: UnsafePointer<Int32>, targets: LaneBuffer, displacements: LaneBuffer,
+        velocityLanes: LaneBuffer, scale: LaneScale, naturalFrequency: Double, count: Int
+    ) -> Bool {
+        let limits = conservativeStateLimits(scale: scale, naturalFrequency: naturalFrequency)
+        return sk_stream_set_state_q16(
+            values, velocities, targets.base.assumingMemoryBound(to: Int32.self), displacements.base.assumingMemoryBound(to: Int32.self),
+            velocityLanes.base.assumingMemoryBound(to: Int32.self), Int32(scale.displacementShift), Int32(scale.velocityShift),
+            limits.displacement, limits.velocity, count) != 0
+    }
 }

@@ -162,27 +162,33 @@ extension SpringBank {
         try core.check(layout, count: values.count)
         try core.check(layout, count: velocities.count)
         guard let values = values.baseAddress, let velocities = velocities.baseAddress else { return }
-        // Float32: each run's awake slots are written into its batch's spare lanes, checked in
-        // the same pass, and the batches take those lanes only once the whole call is accepted.
-        var streamedAccepted = true
-        if Lanes.self == Float32Lanes.self {
-            core.forEachRun(in: layout.region) { batch, slots, offset in
-                let streamed = Swift.min(slots, batch.awakeCount)
-                let x = UnsafeRawPointer(values + offset).assumingMemoryBound(to: Float.self)
-                let v = UnsafeRawPointer(velocities + offset).assumingMemoryBound(to: Float.self)
-                if streamed > 0 {
-                    let spare = batch.spareMotionLanes(filling: streamed)
-                    streamedAccepted = Float32Lanes.setState(
-                        values: x, velocities: v, targets: batch.targets, displacements: spare.displacements,
-                        velocityLanes: spare.velocities, count: streamed) && streamedAccepted
-                }
-                if streamed < slots {
-                    streamedAccepted = Float32Lanes.allStorable(x + streamed, v + streamed, count: slots - streamed) && streamedAccepted
+        // Each run's awake slots (float32, and Q16.16 at the scales its stream takes) are written
+        // into its batch's spare lanes, checked in the same pass, and the batches take those lanes
+        // only once the whole call is accepted; the resting slots are checked here and set below.
+        var accepted = true
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            let streamed = streamedStateSlots(batch, slots: slots)
+            if streamed > 0 {
+                let spare = batch.spareMotionLanes(filling: streamed)
+                accepted = fillState(
+                    values: UnsafeRawPointer(values + offset), velocities: UnsafeRawPointer(velocities + offset), batch: batch,
+                    displacements: spare.displacements, velocities: spare.velocities, count: streamed) && accepted
+            }
+            if streamed < slots, accepted {
+                if Lanes.self == Float32Lanes.self {
+                    accepted = Float32Lanes.allStorable(
+                        UnsafeRawPointer(values + offset + streamed).assumingMemoryBound(to: Float.self),
+                        UnsafeRawPointer(velocities + offset + streamed).assumingMemoryBound(to: Float.self), count: slots - streamed)
+                } else {
+                    for slot in streamed..<slots where accepted {
+                        accepted = (try? storedState(slot: slot, of: batch, value: values[offset + slot], velocity: velocities[offset + slot])) != nil
+                    }
                 }
             }
         }
-        if Lanes.self != Float32Lanes.self || !streamedAccepted {
-            // Checked one by one: the other formats, or to name the first element refused.
+        if !accepted {
+            // Checked one by one: to name the first element refused (or, for a Q16.16 lane beyond
+            // its stream's conservative bounds, to decide).
             try core.forEachRun(in: layout.region) { (batch, slots, offset) throws(SpringKernelError) in
                 for slot in 0..<slots { _ = try storedState(slot: slot, of: batch, value: values[offset + slot], velocity: velocities[offset + slot]) }
             }
@@ -190,13 +196,10 @@ extension SpringBank {
         // Springs at rest are woken after the walk, as in retarget(in:to:).
         var woken: [Int] = []
         core.forEachRun(in: layout.region) { batch, slots, offset in
-            // Float32: the awake slots, written above, taken; the resting ones below, one by one
-            // (each wakes, or keeps the exact rest patterns).
-            var streamed = 0
-            if Lanes.self == Float32Lanes.self {
-                streamed = Swift.min(slots, batch.awakeCount)
-                if streamed > 0 { batch.adoptFilledMotionLanes(filled: streamed) }
-            }
+            // The awake slots written above taken; the others one by one (a resting spring wakes,
+            // or keeps the exact rest patterns).
+            let streamed = streamedStateSlots(batch, slots: slots)
+            if streamed > 0 { batch.adoptFilledMotionLanes(filled: streamed) }
             for slot in streamed..<slots {
                 // Checked before the walk: it does not throw here.
                 guard let state = try? storedState(slot: slot, of: batch, value: values[offset + slot], velocity: velocities[offset + slot])
@@ -209,6 +212,33 @@ extension SpringBank {
             core.trajectoriesChanged(batch: batch, slots: 0..<Swift.min(slots, batch.awakeCount))
         }
         wake(woken)
+    }
+
+    /// How many of a run's first slots a state write streams: its awake ones, in the formats and
+    /// scales a stream takes (the resting ones wake one by one).
+    @inline(__always)
+    private func streamedStateSlots(_ batch: ConfigurationBatch, slots: Int) -> Int {
+        let streams = Lanes.self == Float32Lanes.self || (Lanes.self == Q16Lanes.self && Q16Lanes.streamsStateWrites(at: batch.scale))
+        return streams ? Swift.min(slots, batch.awakeCount) : 0
+    }
+
+    /// Writes the stored lanes of `count` values and velocities about the batch's targets into
+    /// `displacements` and `velocities` (every lane), and returns whether each passed the stream's
+    /// check (else the exact check, one by one, decides).
+    @inline(__always)
+    private func fillState(
+        values: UnsafeRawPointer, velocities: UnsafeRawPointer, batch: ConfigurationBatch, displacements: LaneBuffer,
+        velocities velocityLanes: LaneBuffer, count: Int
+    ) -> Bool {
+        if Lanes.self == Float32Lanes.self {
+            return Float32Lanes.setState(
+                values: values.assumingMemoryBound(to: Float.self), velocities: velocities.assumingMemoryBound(to: Float.self),
+                targets: batch.targets, displacements: displacements, velocityLanes: velocityLanes, count: count)
+        }
+        return Q16Lanes.setState(
+            values: values.assumingMemoryBound(to: Int32.self), velocities: velocities.assumingMemoryBound(to: Int32.self),
+            targets: batch.targets, displacements: displacements, velocityLanes: velocityLanes, scale: batch.scale,
+            naturalFrequency: batch.configuration.naturalFrequency, count: count)
     }
 
     /// After a storage-order write: wakes the springs at rest it changed (listed during the walk,

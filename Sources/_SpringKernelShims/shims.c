@@ -134,44 +134,105 @@ static inline __attribute__((always_inline)) void retarget_f32(
     changed[bundles] = (uint16_t)bits;
 }
 
-/// The state write checked as it goes, for lanes the batch takes only if the whole call is
-/// accepted (ConfigurationBatch's spare motion lanes): one pass over the caller's arrays where a
-/// check pass and a write pass read them twice (28 B a spring instead of 20). Returns 1 if every
-/// value and velocity is storable (SK_STORABLE), else 0 (the lanes written are then discarded).
+// The state writes (SpringBank.setState(in:values:velocities:)), checked as they go, into lanes
+// the batch takes only if the whole call is accepted (ConfigurationBatch's spare motion lanes):
+// one pass over the caller's arrays where a check pass and a write pass read them twice (28 B a
+// spring instead of 20). Every lane is written; each returns 1 if every lane passed its check,
+// else 0 (the lanes are then discarded, or kept once the exact check accepts them all).
+
+/// Stores a bundle, around the cache if `streaming` (then `p` is 64-byte aligned, as lanes are).
+#define SK_PUT_BITS(p, v, streaming) do { \
+    if (streaming) __builtin_nontemporal_store((v), (sk_bits16 *)(p)); else SK_STORE_BITS(p, v); } while (0)
+
+/// The bundles of a state write: `bundle(first, streaming)` writes lanes first..<first + 16 and
+/// ors the lanes it refuses into `refused`. From 2^18 lanes (1 MB an array) the lanes are stored
+/// around the cache: lanes that big would not stay cached for the next step anyway, and a plain
+/// store first reads the line it overwrites (8 B more a spring).
+#define SK_STATE_BUNDLES(bundles, count, bundle) do { \
+    if ((count) >= __atomic_load_n(&sk_streaming_store_lanes, __ATOMIC_RELAXED)) { \
+        for (intptr_t b_ = 0; b_ < (bundles); b_++) bundle(16 * b_, 1); \
+        SK_STREAMING_STORES_DONE(); \
+    } else { \
+        for (intptr_t b_ = 0; b_ < (bundles); b_++) bundle(16 * b_, 0); \
+    } } while (0)
+#if defined(__x86_64__)
+// Orders the streaming stores before whatever reads the lanes next (a step's threads).
+#define SK_STREAMING_STORES_DONE() __builtin_ia32_sfence()
+#else
+#define SK_STREAMING_STORES_DONE() do { } while (0)
+#endif
+
+/// Float32: displacements[i] = values[i] - targets[i], velocityLanes[i] = velocities[i]; refused
+/// where a value or velocity is not SK_STORABLE.
+#define SK_F32_STATE_BUNDLE(first, streaming) do { \
+    sk_floats16 value_ = (sk_floats16)SK_LOAD_BITS(values + (first)), velocity_ = (sk_floats16)SK_LOAD_BITS(velocities + (first)); \
+    refused |= ~(SK_STORABLE(value_, limit) & SK_STORABLE(velocity_, limit)); \
+    SK_PUT_BITS(displacements + (first), (sk_bits16)(value_ - (sk_floats16)SK_LOAD_BITS(targets + (first))), streaming); \
+    SK_PUT_BITS(velocityLanes + (first), (sk_bits16)velocity_, streaming); } while (0)
+
 static inline __attribute__((always_inline)) int set_state_f32(
     const float *restrict values, const float *restrict velocities, const float *restrict targets,
     float *restrict displacements, float *restrict velocityLanes, float limit, intptr_t count) {
     intptr_t bundles = count / 16;
     sk_bits16 refused = 0;
-    // From 2^18 lanes (1 MB an array), stored around the cache (the lanes are 64-byte aligned): lanes that
-    // big would not stay cached for the next step anyway, and a plain store first reads the line
-    // it overwrites (8 B more a spring).
-    if (count >= __atomic_load_n(&sk_streaming_store_lanes, __ATOMIC_RELAXED)) {
-        for (intptr_t b = 0; b < bundles; b++) {
-            intptr_t first = 16 * b;
-            sk_floats16 value = (sk_floats16)SK_LOAD_BITS(values + first), velocity = (sk_floats16)SK_LOAD_BITS(velocities + first);
-            refused |= ~(SK_STORABLE(value, limit) & SK_STORABLE(velocity, limit));
-            __builtin_nontemporal_store((sk_bits16)(value - (sk_floats16)SK_LOAD_BITS(targets + first)), (sk_bits16 *)(displacements + first));
-            __builtin_nontemporal_store((sk_bits16)velocity, (sk_bits16 *)(velocityLanes + first));
-        }
-#if defined(__x86_64__)
-        __builtin_ia32_sfence();  // ordered before whatever reads the lanes next (a step's threads)
-#endif
-        bundles = 0;
-    }
-    for (intptr_t b = 0; b < bundles; b++) {
-        intptr_t first = 16 * b;
-        sk_floats16 value = (sk_floats16)SK_LOAD_BITS(values + first), velocity = (sk_floats16)SK_LOAD_BITS(velocities + first);
-        refused |= ~(SK_STORABLE(value, limit) & SK_STORABLE(velocity, limit));
-        SK_STORE_BITS(displacements + first, (sk_bits16)(value - (sk_floats16)SK_LOAD_BITS(targets + first)));
-        SK_STORE_BITS(velocityLanes + first, (sk_bits16)velocity);
-    }
-    bundles = count / 16;
+    SK_STATE_BUNDLES(bundles, count, SK_F32_STATE_BUNDLE);
     int accepted = SK_LANE_BITS(refused) == 0;
     for (intptr_t i = bundles * 16; i < count; i++) {
         accepted &= values[i] <= limit && values[i] >= -limit && velocities[i] <= limit && velocities[i] >= -limit;
         displacements[i] = values[i] - targets[i];
         velocityLanes[i] = velocities[i];
+    }
+    return accepted;
+}
+
+typedef int32_t sk_ints16 __attribute__((ext_vector_type(16)));
+
+/// All ones where -limit <= x <= limit (x, limit: Int32 lanes).
+#define SK_WITHIN(x, limit) ((sk_bits16)((x) <= (limit)) & (sk_bits16)((x) >= -(limit)))
+
+/// Q16.16: the displacement (value - target) << ds and the velocity at the batch's scale:
+/// << vs, or for vs = -down < 0 rounded to nearest, ties up (Q16Lanes.rescaled; as sk_api_lane).
+/// Integer arithmetic is done on unsigned lanes (it wraps); a lane is exact wherever the exact
+/// check accepts it. Refused, for the exact check to decide, unless the lane passes a
+/// conservative one whose bounds are Q16Lanes.conservativeStateLimits': |value|, |target| <= 2^30,
+/// |value - target| <= displacementLimit, |velocity| <= velocityLimit.
+#define SK_Q16_STATE_BUNDLE(first, streaming) do { \
+    sk_ints16 value_, velocity_, target_; \
+    __builtin_memcpy(&value_, values + (first), 64); \
+    __builtin_memcpy(&velocity_, velocities + (first), 64); \
+    __builtin_memcpy(&target_, targets + (first), 64); \
+    sk_ints16 difference_ = (sk_ints16)((sk_bits16)value_ - (sk_bits16)target_); \
+    refused |= ~(SK_WITHIN(value_, 1 << 30) & SK_WITHIN(target_, 1 << 30) & SK_WITHIN(difference_, displacementLimit) \
+                 & SK_WITHIN(velocity_, velocityLimit)); \
+    sk_bits16 velocityLane_ = down > 0 ? (sk_bits16)((velocity_ >> down) + ((velocity_ >> (down - 1)) & 1)) \
+                                       : (sk_bits16)velocity_ << up; \
+    SK_PUT_BITS(displacements + (first), (sk_bits16)difference_ << ds, streaming); \
+    SK_PUT_BITS(velocityLanes + (first), velocityLane_, streaming); } while (0)
+
+/// The same, one lane (the partial bundle).
+static inline __attribute__((always_inline)) int q16_state_lane(
+    int32_t value, int32_t velocity, int32_t target, int32_t ds, int32_t up, int32_t down, int32_t displacementLimit,
+    int32_t velocityLimit, int32_t *displacement, int32_t *velocityLane) {
+    int32_t difference = (int32_t)((uint32_t)value - (uint32_t)target);
+    *displacement = (int32_t)((uint32_t)difference << ds);
+    *velocityLane = down > 0 ? (velocity >> down) + ((velocity >> (down - 1)) & 1) : (int32_t)((uint32_t)velocity << up);
+    return value <= (1 << 30) && value >= -(1 << 30) && target <= (1 << 30) && target >= -(1 << 30)
+        && difference <= displacementLimit && difference >= -displacementLimit && velocity <= velocityLimit && velocity >= -velocityLimit;
+}
+
+/// `ds` in 0...30, `vs` in -30...30 (Q16Lanes.streamsStateWrites).
+static inline __attribute__((always_inline)) int set_state_q16(
+    const int32_t *restrict values, const int32_t *restrict velocities, const int32_t *restrict targets,
+    int32_t *restrict displacements, int32_t *restrict velocityLanes, int32_t ds, int32_t vs, int32_t displacementLimit,
+    int32_t velocityLimit, intptr_t count) {
+    intptr_t bundles = count / 16;
+    sk_bits16 refused = 0;
+    int32_t up = vs > 0 ? vs : 0, down = vs < 0 ? -vs : 0;
+    SK_STATE_BUNDLES(bundles, count, SK_Q16_STATE_BUNDLE);
+    int accepted = SK_LANE_BITS(refused) == 0;
+    for (intptr_t i = bundles * 16; i < count; i++) {
+        accepted &= q16_state_lane(
+            values[i], velocities[i], targets[i], ds, up, down, displacementLimit, velocityLimit, displacements + i, velocityLanes + i);
     }
     return accepted;
 }
@@ -193,6 +254,8 @@ SK_WIDE("avx512f,avx512bw,avx512vl") static void retarget_f32_avx512(const float
 SK_WIDE("avx2") static void retarget_f32_avx2(const float *g, float *t, float *d, uint16_t *c, intptr_t n) { retarget_f32(g, t, d, c, n); }
 SK_WIDE("avx512f,avx512bw,avx512vl") static int set_state_f32_avx512(const float *x, const float *v, const float *t, float *d, float *vl, float limit, intptr_t n) { return set_state_f32(x, v, t, d, vl, limit, n); }
 SK_WIDE("avx2") static int set_state_f32_avx2(const float *x, const float *v, const float *t, float *d, float *vl, float limit, intptr_t n) { return set_state_f32(x, v, t, d, vl, limit, n); }
+SK_WIDE("avx512f,avx512bw,avx512vl") static int set_state_q16_avx512(const int32_t *x, const int32_t *v, const int32_t *t, int32_t *d, int32_t *vl, int32_t ds, int32_t vs, int32_t dl, int32_t vlim, intptr_t n) { return set_state_q16(x, v, t, d, vl, ds, vs, dl, vlim, n); }
+SK_WIDE("avx2") static int set_state_q16_avx2(const int32_t *x, const int32_t *v, const int32_t *t, int32_t *d, int32_t *vl, int32_t ds, int32_t vs, int32_t dl, int32_t vlim, intptr_t n) { return set_state_q16(x, v, t, d, vl, ds, vs, dl, vlim, n); }
 
 /// 2: AVX-512 (F, BW, VL), 1: AVX2, 0: neither. Asked once; a race between two first calls
 /// stores the same answer, through an atomic so that no checker calls it a race.
@@ -276,6 +339,19 @@ int sk_stream_set_state_f32(
     default: return set_state_f32(values, velocities, targets, displacements, velocityLanes, limit, count);
     }
 }
+
+int sk_stream_set_state_q16(
+    const int32_t *values, const int32_t *velocities, const int32_t *targets, int32_t *displacements, int32_t *velocityLanes,
+    int32_t displacementShift, int32_t velocityShift, int32_t displacementLimit, int32_t velocityLimit, intptr_t count) {
+    switch (sk_vector_level()) {
+    case 2: return set_state_q16_avx512(values, velocities, targets, displacements, velocityLanes, displacementShift, velocityShift,
+                                        displacementLimit, velocityLimit, count);
+    case 1: return set_state_q16_avx2(values, velocities, targets, displacements, velocityLanes, displacementShift, velocityShift,
+                                      displacementLimit, velocityLimit, count);
+    default: return set_state_q16(values, velocities, targets, displacements, velocityLanes, displacementShift, velocityShift,
+                                  displacementLimit, velocityLimit, count);
+    }
+}
 #else
 void sk_stream_values_f32(const float *displacements, const float *targets, float *out, intptr_t count) {
     values_f32(displacements, targets, out, count);
@@ -305,6 +381,13 @@ int sk_stream_set_state_f32(
     const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, float limit,
     intptr_t count) {
     return set_state_f32(values, velocities, targets, displacements, velocityLanes, limit, count);
+}
+
+int sk_stream_set_state_q16(
+    const int32_t *values, const int32_t *velocities, const int32_t *targets, int32_t *displacements, int32_t *velocityLanes,
+    int32_t displacementShift, int32_t velocityShift, int32_t displacementLimit, int32_t velocityLimit, intptr_t count) {
+    return set_state_q16(values, velocities, targets, displacements, velocityLanes, displacementShift, velocityShift,
+                         displacementLimit, velocityLimit, count);
 }
 
 void sk_limit_vector_level(int limit) { (void)limit; }

@@ -330,8 +330,20 @@ struct StorageOrderTests {
                 try velocities.withUnsafeBufferPointer { try bank.setState(in: moving, values: states, velocities: $0) }
             }
             seen.append(bank.stateHash())
-            for _ in 0..<30 { try bank.step(dt: 1.0 / 60) }
+            // Q16.16 too: every awake spring's state set, a quarter of them to a rounded velocity lane.
+            let fixedMoving = fixed.storageLayout(of: .moving)
+            let fixedStates = (0..<fixedMoving.count).map { Q16(raw: Int32($0 % 13) << 15) }
+            let fixedVelocities = (0..<fixedMoving.count).map { Q16(raw: (Int32($0 % 11) - 5) << 14 + Int32($0 % 4)) }
+            try fixedStates.withUnsafeBufferPointer { states in
+                try fixedVelocities.withUnsafeBufferPointer { try fixed.setState(in: fixedMoving, values: states, velocities: $0) }
+            }
+            seen.append(fixed.stateHash())
+            for _ in 0..<30 {
+                try bank.step(dt: 1.0 / 60)
+                try fixed.step(dt: 1.0 / 60)
+            }
             seen.append(bank.stateHash())
+            seen.append(fixed.stateHash())
             return seen
         }
         let baseline = try run(level: 0)
@@ -421,6 +433,120 @@ struct StorageOrderTests {
             }
             #expect(bank.stateHash() == byHandle.stateHash())
         }
+    }
+
+    @Test("Q16.16 state writes in storage order equal one spring at a time to the bit and the error: at the stream's conservative bounds, one lane past them (the exact check refusing or accepting it), anywhere in Int32, at every velocity scale")
+    func q16StateWritesAtTheirBounds() throws {
+        var random = SeededGenerator(seed: 0x5EED_0016)
+        // ω from 0.3 to 1000 rad/s and tolerances from 2⁻¹⁶ to 64: displacement shifts 0...14,
+        // velocity shifts negative (rounded to nearest) and positive.
+        let configurations = [
+            SpringConfiguration.default, try SpringConfiguration(tension: 1323, friction: 91),
+            try SpringConfiguration(tension: 120, friction: 2), try SpringConfiguration(tension: 0.09, friction: 0.1),
+            try SpringConfiguration(tension: 1e6, friction: 500),
+        ]
+        let tolerances: [Int32] = [1, 7, 256, 1 << 15, 1 << 18, 1 << 22]
+        /// The stream's documented bounds (Q16Lanes.conservativeStateLimits), stated again here:
+        /// |value − target| ≤ 2²⁹ >> ds; |velocity| with its lane within 2²⁹ and its energy
+        /// coordinate v·2^ds/ω (plus a rounding step) within 2²⁹, less one.
+        func bounds(_ scale: LaneScale, _ omega: Double) -> (displacement: Int32, velocity: Int32) {
+            let ds = scale.displacementShift, vs = scale.velocityShift
+            let energy = 0x1p29 * omega / Double(1 << ds) - (vs < 0 ? Double(1 << -vs) : 0) - 1
+            let lane = vs >= 0 ? Double((1 << 29) >> vs) : 0x1p29
+            return (Int32((1 << 29) >> ds), Int32(max(0, min(energy, lane)).rounded(.down)))
+        }
+        var refusals = 0, acceptedPastBounds = 0, atBounds = 0
+        for round in 0..<80 {
+            let kind = round % 4  // 0: anywhere in Int32; 1: at the bounds; 2, 3: one lane past them
+            let streamed = FixedSpringBank(), byHandle = FixedSpringBank()
+            var scales: [Int: (scale: LaneScale, omega: Double)] = [:]
+            for bank in [streamed, byHandle] {
+                var setup = SeededGenerator(seed: UInt64(round))
+                for i in 0..<110 {
+                    // Some rounds put every seventh target past the stream's 2³⁰ bound.
+                    let target = round % 8 == 3 && i % 7 == 3
+                        ? Q16(raw: Int32.random(in: (1 << 30) + 1...(1 << 30) + (1 << 29), using: &setup) * (i % 2 == 0 ? 1 : -1))
+                        : Q16(raw: Int32.random(in: -(1 << 24)...(1 << 24), using: &setup))
+                    // Four batches a round (two configurations, two tolerances), whole bundles of
+                    // sixteen and a partial one each.
+                    let configuration = configurations[(i % 2 + round) % configurations.count]
+                    let tolerance = tolerances[(i / 55 + round) % tolerances.count]
+                    // Tens of tolerances away, so most are still moving after a step: the stream writes those.
+                    let away = Int32.random(in: 32...64, using: &setup) * Swift.min(tolerance, 1 << 18) * (Bool.random(using: &setup) ? 1 : -1)
+                    _ = try bank.add(
+                        value: Q16(raw: target.raw &+ away), target: target,
+                        configuration: configuration, tolerance: Q16(raw: tolerance))
+                    scales[i] = (Q16Lanes.laneScale(tolerance: Double(tolerance) / Q16.scale, naturalFrequency: configuration.naturalFrequency),
+                                 configuration.naturalFrequency)
+                }
+                try bank.step(dt: 1.0 / 60)
+            }
+            let layout = streamed.storageLayout(of: round % 2 == 0 ? .all : .moving)
+            let read = try Self.read(streamed, layout, filler: Q16(raw: 0))
+            var values = read.values, velocities = read.velocities
+            let odd = Int.random(in: 0..<values.count, using: &random)
+            for i in values.indices {
+                let (scale, omega) = scales[Int(read.springs[i].index)]!
+                let limits = bounds(scale, omega)
+                let target = read.targets[i].raw, sign: Int32 = Bool.random(using: &random) ? 1 : -1
+                // A tame state: within the bounds, a sixteenth of the way to them.
+                values[i] = Q16(raw: target &+ Int32.random(in: -(limits.displacement / 16)...(limits.displacement / 16), using: &random))
+                velocities[i] = Q16(raw: Int32.random(in: -(limits.velocity / 16)...(limits.velocity / 16), using: &random))
+                switch kind {
+                case 0 where Bool.random(using: &random):
+                    values[i] = Q16(raw: Int32.random(in: Int32.min...Int32.max, using: &random))
+                    velocities[i] = Q16(raw: Int32.random(in: Int32.min...Int32.max, using: &random) >> Int32.random(in: 0...12, using: &random))
+                case 1:
+                    // At the bounds (or within them, so the velocity's rounding shows): the stream
+                    // alone writes these.
+                    if Bool.random(using: &random) { values[i] = Q16(raw: target &+ sign * limits.displacement) }
+                    if Bool.random(using: &random) { velocities[i] = Q16(raw: -sign * limits.velocity) }
+                case 2 where i == odd, 3 where i == odd:
+                    // One lane past a bound: by a step (the exact check accepts it), or to where
+                    // the stored lane or the motion no longer fits (it refuses).
+                    let far = kind == 2
+                    if Bool.random(using: &random) {
+                        let step = far ? Int32(clamping: (Int64(1) << 31) >> Int64(scale.displacementShift)) : limits.displacement + 1
+                        values[i] = Q16(raw: target &+ sign * step)
+                    } else {
+                        velocities[i] = Q16(raw: sign * (far ? Int32.max >> Int32(Swift.max(scale.velocityShift, 0)) : limits.velocity + 1))
+                    }
+                default: break
+                }
+            }
+            if kind == 1, values.allSatisfy({ abs(Int64($0.raw)) <= 1 << 30 }) { atBounds += 1 }
+            let before = streamed.stateHash()
+            var streamedError: SpringKernelError?
+            do {
+                try values.withUnsafeBufferPointer { values in
+                    try velocities.withUnsafeBufferPointer { try streamed.setState(in: layout, values: values, velocities: $0) }
+                }
+            } catch { streamedError = error as? SpringKernelError }
+            // One at a time: the first spring refused names the error (the bank is then partly set).
+            var handleError: SpringKernelError?
+            for (i, spring) in read.springs.enumerated() where handleError == nil {
+                do { try byHandle.setState(of: byHandle.spring(atIndex: spring.index)!, value: values[i], velocity: velocities[i]) }
+                catch { handleError = error }
+            }
+            #expect(streamedError == handleError, "round \(round)")
+            if streamedError != nil {
+                refusals += 1
+                #expect(streamed.stateHash() == before, "round \(round)")
+                continue
+            }
+            if kind == 3 { acceptedPastBounds += 1 }
+            #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+            try streamed._checkInvariants()
+            for _ in 0..<3 {
+                try streamed.step(dt: 1.0 / 60)
+                try byHandle.step(dt: 1.0 / 60)
+                #expect(streamed.restedInLastStep.map(\.index) == byHandle.restedInLastStep.map(\.index))
+            }
+            #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+        }
+        // Every kind of round occurred: refusals, states at the bounds, and states past them that
+        // the exact check accepted.
+        #expect(refusals > 10 && atBounds > 5 && acceptedPastBounds > 5, "\(refusals) refused, \(atBounds) at the bounds, \(acceptedPastBounds) accepted past them")
     }
 
     @Test("a float32 state set swaps in lanes it filled: slots left by removals stay clear, growth between writes, paused and resting slots kept")

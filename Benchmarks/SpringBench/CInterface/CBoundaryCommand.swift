@@ -23,9 +23,10 @@ struct CBoundaryCommand {
           interface from C against the same frame stepped through the Swift API, F frames (default
           20) per repeat, R interleaved repeats (default 15): ns per frame (median, min) and the
           ratio C / Swift. Then the bulk calls over all N springs, by handle (read values, set
-          state, retarget) and in storage order (read values, user values, handles; retarget with
-          every target unchanged, then every target moved), in GB/s of the bytes the engine's
-          arrays hold (written by a read, read by a write), against memcpy of those bytes,
+          state, retarget) and in storage order (read values, user values, handles; set state;
+          retarget with every target unchanged, then every target moved; float32 and Q16.16), in
+          GB/s of the bytes the engine's arrays hold (written by a read, read by a write), against
+          memcpy of those bytes (or of the bytes a call must move, where the row says so),
           interleaved in each repeat (best of R). Below 1M springs each call is repeated to cover 1M.
           Compare builds where SpringKernelC and spring-bench share a CPU (SPRING_BENCH_CPU=baseline).
         """
@@ -205,6 +206,16 @@ struct CBoundaryCommand {
         }
         try measure("Q16.16 values in storage order (sk_layout_read_q16), against memcpy moving the same 12 B a spring", bytes: 6 * n) { _ in
             try checked(sk_layout_read_q16(fixedBank, sk_quantity._value.rawValue, sk_region._all.rawValue, fixedVersion, &fixedOut, UInt(n)).rawValue)
+        }
+        // Q16.16 writes that change every spring, against memcpy moving the same 20 B a spring.
+        let fixedVelocities = (0..<n).map { Int32($0 % 7 - 3) << 16 }, fixedGoals = [fixedValues, fixedValues.map { $0 &+ (1 << 16) }]
+        try measure("Q16.16 set state in storage order (sk_layout_set_state_q16), against memcpy moving the same 20 B a spring", bytes: 10 * n) { _ in
+            try checked(sk_layout_set_state_q16(fixedBank, sk_region._all.rawValue, fixedVersion, fixedValues, fixedVelocities, UInt(n)).rawValue)
+        }
+        var fixedWrites = 0
+        try measure("Q16.16 retarget in storage order, every target moved (sk_layout_retarget_q16), against memcpy moving the same 20 B a spring", bytes: 10 * n) { _ in
+            fixedWrites += 1
+            try checked(sk_layout_retarget_q16(fixedBank, sk_region._all.rawValue, fixedVersion, fixedGoals[fixedWrites % 2], UInt(n)).rawValue)
         }
         try measure("set state in storage order (sk_layout_set_state_f32)", bytes: 8 * n) { _ in
             try checked(sk_layout_set_state_f32(cBank, sk_region._all.rawValue, version, values, zeros, UInt(n)).rawValue)

@@ -115,5 +115,14 @@ void sk_set_streaming_store_lanes(intptr_t lanes);
 int sk_stream_set_state_f32(
     const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, float limit,
     intptr_t count);
+/// Q16.16: displacements[i] = (values[i] - targets[i]) << displacementShift (0...30), velocityLanes[i]
+/// = velocities[i] at velocityShift (-30...30: << a positive shift, rounded to nearest, ties up,
+/// for a negative one), into lanes kept only if the call is accepted; each lane exact wherever
+/// the exact check accepts it. Returns 1 if every lane is within the conservative bounds
+/// |value|, |target| <= 2^30, |value - target| <= displacementLimit, |velocity| <= velocityLimit,
+/// else 0 (the exact check, one spring at a time, then decides).
+int sk_stream_set_state_q16(
+    const int32_t *values, const int32_t *velocities, const int32_t *targets, int32_t *displacements, int32_t *velocityLanes,
+    int32_t displacementShift, int32_t velocityShift, int32_t displacementLimit, int32_t velocityLimit, intptr_t count);
 
 #endif
