@@ -34,10 +34,11 @@ extension Q16Lanes {
 
     // MARK: State writes
 
-    /// Whether a batch at `scale` has its state writes streamed (``setState(values:velocities:targets:displacements:velocityLanes:scale:naturalFrequency:count:)``):
-    /// the shifts the stream takes. Every scale ``laneScale(tolerance:naturalFrequency:)`` makes
-    /// has a displacement shift of 0...14; a velocity shift past 30 (ω below 2⁻¹⁶) goes spring by spring.
-    static func streamsStateWrites(at scale: LaneScale) -> Bool {
+    /// Whether a batch at `scale` has its storage-order writes streamed (``setState(values:velocities:targets:displacements:velocityLanes:scale:naturalFrequency:count:)``,
+    /// ``retarget(goals:targets:displacements:changed:scale:count:)``): the shifts the streams
+    /// take. Every scale ``laneScale(tolerance:naturalFrequency:)`` makes has a displacement shift
+    /// of 0...14; a velocity shift past 30 (ω below 2⁻¹⁶) goes spring by spring.
+    static func streamsWrites(at scale: LaneScale) -> Bool {
         (0...30).contains(scale.displacementShift) && (-30...30).contains(scale.velocityShift)
     }
 
@@ -76,5 +77,48 @@ extension Q16Lanes {
             values, velocities, targets.base.assumingMemoryBound(to: Int32.self), displacements.base.assumingMemoryBound(to: Int32.self),
             velocityLanes.base.assumingMemoryBound(to: Int32.self), Int32(scale.displacementShift), Int32(scale.velocityShift),
             limits.displacement, limits.velocity, count) != 0
+    }
+
+    // MARK: Retargets
+
+    /// Bounds within which a retarget is accepted without the exact check: with |goal|, |target|
+    /// and the displacement lane at most 2³⁰, |target − goal| at most `displacement` (so its
+    /// stored shift fits), the new displacement lane within 2²⁹ and the velocity lane at most
+    /// `velocity`, the lanes fit `Int32` (a negative velocity shift's round trip too) and the
+    /// motion's energy norm stays within 2^29.5, so ``holdsMotion(displacement:velocity:target:scale:naturalFrequency:)``
+    /// holds. A retarget beyond them is not refused: the exact check decides.
+    static func conservativeRetargetLimits(scale: LaneScale, naturalFrequency omega: Double) -> (displacement: Int32, velocity: Int32) {
+        let ds = scale.displacementShift, vs = scale.velocityShift
+        let displacement = Int32((1 << 29) >> ds)
+        guard omega.isFinite, omega > 0 else { return (displacement, 0) }
+        // |w| = |velocity lane| · 2^(ds − vs) / ω ≤ 2²⁹.
+        let byEnergy = 0x1p29 * omega / Double(sign: .plus, exponent: ds - vs, significand: 1) - 1
+        // For vs < 0, the lane read back at the API's resolution (<< −vs) fits Int32.
+        let byLane = vs >= 0 ? 0x1p30 : Double((1 << 30) >> -vs)
+        return (displacement, Int32(Swift.max(0, Swift.min(byEnergy, byLane)).rounded(.down)))
+    }
+
+    /// Compares `count` goals with a batch's first target lanes (`sk_scan_retarget_q16`): whether
+    /// any differs, and whether every one that differs is within ``conservativeRetargetLimits(scale:naturalFrequency:)``.
+    static func scanRetarget(goals: UnsafePointer<Int32>, batch: ConfigurationBatch, count: Int) -> (anyChanged: Bool, allWithinBounds: Bool) {
+        let limits = conservativeRetargetLimits(scale: batch.scale, naturalFrequency: batch.configuration.naturalFrequency)
+        let flags = sk_scan_retarget_q16(
+            goals, batch.targets.base.assumingMemoryBound(to: Int32.self), batch.displacements.base.assumingMemoryBound(to: Int32.self),
+            batch.velocities.base.assumingMemoryBound(to: Int32.self), Int32(batch.scale.displacementShift), limits.displacement,
+            limits.velocity, count)
+        return (flags & 1 != 0, flags & 2 == 0)
+    }
+
+    /// Pulls every lane whose target differs from `goals[i]` toward it, as
+    /// ``retargetedDisplacement(_:from:to:scale:)`` does one lane (checked before), and sets bit l
+    /// of `changed[b]` for each lane 16b + l it changed (one mask per bundle, the last for a
+    /// partial one).
+    static func retarget(
+        goals: UnsafePointer<Int32>, targets: LaneBuffer, displacements: LaneBuffer, changed: UnsafeMutablePointer<UInt16>,
+        scale: LaneScale, count: Int
+    ) {
+        sk_stream_retarget_q16(
+            goals, targets.base.assumingMemoryBound(to: Int32.self), displacements.base.assumingMemoryBound(to: Int32.self), changed,
+            Int32(scale.displacementShift), count)
     }
 }

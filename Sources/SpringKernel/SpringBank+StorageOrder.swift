@@ -121,12 +121,18 @@ extension SpringBank {
         // Springs at rest are woken after the walk: waking moves slots, and the walk follows them.
         var woken: [Int] = []
         core.forEachRun(in: layout.region) { batch, slots, offset in
-            if Lanes.self == Float32Lanes.self {
-                // Float32: streamed, the changed lanes marked per bundle and noted from the marks.
+            if streamsRetargets(batch) {
+                // Streamed, the changed lanes marked per bundle and noted from the marks.
                 let changed = core.changedLaneMasks(springs: slots)
-                Float32Lanes.retarget(
-                    goals: UnsafeRawPointer(goals + offset).assumingMemoryBound(to: Float.self), targets: batch.targets,
-                    displacements: batch.displacements, changed: changed, count: slots)
+                if Lanes.self == Float32Lanes.self {
+                    Float32Lanes.retarget(
+                        goals: UnsafeRawPointer(goals + offset).assumingMemoryBound(to: Float.self), targets: batch.targets,
+                        displacements: batch.displacements, changed: changed, count: slots)
+                } else {
+                    Q16Lanes.retarget(
+                        goals: UnsafeRawPointer(goals + offset).assumingMemoryBound(to: Int32.self), targets: batch.targets,
+                        displacements: batch.displacements, changed: changed, scale: batch.scale, count: slots)
+                }
                 core.trajectoriesChanged(batch: batch, changedLanes: changed, slots: slots, woken: &woken)
                 return
             }
@@ -214,11 +220,17 @@ extension SpringBank {
         wake(woken)
     }
 
+    /// Whether a run's retarget is streamed: float32, and Q16.16 at the scales its stream takes.
+    @inline(__always)
+    private func streamsRetargets(_ batch: ConfigurationBatch) -> Bool {
+        Lanes.self == Float32Lanes.self || (Lanes.self == Q16Lanes.self && Q16Lanes.streamsWrites(at: batch.scale))
+    }
+
     /// How many of a run's first slots a state write streams: its awake ones, in the formats and
     /// scales a stream takes (the resting ones wake one by one).
     @inline(__always)
     private func streamedStateSlots(_ batch: ConfigurationBatch, slots: Int) -> Int {
-        let streams = Lanes.self == Float32Lanes.self || (Lanes.self == Q16Lanes.self && Q16Lanes.streamsStateWrites(at: batch.scale))
+        let streams = Lanes.self == Float32Lanes.self || (Lanes.self == Q16Lanes.self && Q16Lanes.streamsWrites(at: batch.scale))
         return streams ? Swift.min(slots, batch.awakeCount) : 0
     }
 
@@ -317,11 +329,16 @@ extension SpringBank {
     /// returns whether any target differs from the spring's.
     @inline(__always)
     private func checkRetarget(_ batch: ConfigurationBatch, count: Int, to goals: UnsafePointer<Lanes.Value>) throws(SpringKernelError) -> Bool {
-        // Float32: compared and checked sixteen at a time; the element loop below then only runs
-        // to name the first target refused.
+        // Streamed: compared and checked sixteen at a time; the element loop below then only runs
+        // to name the first target refused (or, for Q16.16 lanes past the stream's conservative
+        // bounds, to decide).
         if Lanes.self == Float32Lanes.self {
             let scan = Float32Lanes.scanTargets(UnsafeRawPointer(goals).assumingMemoryBound(to: Float.self), stored: batch.targets.base, count: count)
             if scan.allStorable { return scan.anyChanged }
+        } else if streamsRetargets(batch) {
+            let scan = Q16Lanes.scanRetarget(
+                goals: UnsafeRawPointer(goals).assumingMemoryBound(to: Int32.self), batch: batch, count: count)
+            if scan.allWithinBounds { return scan.anyChanged }
         }
         var anyChanged = false
         for slot in 0..<count {

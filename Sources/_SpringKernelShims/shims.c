@@ -52,6 +52,9 @@ typedef float sk_floats16 __attribute__((ext_vector_type(16)));
 /// Bit l set where lane l of `mask` (all ones or zeros) is set.
 typedef _Bool sk_bool16 __attribute__((ext_vector_type(16)));
 #define SK_LANE_BITS(mask) ({ sk_bool16 set_ = __builtin_convertvector((mask) != 0, sk_bool16); uint16_t bits_; __builtin_memcpy(&bits_, &set_, 2); (uint32_t)bits_; })
+typedef int32_t sk_ints16 __attribute__((ext_vector_type(16)));
+/// All ones where -limit <= x <= limit (x, limit: Int32 lanes).
+#define SK_WITHIN(x, limit) ((sk_bits16)((x) <= (limit)) & (sk_bits16)((x) >= -(limit)))
 /// All ones where |x| <= limit (false for NaN), as Float32Lanes.lanePattern(of:as:) accepts.
 #define SK_STORABLE(x, limit) ((sk_bits16)((x) <= (limit)) & (sk_bits16)((x) >= -(limit)))
 
@@ -78,22 +81,26 @@ static inline __attribute__((always_inline)) intptr_t first_unstorable_f32(const
     return count;
 }
 
-static inline __attribute__((always_inline)) int scan_targets_f32(
-    const float *restrict goals, const float *restrict targets, float limit, intptr_t count) {
-    // First only the bits compared, a chunk at a time: an engine that writes every target every
-    // frame usually moves none, and that read is then all the call costs.
+/// Whether some lane of `goals` differs in its bits from `targets`: compared a chunk at a time,
+/// and only the bits, since an engine that writes every target every frame usually moves none,
+/// and that read is then all the call costs.
+static inline __attribute__((always_inline)) int lanes_differ(const void *restrict goals, const void *restrict targets, intptr_t count) {
+    const uint32_t *g = goals, *t = targets;
     enum { chunk = 256 };
     intptr_t start = 0;
     for (; start + chunk <= count; start += chunk) {
         sk_bits16 differs = 0;
-        for (intptr_t b = 0; b < chunk / 16; b++) differs |= SK_LOAD_BITS(goals + start + 16 * b) ^ SK_LOAD_BITS(targets + start + 16 * b);
-        if (SK_LANE_BITS((sk_bits16)(differs != 0)) != 0) break;
+        for (intptr_t b = 0; b < chunk / 16; b++) differs |= SK_LOAD_BITS(g + start + 16 * b) ^ SK_LOAD_BITS(t + start + 16 * b);
+        if (SK_LANE_BITS((sk_bits16)(differs != 0)) != 0) return 1;
     }
-    if (start + chunk > count) {
-        int unchanged = 1;
-        for (intptr_t i = start; i < count; i++) unchanged &= __builtin_memcmp(goals + i, targets + i, 4) == 0;
-        if (unchanged) return 0;
-    }
+    int unchanged = 1;
+    for (intptr_t i = start; i < count; i++) unchanged &= g[i] == t[i];
+    return !unchanged;
+}
+
+static inline __attribute__((always_inline)) int scan_targets_f32(
+    const float *restrict goals, const float *restrict targets, float limit, intptr_t count) {
+    if (!lanes_differ(goals, targets, count)) return 0;
     // Something changed: every goal checked, the unchanged ones too (each equals a target that
     // was accepted when stored, so this refuses exactly the changed goals that are refused).
     // The goals alone are read: the write that follows reads the targets anyway.
@@ -128,6 +135,76 @@ static inline __attribute__((always_inline)) void retarget_f32(
         __builtin_memcpy(&t, targets + i, 4);
         if (g == t) continue;
         displacements[i] = (targets[i] + displacements[i]) - goals[i];
+        targets[i] = goals[i];
+        bits |= 1u << (i - bundles * 16);
+    }
+    changed[bundles] = (uint16_t)bits;
+}
+
+// The storage-order retargets of Q16.16 lanes, as float32's: a check of the whole input, then
+// the lanes written in place, the changed lanes marked per bundle. Where a goal differs (in its
+// bits) from its target: displacement += (target - goal) << ds (Q16Lanes.retargetedDisplacement),
+// target = goal. Integer arithmetic is done on unsigned lanes (it wraps); a lane is exact
+// wherever the exact check accepts it.
+
+/// Bit 0 set if some goal differs from its target; then bit 1 if some lane that differs is past
+/// the conservative bounds (Q16Lanes.conservativeRetargetLimits), under which the exact check
+/// always accepts: |goal|, |target|, |displacement| <= 2^30, |target - goal| <= displacementLimit,
+/// |the new displacement| <= 2^29, |velocity lane| <= velocityLimit.
+static inline __attribute__((always_inline)) int scan_retarget_q16(
+    const int32_t *restrict goals, const int32_t *restrict targets, const int32_t *restrict displacements,
+    const int32_t *restrict velocities, int32_t ds, int32_t displacementLimit, int32_t velocityLimit, intptr_t count) {
+    if (!lanes_differ(goals, targets, count)) return 0;
+    intptr_t bundles = count / 16;
+    sk_bits16 refused = 0;
+    for (intptr_t b = 0; b < bundles; b++) {
+        intptr_t first = 16 * b;
+        sk_ints16 goal, target, displacement, velocity;
+        __builtin_memcpy(&goal, goals + first, 64);
+        __builtin_memcpy(&target, targets + first, 64);
+        __builtin_memcpy(&displacement, displacements + first, 64);
+        __builtin_memcpy(&velocity, velocities + first, 64);
+        sk_ints16 difference = (sk_ints16)((sk_bits16)target - (sk_bits16)goal);
+        sk_ints16 moved = (sk_ints16)((sk_bits16)displacement + ((sk_bits16)difference << ds));
+        refused |= (sk_bits16)(goal != target)
+            & ~(SK_WITHIN(goal, 1 << 30) & SK_WITHIN(target, 1 << 30) & SK_WITHIN(displacement, 1 << 30)
+                & SK_WITHIN(difference, displacementLimit) & SK_WITHIN(moved, 1 << 29) & SK_WITHIN(velocity, velocityLimit));
+    }
+    int within = SK_LANE_BITS(refused) == 0;
+    for (intptr_t i = bundles * 16; i < count; i++) {
+        int32_t goal = goals[i], target = targets[i], displacement = displacements[i], velocity = velocities[i];
+        if (goal == target) continue;
+        int32_t difference = (int32_t)((uint32_t)target - (uint32_t)goal);
+        int32_t moved = (int32_t)((uint32_t)displacement + ((uint32_t)difference << ds));
+        within &= goal <= (1 << 30) && goal >= -(1 << 30) && target <= (1 << 30) && target >= -(1 << 30)
+            && displacement <= (1 << 30) && displacement >= -(1 << 30) && difference <= displacementLimit
+            && difference >= -displacementLimit && moved <= (1 << 29) && moved >= -(1 << 29) && velocity <= velocityLimit
+            && velocity >= -velocityLimit;
+    }
+    return 1 | (within ? 0 : 2);
+}
+
+static inline __attribute__((always_inline)) void retarget_q16(
+    const int32_t *restrict goals, int32_t *restrict targets, int32_t *restrict displacements, uint16_t *restrict changed,
+    int32_t ds, intptr_t count) {
+    intptr_t bundles = count / 16;
+    for (intptr_t b = 0; b < bundles; b++) {
+        intptr_t first = 16 * b;
+        sk_bits16 goal = SK_LOAD_BITS(goals + first), target = SK_LOAD_BITS(targets + first);
+        sk_bits16 differs = (sk_bits16)(goal != target);
+        uint32_t bits = SK_LANE_BITS(differs);
+        changed[b] = (uint16_t)bits;
+        if (bits == 0) continue;
+        sk_bits16 displacement = SK_LOAD_BITS(displacements + first);
+        sk_bits16 moved = displacement + ((target - goal) << ds);
+        SK_STORE_BITS(displacements + first, (moved & differs) | (displacement & ~differs));
+        SK_STORE_BITS(targets + first, goal);
+    }
+    if (bundles * 16 == count) return;
+    uint32_t bits = 0;
+    for (intptr_t i = bundles * 16; i < count; i++) {
+        if (goals[i] == targets[i]) continue;
+        displacements[i] = (int32_t)((uint32_t)displacements[i] + (((uint32_t)targets[i] - (uint32_t)goals[i]) << ds));
         targets[i] = goals[i];
         bits |= 1u << (i - bundles * 16);
     }
@@ -184,11 +261,6 @@ static inline __attribute__((always_inline)) int set_state_f32(
     }
     return accepted;
 }
-
-typedef int32_t sk_ints16 __attribute__((ext_vector_type(16)));
-
-/// All ones where -limit <= x <= limit (x, limit: Int32 lanes).
-#define SK_WITHIN(x, limit) ((sk_bits16)((x) <= (limit)) & (sk_bits16)((x) >= -(limit)))
 
 /// Q16.16: the displacement (value - target) << ds and the velocity at the batch's scale:
 /// << vs, or for vs = -down < 0 rounded to nearest, ties up (Q16Lanes.rescaled; as sk_api_lane).
@@ -254,6 +326,10 @@ SK_WIDE("avx512f,avx512bw,avx512vl") static void retarget_f32_avx512(const float
 SK_WIDE("avx2") static void retarget_f32_avx2(const float *g, float *t, float *d, uint16_t *c, intptr_t n) { retarget_f32(g, t, d, c, n); }
 SK_WIDE("avx512f,avx512bw,avx512vl") static int set_state_f32_avx512(const float *x, const float *v, const float *t, float *d, float *vl, float limit, intptr_t n) { return set_state_f32(x, v, t, d, vl, limit, n); }
 SK_WIDE("avx2") static int set_state_f32_avx2(const float *x, const float *v, const float *t, float *d, float *vl, float limit, intptr_t n) { return set_state_f32(x, v, t, d, vl, limit, n); }
+SK_WIDE("avx512f,avx512bw,avx512vl") static int scan_retarget_q16_avx512(const int32_t *g, const int32_t *t, const int32_t *d, const int32_t *v, int32_t ds, int32_t dl, int32_t vl, intptr_t n) { return scan_retarget_q16(g, t, d, v, ds, dl, vl, n); }
+SK_WIDE("avx2") static int scan_retarget_q16_avx2(const int32_t *g, const int32_t *t, const int32_t *d, const int32_t *v, int32_t ds, int32_t dl, int32_t vl, intptr_t n) { return scan_retarget_q16(g, t, d, v, ds, dl, vl, n); }
+SK_WIDE("avx512f,avx512bw,avx512vl") static void retarget_q16_avx512(const int32_t *g, int32_t *t, int32_t *d, uint16_t *c, int32_t ds, intptr_t n) { retarget_q16(g, t, d, c, ds, n); }
+SK_WIDE("avx2") static void retarget_q16_avx2(const int32_t *g, int32_t *t, int32_t *d, uint16_t *c, int32_t ds, intptr_t n) { retarget_q16(g, t, d, c, ds, n); }
 SK_WIDE("avx512f,avx512bw,avx512vl") static int set_state_q16_avx512(const int32_t *x, const int32_t *v, const int32_t *t, int32_t *d, int32_t *vl, int32_t ds, int32_t vs, int32_t dl, int32_t vlim, intptr_t n) { return set_state_q16(x, v, t, d, vl, ds, vs, dl, vlim, n); }
 SK_WIDE("avx2") static int set_state_q16_avx2(const int32_t *x, const int32_t *v, const int32_t *t, int32_t *d, int32_t *vl, int32_t ds, int32_t vs, int32_t dl, int32_t vlim, intptr_t n) { return set_state_q16(x, v, t, d, vl, ds, vs, dl, vlim, n); }
 
@@ -352,7 +428,33 @@ int sk_stream_set_state_q16(
                                   displacementLimit, velocityLimit, count);
     }
 }
+int sk_scan_retarget_q16(
+    const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t displacementShift,
+    int32_t displacementLimit, int32_t velocityLimit, intptr_t count) {
+    switch (sk_vector_level()) {
+    case 2: return scan_retarget_q16_avx512(goals, targets, displacements, velocities, displacementShift, displacementLimit, velocityLimit, count);
+    case 1: return scan_retarget_q16_avx2(goals, targets, displacements, velocities, displacementShift, displacementLimit, velocityLimit, count);
+    default: return scan_retarget_q16(goals, targets, displacements, velocities, displacementShift, displacementLimit, velocityLimit, count);
+    }
+}
+
+void sk_stream_retarget_q16(const int32_t *goals, int32_t *targets, int32_t *displacements, uint16_t *changed, int32_t displacementShift, intptr_t count) {
+    switch (sk_vector_level()) {
+    case 2: retarget_q16_avx512(goals, targets, displacements, changed, displacementShift, count); return;
+    case 1: retarget_q16_avx2(goals, targets, displacements, changed, displacementShift, count); return;
+    default: retarget_q16(goals, targets, displacements, changed, displacementShift, count);
+    }
+}
 #else
+int sk_scan_retarget_q16(
+    const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t displacementShift,
+    int32_t displacementLimit, int32_t velocityLimit, intptr_t count) {
+    return scan_retarget_q16(goals, targets, displacements, velocities, displacementShift, displacementLimit, velocityLimit, count);
+}
+
+void sk_stream_retarget_q16(const int32_t *goals, int32_t *targets, int32_t *displacements, uint16_t *changed, int32_t displacementShift, intptr_t count) {
+    retarget_q16(goals, targets, displacements, changed, displacementShift, count);
+}
 void sk_stream_values_f32(const float *displacements, const float *targets, float *out, intptr_t count) {
     values_f32(displacements, targets, out, count);
 }

@@ -338,6 +338,12 @@ struct StorageOrderTests {
                 try fixedVelocities.withUnsafeBufferPointer { try fixed.setState(in: fixedMoving, values: states, velocities: $0) }
             }
             seen.append(fixed.stateHash())
+            // And retargeted: a third of the targets moved.
+            var fixedTargets = [Q16](repeating: Q16(raw: 0), count: fixedMoving.count)
+            try fixedTargets.withUnsafeMutableBufferPointer { try fixed.targets(in: fixedMoving, into: $0) }
+            for i in fixedTargets.indices where i % 3 == 1 { fixedTargets[i] = Q16(raw: fixedTargets[i].raw &+ (Int32(i % 9) - 4) << 15) }
+            try fixedTargets.withUnsafeBufferPointer { try fixed.retarget(in: fixedMoving, to: $0) }
+            seen.append(fixed.stateHash())
             for _ in 0..<30 {
                 try bank.step(dt: 1.0 / 60)
                 try fixed.step(dt: 1.0 / 60)
@@ -435,17 +441,107 @@ struct StorageOrderTests {
         }
     }
 
-    @Test("Q16.16 state writes in storage order equal one spring at a time to the bit and the error: at the stream's conservative bounds, one lane past them (the exact check refusing or accepting it), anywhere in Int32, at every velocity scale")
-    func q16StateWritesAtTheirBounds() throws {
-        var random = SeededGenerator(seed: 0x5EED_0016)
-        // ω from 0.3 to 1000 rad/s and tolerances from 2⁻¹⁶ to 64: displacement shifts 0...14,
-        // velocity shifts negative (rounded to nearest) and positive.
+    /// Two equal Q16.16 banks for the tests of the streams' bounds: 110 springs in four batches
+    /// (two of five configurations, ω from 0.3 to 1000 rad/s; two of six tolerances, 2⁻¹⁶ to 64:
+    /// displacement shifts 0...14, velocity shifts of both signs), whole bundles and a partial one
+    /// each, most still moving after one step; in some rounds every seventh target lies past the
+    /// streams' 2³⁰ bound. With each spring's scale and ω, by handle index.
+    static func q16BoundsBanks(round: Int) throws -> (FixedSpringBank, FixedSpringBank, [Int: (scale: LaneScale, omega: Double)]) {
         let configurations = [
             SpringConfiguration.default, try SpringConfiguration(tension: 1323, friction: 91),
             try SpringConfiguration(tension: 120, friction: 2), try SpringConfiguration(tension: 0.09, friction: 0.1),
             try SpringConfiguration(tension: 1e6, friction: 500),
         ]
         let tolerances: [Int32] = [1, 7, 256, 1 << 15, 1 << 18, 1 << 22]
+        let banks = (FixedSpringBank(), FixedSpringBank())
+        var scales: [Int: (scale: LaneScale, omega: Double)] = [:]
+        for bank in [banks.0, banks.1] {
+            var setup = SeededGenerator(seed: UInt64(round))
+            for i in 0..<110 {
+                let target = round % 8 == 3 && i % 7 == 3
+                    ? Q16(raw: Int32.random(in: (1 << 30) + 1...(1 << 30) + (1 << 29), using: &setup) * (i % 2 == 0 ? 1 : -1))
+                    : Q16(raw: Int32.random(in: -(1 << 24)...(1 << 24), using: &setup))
+                let configuration = configurations[(i % 2 + round) % configurations.count]
+                let tolerance = tolerances[(i / 55 + round) % tolerances.count]
+                let scale = Q16Lanes.laneScale(tolerance: Double(tolerance) / Q16.scale, naturalFrequency: configuration.naturalFrequency)
+                // Tens of tolerances away, so most are still moving after a step; in some rounds
+                // every fifth one of the slowest configuration (ω = 0.3: its velocity stays small)
+                // with a displacement lane of 2²⁸ to nearly 2³⁰ steps, near the bounds.
+                let sign: Int32 = Bool.random(using: &setup) ? 1 : -1
+                let away = round % 8 == 5 && i % 5 == 2 && configuration.naturalFrequency < 1
+                    ? sign * (Int32.random(in: (1 << 28)...(1 << 30) - (1 << 22), using: &setup) >> Int32(scale.displacementShift))
+                    : sign * Int32.random(in: 32...64, using: &setup) * Swift.min(tolerance, 1 << 18)
+                _ = try bank.add(value: Q16(raw: target.raw &+ away), target: target, configuration: configuration, tolerance: Q16(raw: tolerance))
+                scales[i] = (scale, configuration.naturalFrequency)
+            }
+            try bank.step(dt: 1.0 / 60)
+        }
+        return (banks.0, banks.1, scales)
+    }
+
+    @Test("Q16.16 retargets in storage order equal one spring at a time to the bit and the error: within the stream's conservative bounds, one lane past them (the exact check refusing or accepting it), anywhere in Int32")
+    func q16RetargetsAtTheirBounds() throws {
+        var random = SeededGenerator(seed: 0x5EED_0017)
+        /// The stream's documented bounds on |target − goal| (Q16Lanes.conservativeRetargetLimits), stated again: 2²⁹ >> ds.
+        func differenceBound(_ scale: LaneScale) -> Int32 { Int32((1 << 29) >> scale.displacementShift) }
+        var refusals = 0, acceptedPastBounds = 0, withinBounds = 0
+        for round in 0..<80 {
+            let kind = round % 4  // 0: anywhere in Int32; 1: within the bounds; 2, 3: one lane past them
+            let (streamed, byHandle, scales) = try Self.q16BoundsBanks(round: round)
+            let layout = streamed.storageLayout(of: round % 2 == 0 ? .all : .moving)
+            let read = try Self.read(streamed, layout, filler: Q16(raw: 0))
+            var goals = read.targets
+            let odd = Int.random(in: 0..<goals.count, using: &random)
+            for i in goals.indices where i % 3 != round % 3 || kind == 1 {
+                let scale = scales[Int(read.springs[i].index)]!.scale
+                let bound = differenceBound(scale), target = read.targets[i].raw, sign: Int32 = Bool.random(using: &random) ? 1 : -1
+                // A tame move: within a sixteenth of the bound.
+                goals[i] = Q16(raw: target &+ Int32.random(in: -(bound / 16)...(bound / 16), using: &random))
+                switch kind {
+                case 0 where Bool.random(using: &random): goals[i] = Q16(raw: Int32.random(in: Int32.min...Int32.max, using: &random))
+                case 1: goals[i] = Q16(raw: target &+ sign * Int32.random(in: bound / 2...bound, using: &random))
+                case 2 where i == odd:
+                    // Far enough that the stored shift overflows: to 2³¹, or (ds ≥ 2) to where it
+                    // wraps around to a small lane.
+                    let ds = Int64(scale.displacementShift)
+                    let far = ds >= 2 && Bool.random(using: &random) ? (Int64(1) << (32 - ds)) - Int64.random(in: 1...9, using: &random) : (Int64(1) << 31) >> ds
+                    goals[i] = Q16(raw: Int32(clamping: Int64(target) + Int64(sign) * far))
+                case 3 where i == odd: goals[i] = Q16(raw: target &- sign * (bound + 1))
+                default: break
+                }
+            }
+            if kind == 1 { withinBounds += 1 }
+            let before = streamed.stateHash()
+            var streamedError: SpringKernelError?
+            do { try goals.withUnsafeBufferPointer { try streamed.retarget(in: layout, to: $0) } }
+            catch { streamedError = error as? SpringKernelError }
+            var handleError: SpringKernelError?
+            for (i, spring) in read.springs.enumerated() where handleError == nil && goals[i] != read.targets[i] {
+                do { try byHandle.retarget(byHandle.spring(atIndex: spring.index)!, to: goals[i]) }
+                catch { handleError = error }
+            }
+            #expect(streamedError == handleError, "round \(round)")
+            if streamedError != nil {
+                refusals += 1
+                #expect(streamed.stateHash() == before, "round \(round)")
+                continue
+            }
+            if kind == 3 { acceptedPastBounds += 1 }
+            #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+            try streamed._checkInvariants()
+            for _ in 0..<3 {
+                try streamed.step(dt: 1.0 / 60)
+                try byHandle.step(dt: 1.0 / 60)
+                #expect(streamed.restedInLastStep.map(\.index) == byHandle.restedInLastStep.map(\.index))
+            }
+            #expect(streamed.stateHash() == byHandle.stateHash(), "round \(round)")
+        }
+        #expect(refusals > 10 && withinBounds > 5 && acceptedPastBounds > 5, "\(refusals) refused, \(acceptedPastBounds) accepted past the bounds")
+    }
+
+    @Test("Q16.16 state writes in storage order equal one spring at a time to the bit and the error: at the stream's conservative bounds, one lane past them (the exact check refusing or accepting it), anywhere in Int32, at every velocity scale")
+    func q16StateWritesAtTheirBounds() throws {
+        var random = SeededGenerator(seed: 0x5EED_0016)
         /// The stream's documented bounds (Q16Lanes.conservativeStateLimits), stated again here:
         /// |value − target| ≤ 2²⁹ >> ds; |velocity| with its lane within 2²⁹ and its energy
         /// coordinate v·2^ds/ω (plus a rounding step) within 2²⁹, less one.
@@ -458,29 +554,7 @@ struct StorageOrderTests {
         var refusals = 0, acceptedPastBounds = 0, atBounds = 0
         for round in 0..<80 {
             let kind = round % 4  // 0: anywhere in Int32; 1: at the bounds; 2, 3: one lane past them
-            let streamed = FixedSpringBank(), byHandle = FixedSpringBank()
-            var scales: [Int: (scale: LaneScale, omega: Double)] = [:]
-            for bank in [streamed, byHandle] {
-                var setup = SeededGenerator(seed: UInt64(round))
-                for i in 0..<110 {
-                    // Some rounds put every seventh target past the stream's 2³⁰ bound.
-                    let target = round % 8 == 3 && i % 7 == 3
-                        ? Q16(raw: Int32.random(in: (1 << 30) + 1...(1 << 30) + (1 << 29), using: &setup) * (i % 2 == 0 ? 1 : -1))
-                        : Q16(raw: Int32.random(in: -(1 << 24)...(1 << 24), using: &setup))
-                    // Four batches a round (two configurations, two tolerances), whole bundles of
-                    // sixteen and a partial one each.
-                    let configuration = configurations[(i % 2 + round) % configurations.count]
-                    let tolerance = tolerances[(i / 55 + round) % tolerances.count]
-                    // Tens of tolerances away, so most are still moving after a step: the stream writes those.
-                    let away = Int32.random(in: 32...64, using: &setup) * Swift.min(tolerance, 1 << 18) * (Bool.random(using: &setup) ? 1 : -1)
-                    _ = try bank.add(
-                        value: Q16(raw: target.raw &+ away), target: target,
-                        configuration: configuration, tolerance: Q16(raw: tolerance))
-                    scales[i] = (Q16Lanes.laneScale(tolerance: Double(tolerance) / Q16.scale, naturalFrequency: configuration.naturalFrequency),
-                                 configuration.naturalFrequency)
-                }
-                try bank.step(dt: 1.0 / 60)
-            }
+            let (streamed, byHandle, scales) = try Self.q16BoundsBanks(round: round)
             let layout = streamed.storageLayout(of: round % 2 == 0 ? .all : .moving)
             let read = try Self.read(streamed, layout, filler: Q16(raw: 0))
             var values = read.values, velocities = read.velocities

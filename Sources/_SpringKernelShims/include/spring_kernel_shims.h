@@ -106,6 +106,16 @@ intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t coun
 /// displacements[i]) - goals[i], targets[i] = goals[i]. changed[b] (one per 16 lanes, the last
 /// for a partial bundle) gets bit l for each lane 16b + l so changed.
 void sk_stream_retarget_f32(const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count);
+/// Q16.16 retargets, in place: bit 0 set if some goals[i] differs from targets[i]; then bit 1 if
+/// some lane that differs is past the conservative bounds under which the exact check accepts
+/// (|goal|, |target|, |displacement| <= 2^30, |target - goal| <= displacementLimit, |new
+/// displacement| <= 2^29, |velocity lane| <= velocityLimit).
+int sk_scan_retarget_q16(
+    const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t displacementShift,
+    int32_t displacementLimit, int32_t velocityLimit, intptr_t count);
+/// Where goals[i] differs from targets[i]: displacements[i] += (targets[i] - goals[i]) << displacementShift
+/// (0...30), targets[i] = goals[i]; changed[b] marks the lanes so changed, as sk_stream_retarget_f32.
+void sk_stream_retarget_q16(const int32_t *goals, int32_t *targets, int32_t *displacements, uint16_t *changed, int32_t displacementShift, intptr_t count);
 /// For tests: the lanes from which sk_stream_set_state_f32 stores around the cache (negative:
 /// the default, 2^18), so that path runs on a small bank.
 void sk_set_streaming_store_lanes(intptr_t lanes);
