@@ -101,8 +101,17 @@ extension SpringBankCore {
     /// be woken once the runs are predicted.
     func trajectoriesChanged(batch: ConfigurationBatch, changedLanes: UnsafePointer<UInt16>, slots: Int, woken: inout [Int]) {
         let awake = Swift.min(batch.awakeCount, slots)
-        var run = 0..<0
-        for bundle in 0..<BundleIndexing.bundleCount(springs: slots) {
+        let bundles = BundleIndexing.bundleCount(springs: slots), awakeBundles = awake / BundleIndexing.laneCount
+        var run = 0..<0, bundle = 0
+        while bundle < bundles {
+            defer { bundle += 1 }
+            // Four whole awake bundles changed (a write that moves every spring) extend the run at once.
+            while bundle + 4 <= awakeBundles, run.upperBound == bundle * BundleIndexing.laneCount,
+                  UnsafeRawPointer(changedLanes + bundle).loadUnaligned(as: UInt64.self) == .max {
+                bundle += 4
+                run = run.lowerBound..<bundle * BundleIndexing.laneCount
+            }
+            guard bundle < bundles else { break }
             var bits = UInt32(changedLanes[bundle])
             while bits != 0 {
                 // The next run of set bits: slots first..<end.
