@@ -32,14 +32,15 @@ final class ConfigurationBatch {
     /// by slot so a read in storage order streams it beside the lanes.
     @exclusivity(unchecked) private(set) var userValues: WideLaneBuffer
 
-    /// Displacement and velocity lanes that a storage-order state write fills and the batch then
-    /// takes as its own (``adoptFilledMotionLanes(filled:)``), its old lanes becoming the spare:
-    /// the write checks the caller's arrays in the pass that stores them, and a refused call
-    /// still changes nothing (a check pass before the write read them twice: 28 B a spring for 20).
-    /// Made by the first such write, released when the buffers grow.
-    @exclusivity(unchecked) private var spareMotionLanes: (displacements: LaneBuffer, velocities: LaneBuffer)?
-    /// The spare lanes are zero from this slot on.
-    private var spareWrittenSlots = 0
+    /// Lanes that a storage-order write that changes springs fills and the batch then takes as
+    /// its own (``adoptFilledLanes(_:slots:)``), its old lanes becoming the spare ones: the write
+    /// checks the caller's array in the pass that stores the lanes, and a refused call still
+    /// changes nothing (a check pass before the write read the caller's arrays, or the lanes the
+    /// check needs, twice). Each is made by the first write that fills it and released when the
+    /// buffers grow.
+    @exclusivity(unchecked) private var spareDisplacements = SpareLanes()
+    @exclusivity(unchecked) private var spareVelocities = SpareLanes()
+    @exclusivity(unchecked) private var spareTargets = SpareLanes()
 
     /// Slots available before the buffers must grow; a multiple of the bundle width.
     private(set) var capacity: Int
@@ -105,45 +106,36 @@ final class ConfigurationBatch {
         targets.deallocate()
         springOfSlot.deallocate()
         userValues.deallocate()
-        releaseSpareMotionLanes()
+        releaseSpareLanes()
     }
 
-    private func releaseSpareMotionLanes() {
-        spareMotionLanes?.displacements.deallocate()
-        spareMotionLanes?.velocities.deallocate()
-        spareMotionLanes = nil
-        spareWrittenSlots = 0
+    private func releaseSpareLanes() {
+        spareDisplacements.release()
+        spareVelocities.release()
+        spareTargets.release()
     }
 
-    /// The spare displacement and velocity lanes, for a write of slots `0..<slots` that the batch
-    /// takes with ``adoptFilledMotionLanes(filled:)`` if the call is accepted, or leaves there.
-    func spareMotionLanes(filling slots: Int) -> (displacements: LaneBuffer, velocities: LaneBuffer) {
-        let spare = spareMotionLanes ?? (LaneBuffer(capacity: capacity), LaneBuffer(capacity: capacity))
-        spareMotionLanes = spare
-        spareWrittenSlots = Swift.max(spareWrittenSlots, slots)
-        return spare
-    }
-
-    /// Makes the spare lanes, written for slots `0..<filled` (``spareMotionLanes(filling:)``),
-    /// this batch's displacement and velocity lanes: slots `filled..<count` are copied from the
-    /// current lanes and the spare's slots past `count` cleared first, so every slot reads as it
-    /// did but the ones filled. The current lanes become the spare.
-    func adoptFilledMotionLanes(filled: Int) {
-        guard let spare = spareMotionLanes else { preconditionFailure("no spare lanes were filled") }
-        if count > filled {
-            let offset = filled * 4, bytes = (count - filled) * 4
-            (spare.displacements.base + offset).copyMemory(from: displacements.base + offset, byteCount: bytes)
-            (spare.velocities.base + offset).copyMemory(from: velocities.base + offset, byteCount: bytes)
+    /// The spare displacement lanes and the `filled` ones beside them (velocities or targets),
+    /// for a write of slots `0..<slots` that the batch takes with ``adoptFilledLanes(_:slots:)``
+    /// if the call is accepted, or leaves there.
+    func spareLanes(filling slots: Int, _ filled: FilledLanes) -> (displacements: LaneBuffer, beside: LaneBuffer) {
+        let displacements = spareDisplacements.filling(slots, capacity: capacity)
+        switch filled {
+        case .motion: return (displacements, spareVelocities.filling(slots, capacity: capacity))
+        case .targets: return (displacements, spareTargets.filling(slots, capacity: capacity))
         }
-        if spareWrittenSlots > count {
-            let offset = count * 4, bytes = (spareWrittenSlots - count) * 4
-            (spare.displacements.base + offset).initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-            (spare.velocities.base + offset).initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+    }
+
+    /// Makes the spare `filled` lanes, written for slots `0..<slots` (``spareLanes(filling:_:)``),
+    /// this batch's own: slots `slots..<count` are copied from the current lanes and the spare's
+    /// slots past `count` cleared first, so every other slot reads as it did. The current lanes
+    /// become the spare ones.
+    func adoptFilledLanes(_ filled: FilledLanes, slots: Int) {
+        spareDisplacements.exchange(with: &displacements, filled: slots, count: count)
+        switch filled {
+        case .motion: spareVelocities.exchange(with: &velocities, filled: slots, count: count)
+        case .targets: spareTargets.exchange(with: &targets, filled: slots, count: count)
         }
-        spareMotionLanes = (displacements, velocities)
-        spareWrittenSlots = count  // unused slots are zero in the lanes a batch holds
-        displacements = spare.displacements
-        velocities = spare.velocities
         planValidity.invalidate()  // the buffers move
         publishLanes()
     }
@@ -160,7 +152,7 @@ final class ConfigurationBatch {
         targets.grow(to: grown)
         springOfSlot.grow(to: grown)
         userValues.grow(to: grown)
-        releaseSpareMotionLanes()
+        releaseSpareLanes()
         capacity = grown
         publishLanes()
     }
@@ -249,5 +241,49 @@ final class ConfigurationBatch {
             displacements: displacements.base, velocities: velocities.base, bundleCount: bundles,
             finalBundleLanes: BundleIndexing.liveLanes(bundle: bundles - 1, springs: movingCount),
             coefficients: coefficients)
+    }
+}
+
+/// Which lanes a storage-order write fills beside the displacements in a batch's spare lanes:
+/// the velocities (a state set) or the targets (a retarget).
+enum FilledLanes {
+    case motion
+    case targets
+}
+
+/// One spare lane buffer of a batch (see ``ConfigurationBatch/adoptFilledLanes(_:slots:)``), and
+/// how far it may be non-zero: a batch's own lanes are zero past its slots in use.
+struct SpareLanes {
+    private var buffer: LaneBuffer?
+    /// The buffer is zero from this slot on.
+    private var written = 0
+
+    /// The buffer (made at `capacity` lanes if there is none), to be written for slots `0..<slots`.
+    mutating func filling(_ slots: Int, capacity: Int) -> LaneBuffer {
+        let lanes = buffer ?? LaneBuffer(capacity: capacity)
+        buffer = lanes
+        written = Swift.max(written, slots)
+        return lanes
+    }
+
+    /// Completes the buffer (filled for slots `0..<filled`) from `live` for slots `filled..<count`,
+    /// clears it past `count`, and exchanges the two.
+    mutating func exchange(with live: inout LaneBuffer, filled: Int, count: Int) {
+        guard var lanes = buffer else { preconditionFailure("no spare lanes were filled") }
+        if count > filled {
+            (lanes.base + filled * 4).copyMemory(from: live.base + filled * 4, byteCount: (count - filled) * 4)
+        }
+        if written > count {
+            (lanes.base + count * 4).initializeMemory(as: UInt8.self, repeating: 0, count: (written - count) * 4)
+        }
+        swap(&live, &lanes)
+        buffer = lanes
+        written = count
+    }
+
+    mutating func release() {
+        buffer?.deallocate()
+        buffer = nil
+        written = 0
     }
 }

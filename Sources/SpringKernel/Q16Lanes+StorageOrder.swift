@@ -35,7 +35,7 @@ extension Q16Lanes {
     // MARK: State writes
 
     /// Whether a batch at `scale` has its storage-order writes streamed (``setState(values:velocities:targets:displacements:velocityLanes:scale:naturalFrequency:count:)``,
-    /// ``retarget(goals:targets:displacements:changed:scale:count:)``): the shifts the streams
+    /// ``retarget(goals:batch:newTargets:newDisplacements:changed:count:)``): the shifts the streams
     /// take. Every scale ``laneScale(tolerance:naturalFrequency:)`` makes has a displacement shift
     /// of 0...14; a velocity shift past 30 (ω below 2⁻¹⁶) goes spring by spring.
     static func streamsWrites(at scale: LaneScale) -> Bool {
@@ -98,27 +98,27 @@ extension Q16Lanes {
         return (displacement, Int32(Swift.max(0, Swift.min(byEnergy, byLane)).rounded(.down)))
     }
 
-    /// Compares `count` goals with a batch's first target lanes (`sk_scan_retarget_q16`): whether
-    /// any differs, and whether every one that differs is within ``conservativeRetargetLimits(scale:naturalFrequency:)``.
-    static func scanRetarget(goals: UnsafePointer<Int32>, batch: ConfigurationBatch, count: Int) -> (anyChanged: Bool, allWithinBounds: Bool) {
-        let limits = conservativeRetargetLimits(scale: batch.scale, naturalFrequency: batch.configuration.naturalFrequency)
-        let flags = sk_scan_retarget_q16(
-            goals, batch.targets.base.assumingMemoryBound(to: Int32.self), batch.displacements.base.assumingMemoryBound(to: Int32.self),
-            batch.velocities.base.assumingMemoryBound(to: Int32.self), Int32(batch.scale.displacementShift), limits.displacement,
-            limits.velocity, count)
-        return (flags & 1 != 0, flags & 2 == 0)
+    /// Whether any of `count` goals differs from its stored target lane.
+    static func anyTargetDiffers(_ goals: UnsafePointer<Int32>, stored targets: UnsafeRawPointer, count: Int) -> Bool {
+        sk_lanes_differ(goals, targets, count) != 0
     }
 
-    /// Pulls every lane whose target differs from `goals[i]` toward it, as
-    /// ``retargetedDisplacement(_:from:to:scale:)`` does one lane (checked before), and sets bit l
-    /// of `changed[b]` for each lane 16b + l it changed (one mask per bundle, the last for a
-    /// partial one).
+    /// The Q16.16 retarget streamed (`sk_stream_retarget_q16`): the first `count` lanes of
+    /// `newTargets` and `newDisplacements` written for the batch's springs retargeted to `goals`,
+    /// each lane whose target differs pulled toward it as ``retargetedDisplacement(_:from:to:scale:)``
+    /// pulls one, the others as they were; bit l of `changed[b]` set for each lane 16b + l whose
+    /// target differs. Returns whether every lane that differs is within
+    /// ``conservativeRetargetLimits(scale:naturalFrequency:)`` (then the exact check accepts them
+    /// all; if not, it decides, and the lanes are exact for every spring it accepts).
     static func retarget(
-        goals: UnsafePointer<Int32>, targets: LaneBuffer, displacements: LaneBuffer, changed: UnsafeMutablePointer<UInt16>,
-        scale: LaneScale, count: Int
-    ) {
-        sk_stream_retarget_q16(
-            goals, targets.base.assumingMemoryBound(to: Int32.self), displacements.base.assumingMemoryBound(to: Int32.self), changed,
-            Int32(scale.displacementShift), count)
+        goals: UnsafePointer<Int32>, batch: ConfigurationBatch, newTargets: LaneBuffer, newDisplacements: LaneBuffer,
+        changed: UnsafeMutablePointer<UInt16>, count: Int
+    ) -> Bool {
+        let limits = conservativeRetargetLimits(scale: batch.scale, naturalFrequency: batch.configuration.naturalFrequency)
+        return sk_stream_retarget_q16(
+            goals, batch.targets.base.assumingMemoryBound(to: Int32.self), batch.displacements.base.assumingMemoryBound(to: Int32.self),
+            batch.velocities.base.assumingMemoryBound(to: Int32.self), newTargets.base.assumingMemoryBound(to: Int32.self),
+            newDisplacements.base.assumingMemoryBound(to: Int32.self), changed, Int32(batch.scale.displacementShift), limits.displacement,
+            limits.velocity, count) != 0
     }
 }

@@ -111,6 +111,12 @@ extension SpringBank {
         try core.checkMutable(predictingChanges: false)
         try core.check(layout, count: targets.count)
         guard let goals = targets.baseAddress else { return }
+        // Springs at rest are woken after the walk: waking moves slots, and the walk follows them.
+        var woken: [Int] = []
+        if Lanes.self == Q16Lanes.self {
+            try retargetThroughSpareLanes(in: layout, to: goals, woken: &woken)
+            return wake(woken)
+        }
         var anyChanged = false
         try core.forEachRun(in: layout.region) { (batch, slots, offset) throws(SpringKernelError) in
             anyChanged = try checkRetarget(batch, count: slots, to: goals + offset) || anyChanged
@@ -118,35 +124,81 @@ extension SpringBank {
         // Every target as it was (an engine writing all its targets, none of which moved): one
         // read of the two arrays, nothing written.
         guard anyChanged else { return }
-        // Springs at rest are woken after the walk: waking moves slots, and the walk follows them.
-        var woken: [Int] = []
         core.forEachRun(in: layout.region) { batch, slots, offset in
-            if streamsRetargets(batch) {
-                // Streamed, the changed lanes marked per bundle and noted from the marks.
+            if Lanes.self == Float32Lanes.self {
+                // Float32: streamed in place, the changed lanes marked per bundle and noted from the marks.
                 let changed = core.changedLaneMasks(springs: slots)
-                if Lanes.self == Float32Lanes.self {
-                    Float32Lanes.retarget(
-                        goals: UnsafeRawPointer(goals + offset).assumingMemoryBound(to: Float.self), targets: batch.targets,
-                        displacements: batch.displacements, changed: changed, count: slots)
-                } else {
-                    Q16Lanes.retarget(
-                        goals: UnsafeRawPointer(goals + offset).assumingMemoryBound(to: Int32.self), targets: batch.targets,
-                        displacements: batch.displacements, changed: changed, scale: batch.scale, count: slots)
-                }
+                Float32Lanes.retarget(
+                    goals: UnsafeRawPointer(goals + offset).assumingMemoryBound(to: Float.self), targets: batch.targets,
+                    displacements: batch.displacements, changed: changed, count: slots)
                 core.trajectoriesChanged(batch: batch, changedLanes: changed, slots: slots, woken: &woken)
                 return
             }
-            // The awake springs changed are noted as runs of adjacent slots, predicted later.
-            var run = 0..<0
-            retarget(batch, count: slots, to: goals + offset) { slot in
-                guard slot < batch.awakeCount else { return woken.append(Int(batch.springOfSlot[slot])) }
-                if slot == run.upperBound { return run = run.lowerBound..<slot + 1 }
-                core.trajectoriesChanged(batch: batch, slots: run)
-                run = slot..<slot + 1
-            }
-            core.trajectoriesChanged(batch: batch, slots: run)
+            retargetOneByOne(batch, count: slots, to: goals + offset, woken: &woken)
         }
         wake(woken)
+    }
+
+    /// ``retarget(in:to:)`` of a Q16.16 bank: the goals compared with the targets in their bits
+    /// first (every target unchanged: one read of the two arrays, nothing written); then each
+    /// run's lanes written whole into its batch's spare lanes, checked in the same pass (the
+    /// check reads the velocity lanes too: the motion must still fit the format), with the
+    /// changed lanes marked per bundle, and taken by the batches once the whole call is accepted.
+    /// Runs at a scale the stream does not take go one spring at a time. The resting springs
+    /// changed are listed in `woken`.
+    private func retargetThroughSpareLanes(
+        in layout: StorageLayout, to goals: UnsafePointer<Lanes.Value>, woken: inout [Int]
+    ) throws(SpringKernelError) {
+        let goalLanes = UnsafeRawPointer(goals).assumingMemoryBound(to: Int32.self)
+        var anyChanged = false, bundles = 0
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            anyChanged = anyChanged || Q16Lanes.anyTargetDiffers(goalLanes + offset, stored: batch.targets.base, count: slots)
+            bundles += BundleIndexing.bundleCount(springs: slots)
+        }
+        guard anyChanged else { return }
+        let marks = core.changedLaneMasks(springs: bundles * BundleIndexing.laneCount)
+        var accepted = true, mark = 0
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            if streamsRetargets(batch) {
+                let spare = batch.spareLanes(filling: slots, .targets)
+                accepted = Q16Lanes.retarget(
+                    goals: goalLanes + offset, batch: batch, newTargets: spare.beside, newDisplacements: spare.displacements,
+                    changed: marks + mark, count: slots) && accepted
+            } else if accepted {
+                accepted = (try? checkRetarget(batch, count: slots, to: goals + offset)) != nil
+            }
+            mark += BundleIndexing.bundleCount(springs: slots)
+        }
+        if !accepted {
+            // Checked one by one, to name the first target refused (or, for lanes past the
+            // stream's conservative bounds, to decide).
+            try core.forEachRun(in: layout.region) { (batch, slots, offset) throws(SpringKernelError) in
+                _ = try checkRetarget(batch, count: slots, to: goals + offset)
+            }
+        }
+        mark = 0
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            if streamsRetargets(batch) {
+                batch.adoptFilledLanes(.targets, slots: slots)
+                core.trajectoriesChanged(batch: batch, changedLanes: marks + mark, slots: slots, woken: &woken)
+            } else {
+                retargetOneByOne(batch, count: slots, to: goals + offset, woken: &woken)
+            }
+            mark += BundleIndexing.bundleCount(springs: slots)
+        }
+    }
+
+    /// Writes the new targets of a run (checked) one spring at a time, noting the awake springs
+    /// changed as runs of adjacent slots (predicted later) and listing the resting ones in `woken`.
+    private func retargetOneByOne(_ batch: ConfigurationBatch, count: Int, to goals: UnsafePointer<Lanes.Value>, woken: inout [Int]) {
+        var run = 0..<0
+        retarget(batch, count: count, to: goals) { slot in
+            guard slot < batch.awakeCount else { return woken.append(Int(batch.springOfSlot[slot])) }
+            if slot == run.upperBound { return run = run.lowerBound..<slot + 1 }
+            core.trajectoriesChanged(batch: batch, slots: run)
+            run = slot..<slot + 1
+        }
+        core.trajectoriesChanged(batch: batch, slots: run)
     }
 
     /// Sets the value and velocity of the layout's i-th spring to `values[i]` and `velocities[i]`,
@@ -175,10 +227,10 @@ extension SpringBank {
         core.forEachRun(in: layout.region) { batch, slots, offset in
             let streamed = streamedStateSlots(batch, slots: slots)
             if streamed > 0 {
-                let spare = batch.spareMotionLanes(filling: streamed)
+                let spare = batch.spareLanes(filling: streamed, .motion)
                 accepted = fillState(
                     values: UnsafeRawPointer(values + offset), velocities: UnsafeRawPointer(velocities + offset), batch: batch,
-                    displacements: spare.displacements, velocities: spare.velocities, count: streamed) && accepted
+                    displacements: spare.displacements, velocities: spare.beside, count: streamed) && accepted
             }
             if streamed < slots, accepted {
                 if Lanes.self == Float32Lanes.self {
@@ -205,7 +257,7 @@ extension SpringBank {
             // The awake slots written above taken; the others one by one (a resting spring wakes,
             // or keeps the exact rest patterns).
             let streamed = streamedStateSlots(batch, slots: slots)
-            if streamed > 0 { batch.adoptFilledMotionLanes(filled: streamed) }
+            if streamed > 0 { batch.adoptFilledLanes(.motion, slots: streamed) }
             for slot in streamed..<slots {
                 // Checked before the walk: it does not throw here.
                 guard let state = try? storedState(slot: slot, of: batch, value: values[offset + slot], velocity: velocities[offset + slot])
@@ -220,10 +272,10 @@ extension SpringBank {
         wake(woken)
     }
 
-    /// Whether a run's retarget is streamed: float32, and Q16.16 at the scales its stream takes.
+    /// Whether a Q16.16 run's retarget is streamed: at the scales its stream takes.
     @inline(__always)
     private func streamsRetargets(_ batch: ConfigurationBatch) -> Bool {
-        Lanes.self == Float32Lanes.self || (Lanes.self == Q16Lanes.self && Q16Lanes.streamsWrites(at: batch.scale))
+        Lanes.self == Q16Lanes.self && Q16Lanes.streamsWrites(at: batch.scale)
     }
 
     /// How many of a run's first slots a state write streams: its awake ones, in the formats and
@@ -329,16 +381,11 @@ extension SpringBank {
     /// returns whether any target differs from the spring's.
     @inline(__always)
     private func checkRetarget(_ batch: ConfigurationBatch, count: Int, to goals: UnsafePointer<Lanes.Value>) throws(SpringKernelError) -> Bool {
-        // Streamed: compared and checked sixteen at a time; the element loop below then only runs
-        // to name the first target refused (or, for Q16.16 lanes past the stream's conservative
-        // bounds, to decide).
+        // Float32: compared and checked sixteen at a time; the element loop below then only runs
+        // to name the first target refused.
         if Lanes.self == Float32Lanes.self {
             let scan = Float32Lanes.scanTargets(UnsafeRawPointer(goals).assumingMemoryBound(to: Float.self), stored: batch.targets.base, count: count)
             if scan.allStorable { return scan.anyChanged }
-        } else if streamsRetargets(batch) {
-            let scan = Q16Lanes.scanRetarget(
-                goals: UnsafeRawPointer(goals).assumingMemoryBound(to: Int32.self), batch: batch, count: count)
-            if scan.allWithinBounds { return scan.anyChanged }
         }
         var anyChanged = false
         for slot in 0..<count {
@@ -351,7 +398,8 @@ extension SpringBank {
     }
 
     /// Writes the new targets of a run (checked), calling `changed` with each slot whose target
-    /// moved (the formats not streamed; float32 lanes go through ``Float32Lanes/retarget(goals:targets:displacements:changed:count:)``).
+    /// moved (runs not streamed: float32 lanes go through ``Float32Lanes/retarget(goals:targets:displacements:changed:count:)``,
+    /// Q16.16 lanes at the stream's scales through ``Q16Lanes/retarget(goals:batch:newTargets:newDisplacements:changed:count:)``).
     @inline(__always)
     private func retarget(
         _ batch: ConfigurationBatch, count: Int, to goals: UnsafePointer<Lanes.Value>, changed: (Int) -> Void

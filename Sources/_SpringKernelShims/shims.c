@@ -141,76 +141,6 @@ static inline __attribute__((always_inline)) void retarget_f32(
     changed[bundles] = (uint16_t)bits;
 }
 
-// The storage-order retargets of Q16.16 lanes, as float32's: a check of the whole input, then
-// the lanes written in place, the changed lanes marked per bundle. Where a goal differs (in its
-// bits) from its target: displacement += (target - goal) << ds (Q16Lanes.retargetedDisplacement),
-// target = goal. Integer arithmetic is done on unsigned lanes (it wraps); a lane is exact
-// wherever the exact check accepts it.
-
-/// Bit 0 set if some goal differs from its target; then bit 1 if some lane that differs is past
-/// the conservative bounds (Q16Lanes.conservativeRetargetLimits), under which the exact check
-/// always accepts: |goal|, |target|, |displacement| <= 2^30, |target - goal| <= displacementLimit,
-/// |the new displacement| <= 2^29, |velocity lane| <= velocityLimit.
-static inline __attribute__((always_inline)) int scan_retarget_q16(
-    const int32_t *restrict goals, const int32_t *restrict targets, const int32_t *restrict displacements,
-    const int32_t *restrict velocities, int32_t ds, int32_t displacementLimit, int32_t velocityLimit, intptr_t count) {
-    if (!lanes_differ(goals, targets, count)) return 0;
-    intptr_t bundles = count / 16;
-    sk_bits16 refused = 0;
-    for (intptr_t b = 0; b < bundles; b++) {
-        intptr_t first = 16 * b;
-        sk_ints16 goal, target, displacement, velocity;
-        __builtin_memcpy(&goal, goals + first, 64);
-        __builtin_memcpy(&target, targets + first, 64);
-        __builtin_memcpy(&displacement, displacements + first, 64);
-        __builtin_memcpy(&velocity, velocities + first, 64);
-        sk_ints16 difference = (sk_ints16)((sk_bits16)target - (sk_bits16)goal);
-        sk_ints16 moved = (sk_ints16)((sk_bits16)displacement + ((sk_bits16)difference << ds));
-        refused |= (sk_bits16)(goal != target)
-            & ~(SK_WITHIN(goal, 1 << 30) & SK_WITHIN(target, 1 << 30) & SK_WITHIN(displacement, 1 << 30)
-                & SK_WITHIN(difference, displacementLimit) & SK_WITHIN(moved, 1 << 29) & SK_WITHIN(velocity, velocityLimit));
-    }
-    int within = SK_LANE_BITS(refused) == 0;
-    for (intptr_t i = bundles * 16; i < count; i++) {
-        int32_t goal = goals[i], target = targets[i], displacement = displacements[i], velocity = velocities[i];
-        if (goal == target) continue;
-        int32_t difference = (int32_t)((uint32_t)target - (uint32_t)goal);
-        int32_t moved = (int32_t)((uint32_t)displacement + ((uint32_t)difference << ds));
-        within &= goal <= (1 << 30) && goal >= -(1 << 30) && target <= (1 << 30) && target >= -(1 << 30)
-            && displacement <= (1 << 30) && displacement >= -(1 << 30) && difference <= displacementLimit
-            && difference >= -displacementLimit && moved <= (1 << 29) && moved >= -(1 << 29) && velocity <= velocityLimit
-            && velocity >= -velocityLimit;
-    }
-    return 1 | (within ? 0 : 2);
-}
-
-static inline __attribute__((always_inline)) void retarget_q16(
-    const int32_t *restrict goals, int32_t *restrict targets, int32_t *restrict displacements, uint16_t *restrict changed,
-    int32_t ds, intptr_t count) {
-    intptr_t bundles = count / 16;
-    for (intptr_t b = 0; b < bundles; b++) {
-        intptr_t first = 16 * b;
-        sk_bits16 goal = SK_LOAD_BITS(goals + first), target = SK_LOAD_BITS(targets + first);
-        sk_bits16 differs = (sk_bits16)(goal != target);
-        uint32_t bits = SK_LANE_BITS(differs);
-        changed[b] = (uint16_t)bits;
-        if (bits == 0) continue;
-        sk_bits16 displacement = SK_LOAD_BITS(displacements + first);
-        sk_bits16 moved = displacement + ((target - goal) << ds);
-        SK_STORE_BITS(displacements + first, (moved & differs) | (displacement & ~differs));
-        SK_STORE_BITS(targets + first, goal);
-    }
-    if (bundles * 16 == count) return;
-    uint32_t bits = 0;
-    for (intptr_t i = bundles * 16; i < count; i++) {
-        if (goals[i] == targets[i]) continue;
-        displacements[i] = (int32_t)((uint32_t)displacements[i] + (((uint32_t)targets[i] - (uint32_t)goals[i]) << ds));
-        targets[i] = goals[i];
-        bits |= 1u << (i - bundles * 16);
-    }
-    changed[bundles] = (uint16_t)bits;
-}
-
 // The state writes (SpringBank.setState(in:values:velocities:)), checked as they go, into lanes
 // the batch takes only if the whole call is accepted (ConfigurationBatch's spare motion lanes):
 // one pass over the caller's arrays where a check pass and a write pass read them twice (28 B a
@@ -309,6 +239,62 @@ static inline __attribute__((always_inline)) int set_state_q16(
     return accepted;
 }
 
+// The storage-order retarget of Q16.16 lanes: one pass, as the state writes, into lanes the batch
+// takes only if the whole call is accepted (its spare target and displacement lanes). Its check
+// needs the velocity lanes too (the motion must still fit the format), so a check pass and an
+// in-place write moved 36 B a spring where this moves 24. Where a goal differs (in its bits) from
+// its target: displacement += (target - goal) << ds (Q16Lanes.retargetedDisplacement),
+// target = goal; every lane of both is written. Integer arithmetic is done on unsigned lanes (it
+// wraps); a lane is exact wherever the exact check accepts it. A lane that differs is refused,
+// for the exact check to decide, unless it is within conservative bounds under which the exact
+// check always accepts (Q16Lanes.conservativeRetargetLimits): |goal|, |target|, |displacement|
+// <= 2^30, |target - goal| <= displacementLimit, |new displacement| <= 2^29, |velocity lane| <=
+// velocityLimit. changed[b] gets bit l for each lane 16b + l whose target differs.
+#define SK_Q16_RETARGET_BUNDLE(first, streaming) do { \
+    sk_ints16 goal_, target_, displacement_, velocity_; \
+    __builtin_memcpy(&goal_, goals + (first), 64); \
+    __builtin_memcpy(&target_, targets + (first), 64); \
+    __builtin_memcpy(&displacement_, displacements + (first), 64); \
+    __builtin_memcpy(&velocity_, velocities + (first), 64); \
+    sk_ints16 difference_ = (sk_ints16)((sk_bits16)target_ - (sk_bits16)goal_); \
+    sk_ints16 moved_ = (sk_ints16)((sk_bits16)displacement_ + ((sk_bits16)difference_ << ds)); \
+    sk_bits16 differs_ = (sk_bits16)(goal_ != target_); \
+    refused |= differs_ & ~(SK_WITHIN(goal_, 1 << 30) & SK_WITHIN(target_, 1 << 30) & SK_WITHIN(displacement_, 1 << 30) \
+                            & SK_WITHIN(difference_, displacementLimit) & SK_WITHIN(moved_, 1 << 29) \
+                            & SK_WITHIN(velocity_, velocityLimit)); \
+    changed[(first) / 16] = (uint16_t)SK_LANE_BITS(differs_); \
+    SK_PUT_BITS(newDisplacements + (first), ((sk_bits16)moved_ & differs_) | ((sk_bits16)displacement_ & ~differs_), streaming); \
+    SK_PUT_BITS(newTargets + (first), (sk_bits16)goal_, streaming); } while (0)
+
+static inline __attribute__((always_inline)) int retarget_q16(
+    const int32_t *restrict goals, const int32_t *restrict targets, const int32_t *restrict displacements,
+    const int32_t *restrict velocities, int32_t *restrict newTargets, int32_t *restrict newDisplacements, uint16_t *restrict changed,
+    int32_t ds, int32_t displacementLimit, int32_t velocityLimit, intptr_t count) {
+    intptr_t bundles = count / 16;
+    sk_bits16 refused = 0;
+    SK_STATE_BUNDLES(bundles, count, SK_Q16_RETARGET_BUNDLE);
+    int within = SK_LANE_BITS(refused) == 0;
+    if (bundles * 16 == count) return within;
+    // The last, partial bundle: lane by lane, touching no lane past `count`.
+    uint32_t bits = 0;
+    for (intptr_t i = bundles * 16; i < count; i++) {
+        int32_t goal = goals[i], target = targets[i], displacement = displacements[i], velocity = velocities[i];
+        newTargets[i] = goal;
+        newDisplacements[i] = displacement;
+        if (goal == target) continue;
+        int32_t difference = (int32_t)((uint32_t)target - (uint32_t)goal);
+        int32_t moved = (int32_t)((uint32_t)displacement + ((uint32_t)difference << ds));
+        newDisplacements[i] = moved;
+        bits |= 1u << (i - bundles * 16);
+        within &= goal <= (1 << 30) && goal >= -(1 << 30) && target <= (1 << 30) && target >= -(1 << 30)
+            && displacement <= (1 << 30) && displacement >= -(1 << 30) && difference <= displacementLimit
+            && difference >= -displacementLimit && moved <= (1 << 29) && moved >= -(1 << 29) && velocity <= velocityLimit
+            && velocity >= -velocityLimit;
+    }
+    changed[bundles] = (uint16_t)bits;
+    return within;
+}
+
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 // Each stream three times: for AVX-512, AVX2 and the baseline, the body inlined into each.
 #define SK_WIDE(isa) __attribute__((target(isa), noinline))
@@ -326,10 +312,10 @@ SK_WIDE("avx512f,avx512bw,avx512vl") static void retarget_f32_avx512(const float
 SK_WIDE("avx2") static void retarget_f32_avx2(const float *g, float *t, float *d, uint16_t *c, intptr_t n) { retarget_f32(g, t, d, c, n); }
 SK_WIDE("avx512f,avx512bw,avx512vl") static int set_state_f32_avx512(const float *x, const float *v, const float *t, float *d, float *vl, float limit, intptr_t n) { return set_state_f32(x, v, t, d, vl, limit, n); }
 SK_WIDE("avx2") static int set_state_f32_avx2(const float *x, const float *v, const float *t, float *d, float *vl, float limit, intptr_t n) { return set_state_f32(x, v, t, d, vl, limit, n); }
-SK_WIDE("avx512f,avx512bw,avx512vl") static int scan_retarget_q16_avx512(const int32_t *g, const int32_t *t, const int32_t *d, const int32_t *v, int32_t ds, int32_t dl, int32_t vl, intptr_t n) { return scan_retarget_q16(g, t, d, v, ds, dl, vl, n); }
-SK_WIDE("avx2") static int scan_retarget_q16_avx2(const int32_t *g, const int32_t *t, const int32_t *d, const int32_t *v, int32_t ds, int32_t dl, int32_t vl, intptr_t n) { return scan_retarget_q16(g, t, d, v, ds, dl, vl, n); }
-SK_WIDE("avx512f,avx512bw,avx512vl") static void retarget_q16_avx512(const int32_t *g, int32_t *t, int32_t *d, uint16_t *c, int32_t ds, intptr_t n) { retarget_q16(g, t, d, c, ds, n); }
-SK_WIDE("avx2") static void retarget_q16_avx2(const int32_t *g, int32_t *t, int32_t *d, uint16_t *c, int32_t ds, intptr_t n) { retarget_q16(g, t, d, c, ds, n); }
+SK_WIDE("avx512f,avx512bw,avx512vl") static int retarget_q16_avx512(const int32_t *g, const int32_t *t, const int32_t *d, const int32_t *v, int32_t *nt, int32_t *nd, uint16_t *c, int32_t ds, int32_t dl, int32_t vl, intptr_t n) { return retarget_q16(g, t, d, v, nt, nd, c, ds, dl, vl, n); }
+SK_WIDE("avx2") static int retarget_q16_avx2(const int32_t *g, const int32_t *t, const int32_t *d, const int32_t *v, int32_t *nt, int32_t *nd, uint16_t *c, int32_t ds, int32_t dl, int32_t vl, intptr_t n) { return retarget_q16(g, t, d, v, nt, nd, c, ds, dl, vl, n); }
+SK_WIDE("avx512f,avx512bw,avx512vl") static int lanes_differ_avx512(const void *g, const void *t, intptr_t n) { return lanes_differ(g, t, n); }
+SK_WIDE("avx2") static int lanes_differ_avx2(const void *g, const void *t, intptr_t n) { return lanes_differ(g, t, n); }
 SK_WIDE("avx512f,avx512bw,avx512vl") static int set_state_q16_avx512(const int32_t *x, const int32_t *v, const int32_t *t, int32_t *d, int32_t *vl, int32_t ds, int32_t vs, int32_t dl, int32_t vlim, intptr_t n) { return set_state_q16(x, v, t, d, vl, ds, vs, dl, vlim, n); }
 SK_WIDE("avx2") static int set_state_q16_avx2(const int32_t *x, const int32_t *v, const int32_t *t, int32_t *d, int32_t *vl, int32_t ds, int32_t vs, int32_t dl, int32_t vlim, intptr_t n) { return set_state_q16(x, v, t, d, vl, ds, vs, dl, vlim, n); }
 
@@ -428,71 +414,36 @@ int sk_stream_set_state_q16(
                                   displacementLimit, velocityLimit, count);
     }
 }
-int sk_scan_retarget_q16(
-    const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t displacementShift,
-    int32_t displacementLimit, int32_t velocityLimit, intptr_t count) {
+int sk_lanes_differ(const void *goals, const void *targets, intptr_t count) {
     switch (sk_vector_level()) {
-    case 2: return scan_retarget_q16_avx512(goals, targets, displacements, velocities, displacementShift, displacementLimit, velocityLimit, count);
-    case 1: return scan_retarget_q16_avx2(goals, targets, displacements, velocities, displacementShift, displacementLimit, velocityLimit, count);
-    default: return scan_retarget_q16(goals, targets, displacements, velocities, displacementShift, displacementLimit, velocityLimit, count);
+    case 2: return lanes_differ_avx512(goals, targets, count);
+    case 1: return lanes_differ_avx2(goals, targets, count);
+    default: return lanes_differ(goals, targets, count);
     }
 }
 
-void sk_stream_retarget_q16(const int32_t *goals, int32_t *targets, int32_t *displacements, uint16_t *changed, int32_t displacementShift, intptr_t count) {
+int sk_stream_retarget_q16(
+    const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t *newTargets,
+    int32_t *newDisplacements, uint16_t *changed, int32_t displacementShift, int32_t displacementLimit, int32_t velocityLimit,
+    intptr_t count) {
     switch (sk_vector_level()) {
-    case 2: retarget_q16_avx512(goals, targets, displacements, changed, displacementShift, count); return;
-    case 1: retarget_q16_avx2(goals, targets, displacements, changed, displacementShift, count); return;
-    default: retarget_q16(goals, targets, displacements, changed, displacementShift, count);
+    case 2: return retarget_q16_avx512(goals, targets, displacements, velocities, newTargets, newDisplacements, changed, displacementShift,
+                                       displacementLimit, velocityLimit, count);
+    case 1: return retarget_q16_avx2(goals, targets, displacements, velocities, newTargets, newDisplacements, changed, displacementShift,
+                                     displacementLimit, velocityLimit, count);
+    default: return retarget_q16(goals, targets, displacements, velocities, newTargets, newDisplacements, changed, displacementShift,
+                                 displacementLimit, velocityLimit, count);
     }
 }
 #else
-int sk_scan_retarget_q16(
-    const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t displacementShift,
-    int32_t displacementLimit, int32_t velocityLimit, intptr_t count) {
-    return scan_retarget_q16(goals, targets, displacements, velocities, displacementShift, displacementLimit, velocityLimit, count);
-}
+int sk_lanes_differ(const void *goals, const void *targets, intptr_t count) { return lanes_differ(goals, targets, count); }
 
-void sk_stream_retarget_q16(const int32_t *goals, int32_t *targets, int32_t *displacements, uint16_t *changed, int32_t displacementShift, intptr_t count) {
-    retarget_q16(goals, targets, displacements, changed, displacementShift, count);
-}
-void sk_stream_values_f32(const float *displacements, const float *targets, float *out, intptr_t count) {
-    values_f32(displacements, targets, out, count);
-}
-
-void sk_stream_values_q16(const int32_t *displacements, const int32_t *targets, int32_t shift, int32_t *out, intptr_t count) {
-    values_q16(displacements, targets, shift, out, count);
-}
-
-void sk_stream_lanes_q16(const int32_t *lanes, int32_t shift, int32_t *out, intptr_t count) {
-    lanes_q16(lanes, shift, out, count);
-}
-
-int sk_scan_targets_f32(const float *goals, const float *targets, float limit, intptr_t count) {
-    return scan_targets_f32(goals, targets, limit, count);
-}
-
-intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t count) {
-    return first_unstorable_f32(values, limit, count);
-}
-
-void sk_stream_retarget_f32(const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count) {
-    retarget_f32(goals, targets, displacements, changed, count);
-}
-
-int sk_stream_set_state_f32(
-    const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, float limit,
+int sk_stream_retarget_q16(
+    const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t *newTargets,
+    int32_t *newDisplacements, uint16_t *changed, int32_t displacementShift, int32_t displacementLimit, int32_t velocityLimit,
     intptr_t count) {
-    return set_state_f32(values, velocities, targets, displacements, velocityLanes, limit, count);
+    return retarget_q16(goals, targets, displacements, velocities, newTargets, newDisplacements, changed, displacementShift,
+                        displacementLimit, velocityLimit, count);
 }
 
-int sk_stream_set_state_q16(
-    const int32_t *values, const int32_t *velocities, const int32_t *targets, int32_t *displacements, int32_t *velocityLanes,
-    int32_t displacementShift, int32_t velocityShift, int32_t displacementLimit, int32_t velocityLimit, intptr_t count) {
-    return set_state_q16(values, velocities, targets, displacements, velocityLanes, displacementShift, velocityShift,
-                         displacementLimit, velocityLimit, count);
-}
-
-void sk_limit_vector_level(int limit) { (void)limit; }
-
-int sk_vector_level(void) { return 0; }
 #endif

@@ -207,13 +207,15 @@ struct CBoundaryCommand {
         try measure("Q16.16 values in storage order (sk_layout_read_q16), against memcpy moving the same 12 B a spring", bytes: 6 * n) { _ in
             try checked(sk_layout_read_q16(fixedBank, sk_quantity._value.rawValue, sk_region._all.rawValue, fixedVersion, &fixedOut, UInt(n)).rawValue)
         }
-        // Q16.16 writes that change every spring, against memcpy moving the same 20 B a spring.
+        // Q16.16 writes that change every spring, against memcpy moving the bytes each must move:
+        // a state set 20 B a spring, as float32's; a retarget 24 (its check reads the velocity
+        // lanes too: the motion must still fit the format).
         let fixedVelocities = (0..<n).map { Int32($0 % 7 - 3) << 16 }, fixedGoals = [fixedValues, fixedValues.map { $0 &+ (1 << 16) }]
         try measure("Q16.16 set state in storage order (sk_layout_set_state_q16), against memcpy moving the same 20 B a spring", bytes: 10 * n) { _ in
             try checked(sk_layout_set_state_q16(fixedBank, sk_region._all.rawValue, fixedVersion, fixedValues, fixedVelocities, UInt(n)).rawValue)
         }
         var fixedWrites = 0
-        try measure("Q16.16 retarget in storage order, every target moved (sk_layout_retarget_q16), against memcpy moving the same 20 B a spring", bytes: 10 * n) { _ in
+        try measure("Q16.16 retarget in storage order, every target moved (sk_layout_retarget_q16), against memcpy moving the same 24 B a spring", bytes: 12 * n) { _ in
             fixedWrites += 1
             try checked(sk_layout_retarget_q16(fixedBank, sk_region._all.rawValue, fixedVersion, fixedGoals[fixedWrites % 2], UInt(n)).rawValue)
         }

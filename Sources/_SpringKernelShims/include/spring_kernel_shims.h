@@ -106,16 +106,19 @@ intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t coun
 /// displacements[i]) - goals[i], targets[i] = goals[i]. changed[b] (one per 16 lanes, the last
 /// for a partial bundle) gets bit l for each lane 16b + l so changed.
 void sk_stream_retarget_f32(const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count);
-/// Q16.16 retargets, in place: bit 0 set if some goals[i] differs from targets[i]; then bit 1 if
-/// some lane that differs is past the conservative bounds under which the exact check accepts
-/// (|goal|, |target|, |displacement| <= 2^30, |target - goal| <= displacementLimit, |new
-/// displacement| <= 2^29, |velocity lane| <= velocityLimit).
-int sk_scan_retarget_q16(
-    const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t displacementShift,
-    int32_t displacementLimit, int32_t velocityLimit, intptr_t count);
-/// Where goals[i] differs from targets[i]: displacements[i] += (targets[i] - goals[i]) << displacementShift
-/// (0...30), targets[i] = goals[i]; changed[b] marks the lanes so changed, as sk_stream_retarget_f32.
-void sk_stream_retarget_q16(const int32_t *goals, int32_t *targets, int32_t *displacements, uint16_t *changed, int32_t displacementShift, intptr_t count);
+/// Whether some of `count` 32-bit lanes of `goals` differs in its bits from `targets`.
+int sk_lanes_differ(const void *goals, const void *targets, intptr_t count);
+/// Q16.16 retarget into lanes kept only if the call is accepted: every lane of newTargets (the
+/// goal) and newDisplacements written; where goals[i] differs from targets[i], newDisplacements[i]
+/// = displacements[i] + ((targets[i] - goals[i]) << displacementShift) (0...30), else the
+/// displacement as it was; changed[b] marks the lanes that differ, as sk_stream_retarget_f32.
+/// Returns 1 if every lane that differs is within the conservative bounds under which the exact
+/// check accepts (|goal|, |target|, |displacement| <= 2^30, |target - goal| <= displacementLimit,
+/// |new displacement| <= 2^29, |velocity lane| <= velocityLimit), else 0.
+int sk_stream_retarget_q16(
+    const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t *newTargets,
+    int32_t *newDisplacements, uint16_t *changed, int32_t displacementShift, int32_t displacementLimit, int32_t velocityLimit,
+    intptr_t count);
 /// For tests: the lanes from which sk_stream_set_state_f32 stores around the cache (negative:
 /// the default, 2^18), so that path runs on a small bank.
 void sk_set_streaming_store_lanes(intptr_t lanes);
