@@ -102,6 +102,9 @@ extension SpringBank {
     /// A spring at rest that is given a new target starts to move, which changes the layout: take
     /// a new one before the next call that needs one.
     ///
+    /// Q16.16: a call that moves a target beyond ±16384 (2³⁰ steps), or a motion near the limits of
+    /// its batch's lanes, is checked one spring at a time: the same result, at about 20 ns a spring.
+    ///
     /// - Throws: what ``values(in:into:)`` throws, or what ``retarget(_:to:)`` throws for the first
     ///   spring that would throw it (a NaN target: ``SpringKernelError/nonFinite(_:)``). Nothing is
     ///   changed then.
@@ -207,6 +210,10 @@ extension SpringBank {
     ///
     /// A spring at rest that is given a state other than its rest starts to move, which changes
     /// the layout: take a new one before the next call that needs one.
+    ///
+    /// The moving and paused springs are written at memory speed. Q16.16: a call with a value or
+    /// target beyond ±16384 (2³⁰ steps), or a motion near the limits of its batch's lanes, is
+    /// checked one spring at a time instead: the same result, at about 10 ns a spring.
     ///
     /// - Throws: what ``values(in:into:)`` throws (for either buffer), or what
     ///   ``setState(of:value:velocity:)`` throws for the first spring that would throw it.
