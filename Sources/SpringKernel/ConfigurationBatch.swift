@@ -28,6 +28,9 @@ final class ConfigurationBatch {
     @exclusivity(unchecked) private(set) var targets: LaneBuffer
     /// The spring record that owns each slot.
     @exclusivity(unchecked) private(set) var springOfSlot: LaneBuffer
+    /// That record's generation (the other half of the spring's handle), kept by slot so a read
+    /// of handles in storage order streams it instead of visiting every record.
+    @exclusivity(unchecked) private(set) var generationOfSlot: LaneBuffer
     /// The caller's own value for the spring in each slot (``SpringBank/userValue(of:)``), kept
     /// by slot so a read in storage order streams it beside the lanes.
     @exclusivity(unchecked) private(set) var userValues: WideLaneBuffer
@@ -89,6 +92,7 @@ final class ConfigurationBatch {
         velocities = LaneBuffer(capacity: capacity)
         targets = LaneBuffer(capacity: capacity)
         springOfSlot = LaneBuffer(capacity: capacity)
+        generationOfSlot = LaneBuffer(capacity: capacity)
         userValues = WideLaneBuffer(capacity: capacity)
         publishLanes()
     }
@@ -105,6 +109,7 @@ final class ConfigurationBatch {
         velocities.deallocate()
         targets.deallocate()
         springOfSlot.deallocate()
+        generationOfSlot.deallocate()
         userValues.deallocate()
         releaseSpareLanes()
     }
@@ -151,6 +156,7 @@ final class ConfigurationBatch {
         velocities.grow(to: grown)
         targets.grow(to: grown)
         springOfSlot.grow(to: grown)
+        generationOfSlot.grow(to: grown)
         userValues.grow(to: grown)
         releaseSpareLanes()
         capacity = grown
@@ -164,17 +170,21 @@ final class ConfigurationBatch {
         velocities.swapAt(a, b)
         targets.swapAt(a, b)
         springOfSlot.swapAt(a, b)
+        generationOfSlot.swapAt(a, b)
         userValues.swapAt(a, b)
         planValidity.layoutChanged()
     }
 
     /// Writes every per-slot field of `slot`.
     @inline(__always)
-    func place(slot: Int, displacement: UInt32, velocity: UInt32, target: UInt32, spring: UInt32, userValue: UInt64) {
+    func place(
+        slot: Int, displacement: UInt32, velocity: UInt32, target: UInt32, spring: UInt32, generation: UInt32, userValue: UInt64
+    ) {
         displacements[slot] = displacement
         velocities[slot] = velocity
         targets[slot] = target
         springOfSlot[slot] = spring
+        generationOfSlot[slot] = generation
         userValues[slot] = userValue
         planValidity.layoutChanged()
     }
@@ -186,6 +196,7 @@ final class ConfigurationBatch {
         velocities[b] = velocities[a]
         targets[b] = targets[a]
         springOfSlot[b] = springOfSlot[a]
+        generationOfSlot[b] = generationOfSlot[a]
         userValues[b] = userValues[a]
         planValidity.layoutChanged()
     }
@@ -212,6 +223,7 @@ final class ConfigurationBatch {
         velocities[slot] = 0
         targets[slot] = 0
         springOfSlot[slot] = 0
+        generationOfSlot[slot] = 0
         userValues[slot] = 0
     }
 

@@ -75,10 +75,29 @@ extension SpringBank {
     public func springs(in layout: StorageLayout, into springs: UnsafeMutableBufferPointer<SpringHandle>) throws(SpringKernelError) {
         try core.check(layout, count: springs.count)
         guard let out = springs.baseAddress else { return }
+        let tag = core.tag
         core.forEachRun(in: layout.region) { batch, slots, offset in
+            // Each slot's record index and generation, kept by slot: no record is visited.
             for slot in 0..<slots {
-                out[offset + slot] = core.handle(ofRecord: Int(batch.springOfSlot[slot]))
+                out[offset + slot] = SpringHandle(index: batch.springOfSlot[slot], generation: batch.generationOfSlot[slot], bankTag: tag)
             }
+        }
+    }
+
+    /// ``springs(in:into:)`` packed into 64 bits each: `high | (generation & generationMask) <<
+    /// indexBits | index` (the C interface's handles), streamed (`sk_stream_pack_handles`).
+    ///
+    /// - Throws: what ``values(in:into:)`` throws; nothing is written then.
+    @_spi(KernelInternals)
+    public func packedSprings(
+        in layout: StorageLayout, into packed: UnsafeMutableBufferPointer<UInt64>, high: UInt64, generationMask: UInt32, indexBits: Int
+    ) throws(SpringKernelError) {
+        try core.check(layout, count: packed.count)
+        guard let out = packed.baseAddress else { return }
+        core.forEachRun(in: layout.region) { batch, slots, offset in
+            sk_stream_pack_handles(
+                batch.springOfSlot.base.assumingMemoryBound(to: UInt32.self), batch.generationOfSlot.base.assumingMemoryBound(to: UInt32.self),
+                high, generationMask, Int32(indexBits), out + offset, slots)
         }
     }
 

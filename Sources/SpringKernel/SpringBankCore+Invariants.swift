@@ -56,8 +56,8 @@ extension SpringBankCore {
             try check(!batch.isRetiring || retiringBatches.filter({ $0.index == b }).count == 1, "retiring batch \(b) not listed once")
             for slot in 0..<batch.capacity {
                 guard slot < batch.count else {
-                    try check(batch.displacements[slot] == 0 && batch.velocities[slot] == 0 && batch.targets[slot] == 0,
-                        "unused slot \(slot) of batch \(b) not clear")
+                    try check(batch.displacements[slot] == 0 && batch.velocities[slot] == 0 && batch.targets[slot] == 0
+                        && batch.generationOfSlot[slot] == 0, "unused slot \(slot) of batch \(b) not clear")
                     continue
                 }
                 let spring = Int(batch.springOfSlot[slot])
@@ -67,6 +67,7 @@ extension SpringBankCore {
                     record.awaitingPrediction = true
                 }
                 try check(record.isLive && Int(record.batch) == b && Int(record.slot) == slot, "slot \(slot) of batch \(b) and its record disagree")
+                try check(batch.generationOfSlot[slot] == record.generation, "slot \(slot) of batch \(b) has another generation than its record")
                 try check(Int(record.pauseDepth) == pauseHolds[spring, default: 0], "pause depth of spring \(spring)")
                 try check((slot < batch.movingCount) == (slot < batch.awakeCount && record.pauseDepth == 0),
                     "spring \(spring) in the wrong region of batch \(b)")

@@ -574,7 +574,7 @@ final class SpringBankCore {
             }
             batch.place(
                 slot: slot, displacement: atRest ? 0 : displacement, velocity: atRest ? 0 : velocity, target: target,
-                spring: UInt32(index), userValue: userValue)
+                spring: UInt32(index), generation: records[index].generation, userValue: userValue)
             return slot
         }
         records[index].batch = Int32(batchIndex)

@@ -1,4 +1,4 @@
-import SpringKernel
+@_spi(KernelInternals) import SpringKernel
 
 // Reads and writes in the bank's own order: the fast path for bulk data. `sk_bank_layout` says
 // how many springs a region holds and the layout's version; the `sk_layout_` calls then stream that
@@ -121,12 +121,10 @@ private func readSprings<Lanes>(
     of layout: StorageLayout, in bank: SpringBank<Lanes>, of entry: BankEntry, into packed: UnsafeMutableBufferPointer<UInt64>
 ) throws(Refusal) {
     try layoutCall(layout, count: packed.count) { () throws(SpringKernelError) in
-        // A SpringHandle is 12 bytes and a packed one 8: read them whole, then pack.
-        let springs = try [SpringHandle](unsafeUninitializedCapacity: layout.count) { (buffer, initialized) throws(SpringKernelError) in
-            try bank.springs(in: layout, into: UnsafeMutableBufferPointer(rebasing: buffer[..<layout.count]))
-            initialized = layout.count
-        }
-        for i in springs.indices { packed[i] = entry.pack(springs[i]) }
+        // Packed as they stream out of the bank's slots: no array of SpringHandle in between.
+        try bank.packedSprings(
+            in: layout, into: packed, high: entry.number << (PackedHandle.indexBits + PackedHandle.generationBits),
+            generationMask: PackedHandle.generationMask, indexBits: Int(PackedHandle.indexBits))
     }
 }
 

@@ -39,6 +39,13 @@ static inline __attribute__((always_inline)) void lanes_q16(
     for (intptr_t i = 0; i < count; i++) out[i] = sk_api_lane(lanes[i], shift);
 }
 
+/// Spring handles packed into 64 bits: high | (generation & generationMask) << indexBits | index.
+static inline __attribute__((always_inline)) void pack_handles(
+    const uint32_t *restrict indices, const uint32_t *restrict generations, uint64_t high, uint32_t generationMask,
+    int32_t indexBits, uint64_t *restrict out, intptr_t count) {
+    for (intptr_t i = 0; i < count; i++) out[i] = high | (uint64_t)(generations[i] & generationMask) << indexBits | indices[i];
+}
+
 // The storage-order writes of float32 lanes (SpringBank.retarget(in:to:) and setState(in:...)):
 // their checks and their lane arithmetic, sixteen lanes (a bundle) at a time, branch-free within
 // a bundle. Lanes are handled as bits where bits decide (a target "changes" when its bits do).
@@ -314,6 +321,8 @@ SK_WIDE("avx512f,avx512bw,avx512vl") static int set_state_f32_avx512(const float
 SK_WIDE("avx2") static int set_state_f32_avx2(const float *x, const float *v, const float *t, float *d, float *vl, float limit, intptr_t n) { return set_state_f32(x, v, t, d, vl, limit, n); }
 SK_WIDE("avx512f,avx512bw,avx512vl") static int retarget_q16_avx512(const int32_t *g, const int32_t *t, const int32_t *d, const int32_t *v, int32_t *nt, int32_t *nd, uint16_t *c, int32_t ds, int32_t dl, int32_t vl, intptr_t n) { return retarget_q16(g, t, d, v, nt, nd, c, ds, dl, vl, n); }
 SK_WIDE("avx2") static int retarget_q16_avx2(const int32_t *g, const int32_t *t, const int32_t *d, const int32_t *v, int32_t *nt, int32_t *nd, uint16_t *c, int32_t ds, int32_t dl, int32_t vl, intptr_t n) { return retarget_q16(g, t, d, v, nt, nd, c, ds, dl, vl, n); }
+SK_WIDE("avx512f,avx512bw,avx512vl") static void pack_handles_avx512(const uint32_t *i, const uint32_t *g, uint64_t h, uint32_t m, int32_t b, uint64_t *o, intptr_t n) { pack_handles(i, g, h, m, b, o, n); }
+SK_WIDE("avx2") static void pack_handles_avx2(const uint32_t *i, const uint32_t *g, uint64_t h, uint32_t m, int32_t b, uint64_t *o, intptr_t n) { pack_handles(i, g, h, m, b, o, n); }
 SK_WIDE("avx512f,avx512bw,avx512vl") static int lanes_differ_avx512(const void *g, const void *t, intptr_t n) { return lanes_differ(g, t, n); }
 SK_WIDE("avx2") static int lanes_differ_avx2(const void *g, const void *t, intptr_t n) { return lanes_differ(g, t, n); }
 SK_WIDE("avx512f,avx512bw,avx512vl") static int set_state_q16_avx512(const int32_t *x, const int32_t *v, const int32_t *t, int32_t *d, int32_t *vl, int32_t ds, int32_t vs, int32_t dl, int32_t vlim, intptr_t n) { return set_state_q16(x, v, t, d, vl, ds, vs, dl, vlim, n); }
@@ -414,6 +423,16 @@ int sk_stream_set_state_q16(
                                   displacementLimit, velocityLimit, count);
     }
 }
+void sk_stream_pack_handles(
+    const uint32_t *indices, const uint32_t *generations, uint64_t high, uint32_t generationMask, int32_t indexBits, uint64_t *out,
+    intptr_t count) {
+    switch (sk_vector_level()) {
+    case 2: pack_handles_avx512(indices, generations, high, generationMask, indexBits, out, count); return;
+    case 1: pack_handles_avx2(indices, generations, high, generationMask, indexBits, out, count); return;
+    default: pack_handles(indices, generations, high, generationMask, indexBits, out, count);
+    }
+}
+
 int sk_lanes_differ(const void *goals, const void *targets, intptr_t count) {
     switch (sk_vector_level()) {
     case 2: return lanes_differ_avx512(goals, targets, count);
@@ -436,6 +455,12 @@ int sk_stream_retarget_q16(
     }
 }
 #else
+void sk_stream_pack_handles(
+    const uint32_t *indices, const uint32_t *generations, uint64_t high, uint32_t generationMask, int32_t indexBits, uint64_t *out,
+    intptr_t count) {
+    pack_handles(indices, generations, high, generationMask, indexBits, out, count);
+}
+
 int sk_lanes_differ(const void *goals, const void *targets, intptr_t count) { return lanes_differ(goals, targets, count); }
 
 int sk_stream_retarget_q16(

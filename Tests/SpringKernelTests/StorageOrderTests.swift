@@ -669,6 +669,38 @@ struct StorageOrderTests {
         try streamed._checkInvariants()
     }
 
+    @Test("handles read in storage order carry each slot's generation through removals, reused records, rests, pauses and configuration changes; packed, as the C interface packs them")
+    func handlesInStorageOrder() throws {
+        let bank = SpringBank<Float32Lanes>()
+        var live = try bank.add(values: (0..<200).map { Float($0 % 17) }, targets: (0..<200).map { Float($0 % 3) }, tolerance: 0.5)
+        let stiff = try SpringConfiguration(tension: 900, friction: 40)
+        for round in 0..<6 {
+            // Remove a few, add as many (reusing their records, each a generation on), move some
+            // to another configuration, pause a few, and step so that some rest.
+            let gone = stride(from: round, to: live.count, by: 7).map { live[$0] }
+            try bank.remove(gone)
+            live.removeAll { gone.contains($0) }
+            live += try bank.add(values: gone.indices.map { Float($0 % 5) + 10 }, targets: gone.indices.map { _ in 0 }, tolerance: 0.5)
+            try bank.setConfiguration(of: stride(from: round, to: live.count, by: 11).map { live[$0] }, to: round % 2 == 0 ? stiff : .default)
+            if round == 3 { try bank.pause(try bank.makePauseMask(Array(live.prefix(9)))) }
+            for _ in 0..<(round * 7) { try bank.step(dt: 1.0 / 60) }
+            try bank._checkInvariants()
+            for region in [StorageRegion.all, .moving] {
+                let layout = bank.storageLayout(of: region)
+                var springs = [SpringHandle](repeating: SpringHandle(index: 0, generation: 0, bankTag: 0), count: layout.count)
+                try springs.withUnsafeMutableBufferPointer { try bank.springs(in: layout, into: $0) }
+                if region == .all { #expect(Set(springs) == Set(live), "round \(round)") }
+                for spring in springs { #expect(try bank.value(of: spring).isFinite) }  // each a live handle of this bank
+                var packed = [UInt64](repeating: 0, count: layout.count)
+                try packed.withUnsafeMutableBufferPointer {
+                    try bank.packedSprings(in: layout, into: $0, high: 0xAB << 48, generationMask: (1 << 18) - 1, indexBits: 30)
+                }
+                #expect(packed == springs.map { 0xAB << 48 | UInt64($0.generation & ((1 << 18) - 1)) << 30 | UInt64($0.index) }, "round \(round)")
+            }
+        }
+        #expect(live.contains { $0.generation > 0 })
+    }
+
     @Test("user values and layouts follow the batch forms: add, reconfigure and remove many springs at once")
     func userValuesThroughBatchForms() throws {
         let bank = SpringBank<Float32Lanes>()

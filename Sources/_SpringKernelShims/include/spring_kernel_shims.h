@@ -96,6 +96,12 @@ void sk_stream_values_q16(const int32_t *displacements, const int32_t *targets, 
 /// out[i] = lanes[i] rounded from 2^shift finer (1...31) (Q16.16).
 void sk_stream_lanes_q16(const int32_t *lanes, int32_t shift, int32_t *out, intptr_t count);
 
+/// Spring handles read in storage order, packed: out[i] = high | (generations[i] & generationMask)
+/// << indexBits | indices[i].
+void sk_stream_pack_handles(
+    const uint32_t *indices, const uint32_t *generations, uint64_t high, uint32_t generationMask, int32_t indexBits, uint64_t *out,
+    intptr_t count);
+
 /// The storage-order writes' streams of float32 lanes (shims.c), chosen like the reads':
 /// bit 0 set if some goals[i] differs in its bits from targets[i], and then bit 1 if some goal
 /// is not storable (NaN, or magnitude above `limit`).
