@@ -41,9 +41,9 @@ final class ConfigurationBatch {
     /// changes nothing (a check pass before the write read the caller's arrays, or the lanes the
     /// check needs, twice). Each is made by the first write that fills it and released when the
     /// buffers grow.
-    @exclusivity(unchecked) private var spareDisplacements = SpareLanes()
-    @exclusivity(unchecked) private var spareVelocities = SpareLanes()
-    @exclusivity(unchecked) private var spareTargets = SpareLanes()
+    @exclusivity(unchecked) private var spareDisplacements = SpareLaneBuffer()
+    @exclusivity(unchecked) private var spareVelocities = SpareLaneBuffer()
+    @exclusivity(unchecked) private var spareTargets = SpareLaneBuffer()
 
     /// Slots available before the buffers must grow; a multiple of the bundle width.
     private(set) var capacity: Int
@@ -265,7 +265,7 @@ enum FilledLanes {
 
 /// One spare lane buffer of a batch (see ``ConfigurationBatch/adoptFilledLanes(_:slots:)``), and
 /// how far it may be non-zero: a batch's own lanes are zero past its slots in use.
-struct SpareLanes {
+struct SpareLaneBuffer {
     private var buffer: LaneBuffer?
     /// The buffer is zero from this slot on.
     private var written = 0
