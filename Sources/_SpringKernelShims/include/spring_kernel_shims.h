@@ -102,8 +102,8 @@ void sk_stream_pack_handles(
     const uint32_t *indices, const uint32_t *generations, uint64_t high, uint32_t generationMask, int32_t indexBits, uint64_t *out,
     intptr_t count);
 
-/// The storage-order writes' streams of float32 lanes (shims.c), chosen like the reads':
-/// bit 0 set if some goals[i] differs in its bits from targets[i], and then bit 1 if some goal
+/// The storage-order writes' streams (shims.c), chosen like the reads'. Float32 retarget, its
+/// check: bit 0 set if some goals[i] differs in its bits from targets[i], and then bit 1 if some goal
 /// is not storable (NaN, or magnitude above `limit`).
 int sk_scan_targets_f32(const float *goals, const float *targets, float limit, intptr_t count);
 /// The index of the first values[i] that is NaN or above `limit` in magnitude, or `count`.
@@ -125,8 +125,8 @@ int sk_stream_retarget_q16(
     const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t *newTargets,
     int32_t *newDisplacements, uint16_t *changed, int32_t displacementShift, int32_t displacementLimit, int32_t velocityLimit,
     intptr_t count);
-/// For tests: the lanes from which sk_stream_set_state_f32 stores around the cache (negative:
-/// the default, 2^18), so that path runs on a small bank.
+/// For tests: the lanes from which the state writes and the Q16.16 retarget store around the
+/// cache (negative: the default, 2^18), so that path runs on a small bank.
 void sk_set_streaming_store_lanes(intptr_t lanes);
 /// displacements[i] = values[i] - targets[i], velocityLanes[i] = velocities[i], into lanes kept
 /// only if the call is accepted: returns 1 if every value and velocity is storable (neither NaN
