@@ -190,13 +190,23 @@ static inline __attribute__((always_inline)) int set_state_f32(
     intptr_t bundles = count / 16;
     sk_bits16 refused = 0;
     SK_STATE_BUNDLES(bundles, count, SK_F32_STATE_BUNDLE);
-    int accepted = SK_LANE_BITS(refused) == 0;
-    for (intptr_t i = bundles * 16; i < count; i++) {
-        accepted &= values[i] <= limit && values[i] >= -limit && velocities[i] <= limit && velocities[i] >= -limit;
-        displacements[i] = values[i] - targets[i];
-        velocityLanes[i] = velocities[i];
+    intptr_t first = bundles * 16, tail = count - first;
+    if (tail > 0) {
+        // The partial bundle through the same bundle code, on copies padded with zeros (which
+        // every check accepts), the stream's pointers shadowed: no lane past `count` is touched.
+        float x[16] = {0}, v[16] = {0}, t[16] = {0}, d[16], w[16];
+        __builtin_memcpy(x, values + first, tail * 4);
+        __builtin_memcpy(v, velocities + first, tail * 4);
+        __builtin_memcpy(t, targets + first, tail * 4);
+        {
+            const float *values = x, *velocities = v, *targets = t;
+            float *displacements = d, *velocityLanes = w;
+            SK_F32_STATE_BUNDLE(0, 0);
+        }
+        __builtin_memcpy(displacements + first, d, tail * 4);
+        __builtin_memcpy(velocityLanes + first, w, tail * 4);
     }
-    return accepted;
+    return SK_LANE_BITS(refused) == 0;
 }
 
 /// Q16.16: the displacement (value - target) << ds and the velocity at the batch's scale:
@@ -218,17 +228,6 @@ static inline __attribute__((always_inline)) int set_state_f32(
     SK_PUT_BITS(displacements + (first), (sk_bits16)difference_ << ds, streaming); \
     SK_PUT_BITS(velocityLanes + (first), velocityLane_, streaming); } while (0)
 
-/// The same, one lane (the partial bundle).
-static inline __attribute__((always_inline)) int q16_state_lane(
-    int32_t value, int32_t velocity, int32_t target, int32_t ds, int32_t up, int32_t down, int32_t displacementLimit,
-    int32_t velocityLimit, int32_t *displacement, int32_t *velocityLane) {
-    int32_t difference = (int32_t)((uint32_t)value - (uint32_t)target);
-    *displacement = (int32_t)((uint32_t)difference << ds);
-    *velocityLane = down > 0 ? (velocity >> down) + ((velocity >> (down - 1)) & 1) : (int32_t)((uint32_t)velocity << up);
-    return value <= (1 << 30) && value >= -(1 << 30) && target <= (1 << 30) && target >= -(1 << 30)
-        && difference <= displacementLimit && difference >= -displacementLimit && velocity <= velocityLimit && velocity >= -velocityLimit;
-}
-
 /// `ds` in 0...30, `vs` in -30...30 (Q16Lanes.streamsStateWrites).
 static inline __attribute__((always_inline)) int set_state_q16(
     const int32_t *restrict values, const int32_t *restrict velocities, const int32_t *restrict targets,
@@ -238,12 +237,22 @@ static inline __attribute__((always_inline)) int set_state_q16(
     sk_bits16 refused = 0;
     int32_t up = vs > 0 ? vs : 0, down = vs < 0 ? -vs : 0;
     SK_STATE_BUNDLES(bundles, count, SK_Q16_STATE_BUNDLE);
-    int accepted = SK_LANE_BITS(refused) == 0;
-    for (intptr_t i = bundles * 16; i < count; i++) {
-        accepted &= q16_state_lane(
-            values[i], velocities[i], targets[i], ds, up, down, displacementLimit, velocityLimit, displacements + i, velocityLanes + i);
+    intptr_t first = bundles * 16, tail = count - first;
+    if (tail > 0) {
+        // The partial bundle as float32's (zeros pass every bound).
+        int32_t x[16] = {0}, v[16] = {0}, t[16] = {0}, d[16], w[16];
+        __builtin_memcpy(x, values + first, tail * 4);
+        __builtin_memcpy(v, velocities + first, tail * 4);
+        __builtin_memcpy(t, targets + first, tail * 4);
+        {
+            const int32_t *values = x, *velocities = v, *targets = t;
+            int32_t *displacements = d, *velocityLanes = w;
+            SK_Q16_STATE_BUNDLE(0, 0);
+        }
+        __builtin_memcpy(displacements + first, d, tail * 4);
+        __builtin_memcpy(velocityLanes + first, w, tail * 4);
     }
-    return accepted;
+    return SK_LANE_BITS(refused) == 0;
 }
 
 // The storage-order retarget of Q16.16 lanes: one pass, as the state writes, into lanes the batch
@@ -280,26 +289,25 @@ static inline __attribute__((always_inline)) int retarget_q16(
     intptr_t bundles = count / 16;
     sk_bits16 refused = 0;
     SK_STATE_BUNDLES(bundles, count, SK_Q16_RETARGET_BUNDLE);
-    int within = SK_LANE_BITS(refused) == 0;
-    if (bundles * 16 == count) return within;
-    // The last, partial bundle: lane by lane, touching no lane past `count`.
-    uint32_t bits = 0;
-    for (intptr_t i = bundles * 16; i < count; i++) {
-        int32_t goal = goals[i], target = targets[i], displacement = displacements[i], velocity = velocities[i];
-        newTargets[i] = goal;
-        newDisplacements[i] = displacement;
-        if (goal == target) continue;
-        int32_t difference = (int32_t)((uint32_t)target - (uint32_t)goal);
-        int32_t moved = (int32_t)((uint32_t)displacement + ((uint32_t)difference << ds));
-        newDisplacements[i] = moved;
-        bits |= 1u << (i - bundles * 16);
-        within &= goal <= (1 << 30) && goal >= -(1 << 30) && target <= (1 << 30) && target >= -(1 << 30)
-            && displacement <= (1 << 30) && displacement >= -(1 << 30) && difference <= displacementLimit
-            && difference >= -displacementLimit && moved <= (1 << 29) && moved >= -(1 << 29) && velocity <= velocityLimit
-            && velocity >= -velocityLimit;
+    intptr_t first = bundles * 16, tail = count - first;
+    if (tail > 0) {
+        // The partial bundle as the state writes' (padded lanes: goal = target = 0, unchanged).
+        int32_t g[16] = {0}, t[16] = {0}, d[16] = {0}, v[16] = {0}, nt[16], nd[16];
+        uint16_t *tailMarks = changed + bundles;
+        __builtin_memcpy(g, goals + first, tail * 4);
+        __builtin_memcpy(t, targets + first, tail * 4);
+        __builtin_memcpy(d, displacements + first, tail * 4);
+        __builtin_memcpy(v, velocities + first, tail * 4);
+        {
+            const int32_t *goals = g, *targets = t, *displacements = d, *velocities = v;
+            int32_t *newTargets = nt, *newDisplacements = nd;
+            uint16_t *changed = tailMarks;
+            SK_Q16_RETARGET_BUNDLE(0, 0);
+        }
+        __builtin_memcpy(newTargets + first, nt, tail * 4);
+        __builtin_memcpy(newDisplacements + first, nd, tail * 4);
     }
-    changed[bundles] = (uint16_t)bits;
-    return within;
+    return SK_LANE_BITS(refused) == 0;
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
