@@ -60,13 +60,13 @@ typedef float sk_floats16 __attribute__((ext_vector_type(16)));
 typedef _Bool sk_bool16 __attribute__((ext_vector_type(16)));
 #define SK_LANE_BITS(mask) ({ sk_bool16 set_ = __builtin_convertvector((mask) != 0, sk_bool16); uint16_t bits_; __builtin_memcpy(&bits_, &set_, 2); (uint32_t)bits_; })
 typedef int32_t sk_ints16 __attribute__((ext_vector_type(16)));
-/// All ones where -limit <= x <= limit (x, limit: Int32 lanes).
+/// All ones where -limit <= x <= limit (Int32 or float lanes; false for NaN).
 #define SK_WITHIN(x, limit) ((sk_bits16)((x) <= (limit)) & (sk_bits16)((x) >= -(limit)))
-/// All ones where |x| <= limit (false for NaN), as Float32Lanes.lanePattern(of:as:) accepts.
-#define SK_STORABLE(x, limit) ((sk_bits16)((x) <= (limit)) & (sk_bits16)((x) >= -(limit)))
+/// All ones where |x| <= limit, as Float32Lanes.lanePattern(of:as:) accepts.
+#define SK_STORABLE(x, limit) SK_WITHIN(x, limit)
 
-/// Lanes from which a state write stores around the cache: 2^18 (1 MB a lane array) unless a
-/// test lowers it (sk_set_streaming_store_lanes) to run that path on a small bank.
+/// Lanes from which a write into spare lanes stores around the cache: 2^18 (1 MB a lane array)
+/// unless a test lowers it (sk_set_streaming_store_lanes) to run that path on a small bank.
 static intptr_t sk_streaming_store_lanes = 1 << 18;
 
 void sk_set_streaming_store_lanes(intptr_t lanes) {
