@@ -149,7 +149,7 @@ static inline __attribute__((always_inline)) void retarget_f32(
 }
 
 // The state writes (SpringBank.setState(in:values:velocities:)), checked as they go, into lanes
-// the batch takes only if the whole call is accepted (ConfigurationBatch's spare motion lanes):
+// the batch takes only if the whole call is accepted (ConfigurationBatch's spare lanes):
 // one pass over the caller's arrays where a check pass and a write pass read them twice (28 B a
 // spring instead of 20). Every lane is written; each returns 1 if every lane passed its check,
 // else 0 (the lanes are then discarded, or kept once the exact check accepts them all).
@@ -158,11 +158,12 @@ static inline __attribute__((always_inline)) void retarget_f32(
 #define SK_PUT_BITS(p, v, streaming) do { \
     if (streaming) __builtin_nontemporal_store((v), (sk_bits16 *)(p)); else SK_STORE_BITS(p, v); } while (0)
 
-/// The bundles of a state write: `bundle(first, streaming)` writes lanes first..<first + 16 and
+/// The bundles of a write into spare lanes (the state writes, the Q16.16 retarget):
+/// `bundle(first, streaming)` writes lanes first..<first + 16 and
 /// ors the lanes it refuses into `refused`. From 2^18 lanes (1 MB an array) the lanes are stored
 /// around the cache: lanes that big would not stay cached for the next step anyway, and a plain
 /// store first reads the line it overwrites (8 B more a spring).
-#define SK_STATE_BUNDLES(bundles, count, bundle) do { \
+#define SK_SPARE_LANE_BUNDLES(bundles, count, bundle) do { \
     if ((count) >= __atomic_load_n(&sk_streaming_store_lanes, __ATOMIC_RELAXED)) { \
         for (intptr_t b_ = 0; b_ < (bundles); b_++) bundle(16 * b_, 1); \
         SK_STREAMING_STORES_DONE(); \
@@ -189,7 +190,7 @@ static inline __attribute__((always_inline)) int set_state_f32(
     float *restrict displacements, float *restrict velocityLanes, float limit, intptr_t count) {
     intptr_t bundles = count / 16;
     sk_bits16 refused = 0;
-    SK_STATE_BUNDLES(bundles, count, SK_F32_STATE_BUNDLE);
+    SK_SPARE_LANE_BUNDLES(bundles, count, SK_F32_STATE_BUNDLE);
     intptr_t first = bundles * 16, tail = count - first;
     if (tail > 0) {
         // The partial bundle through the same bundle code, on copies padded with zeros (which
@@ -228,7 +229,7 @@ static inline __attribute__((always_inline)) int set_state_f32(
     SK_PUT_BITS(displacements + (first), (sk_bits16)difference_ << ds, streaming); \
     SK_PUT_BITS(velocityLanes + (first), velocityLane_, streaming); } while (0)
 
-/// `ds` in 0...30, `vs` in -30...30 (Q16Lanes.streamsStateWrites).
+/// `ds` in 0...30, `vs` in -30...30 (Q16Lanes.streamsWrites(at:)).
 static inline __attribute__((always_inline)) int set_state_q16(
     const int32_t *restrict values, const int32_t *restrict velocities, const int32_t *restrict targets,
     int32_t *restrict displacements, int32_t *restrict velocityLanes, int32_t ds, int32_t vs, int32_t displacementLimit,
@@ -236,7 +237,7 @@ static inline __attribute__((always_inline)) int set_state_q16(
     intptr_t bundles = count / 16;
     sk_bits16 refused = 0;
     int32_t up = vs > 0 ? vs : 0, down = vs < 0 ? -vs : 0;
-    SK_STATE_BUNDLES(bundles, count, SK_Q16_STATE_BUNDLE);
+    SK_SPARE_LANE_BUNDLES(bundles, count, SK_Q16_STATE_BUNDLE);
     intptr_t first = bundles * 16, tail = count - first;
     if (tail > 0) {
         // The partial bundle as float32's (zeros pass every bound).
@@ -288,7 +289,7 @@ static inline __attribute__((always_inline)) int retarget_q16(
     int32_t ds, int32_t displacementLimit, int32_t velocityLimit, intptr_t count) {
     intptr_t bundles = count / 16;
     sk_bits16 refused = 0;
-    SK_STATE_BUNDLES(bundles, count, SK_Q16_RETARGET_BUNDLE);
+    SK_SPARE_LANE_BUNDLES(bundles, count, SK_Q16_RETARGET_BUNDLE);
     intptr_t first = bundles * 16, tail = count - first;
     if (tail > 0) {
         // The partial bundle as the state writes' (padded lanes: goal = target = 0, unchanged).
