@@ -177,6 +177,25 @@ static inline __attribute__((always_inline)) void retarget_f32(
 #define SK_STREAMING_STORES_DONE() do { } while (0)
 #endif
 
+/// The partial bundle of a state write, lanes first..<count (fewer than 16), through the same
+/// bundle code as the whole ones: on copies padded with zeros (which every check accepts), the
+/// stream's pointers shadowed by them, so no lane past `count` is read or written.
+#define SK_STATE_PARTIAL_BUNDLE(lane_t, first, count, bundle) do { \
+    intptr_t first_ = (first), tail_ = (count) - first_; \
+    if (tail_ > 0) { \
+        lane_t x_[16] = {0}, v_[16] = {0}, t_[16] = {0}, d_[16], w_[16]; \
+        __builtin_memcpy(x_, values + first_, tail_ * 4); \
+        __builtin_memcpy(v_, velocities + first_, tail_ * 4); \
+        __builtin_memcpy(t_, targets + first_, tail_ * 4); \
+        { \
+            const lane_t *values = x_, *velocities = v_, *targets = t_; \
+            lane_t *displacements = d_, *velocityLanes = w_; \
+            bundle(0, 0); \
+        } \
+        __builtin_memcpy(displacements + first_, d_, tail_ * 4); \
+        __builtin_memcpy(velocityLanes + first_, w_, tail_ * 4); \
+    } } while (0)
+
 /// Float32: displacements[i] = values[i] - targets[i], velocityLanes[i] = velocities[i]; refused
 /// where a value or velocity is not SK_STORABLE.
 #define SK_F32_STATE_BUNDLE(first, streaming) do { \
@@ -191,22 +210,7 @@ static inline __attribute__((always_inline)) int set_state_f32(
     intptr_t bundles = count / 16;
     sk_bits16 refused = 0;
     SK_SPARE_LANE_BUNDLES(bundles, count, SK_F32_STATE_BUNDLE);
-    intptr_t first = bundles * 16, tail = count - first;
-    if (tail > 0) {
-        // The partial bundle through the same bundle code, on copies padded with zeros (which
-        // every check accepts), the stream's pointers shadowed: no lane past `count` is touched.
-        float x[16] = {0}, v[16] = {0}, t[16] = {0}, d[16], w[16];
-        __builtin_memcpy(x, values + first, tail * 4);
-        __builtin_memcpy(v, velocities + first, tail * 4);
-        __builtin_memcpy(t, targets + first, tail * 4);
-        {
-            const float *values = x, *velocities = v, *targets = t;
-            float *displacements = d, *velocityLanes = w;
-            SK_F32_STATE_BUNDLE(0, 0);
-        }
-        __builtin_memcpy(displacements + first, d, tail * 4);
-        __builtin_memcpy(velocityLanes + first, w, tail * 4);
-    }
+    SK_STATE_PARTIAL_BUNDLE(float, bundles * 16, count, SK_F32_STATE_BUNDLE);
     return SK_LANE_BITS(refused) == 0;
 }
 
@@ -238,21 +242,7 @@ static inline __attribute__((always_inline)) int set_state_q16(
     sk_bits16 refused = 0;
     int32_t up = vs > 0 ? vs : 0, down = vs < 0 ? -vs : 0;
     SK_SPARE_LANE_BUNDLES(bundles, count, SK_Q16_STATE_BUNDLE);
-    intptr_t first = bundles * 16, tail = count - first;
-    if (tail > 0) {
-        // The partial bundle as float32's (zeros pass every bound).
-        int32_t x[16] = {0}, v[16] = {0}, t[16] = {0}, d[16], w[16];
-        __builtin_memcpy(x, values + first, tail * 4);
-        __builtin_memcpy(v, velocities + first, tail * 4);
-        __builtin_memcpy(t, targets + first, tail * 4);
-        {
-            const int32_t *values = x, *velocities = v, *targets = t;
-            int32_t *displacements = d, *velocityLanes = w;
-            SK_Q16_STATE_BUNDLE(0, 0);
-        }
-        __builtin_memcpy(displacements + first, d, tail * 4);
-        __builtin_memcpy(velocityLanes + first, w, tail * 4);
-    }
+    SK_STATE_PARTIAL_BUNDLE(int32_t, bundles * 16, count, SK_Q16_STATE_BUNDLE);
     return SK_LANE_BITS(refused) == 0;
 }
 
@@ -292,7 +282,8 @@ static inline __attribute__((always_inline)) int retarget_q16(
     SK_SPARE_LANE_BUNDLES(bundles, count, SK_Q16_RETARGET_BUNDLE);
     intptr_t first = bundles * 16, tail = count - first;
     if (tail > 0) {
-        // The partial bundle as the state writes' (padded lanes: goal = target = 0, unchanged).
+        // The partial bundle as the state writes' (SK_STATE_PARTIAL_BUNDLE; padded lanes: goal =
+        // target = 0, unchanged).
         int32_t g[16] = {0}, t[16] = {0}, d[16] = {0}, v[16] = {0}, nt[16], nd[16];
         uint16_t *tailMarks = changed + bundles;
         __builtin_memcpy(g, goals + first, tail * 4);
