@@ -77,7 +77,7 @@ final class ConfigurationBatch {
     @exclusivity(unchecked) private var nextCacheSlot = 0
 
     init(
-        configuration: SpringConfiguration, scale: LaneScale, lanes: any SpringLaneArithmetic.Type, planValidity: PlanValidity,
+        configuration: SpringConfiguration, scale: LaneScale, lanes: (some SpringLaneArithmetic).Type, planValidity: PlanValidity,
         lanesEntry: (table: UnsafeTable<BatchLanes>, index: Int), capacity requested: Int = BundleIndexing.laneCount
     ) {
         let capacity = BundleIndexing.bundleCount(springs: max(requested, 1)) * BundleIndexing.laneCount
@@ -228,7 +228,7 @@ final class ConfigurationBatch {
     }
 
     /// The step coefficients for frames of `duration`, cached per duration.
-    func coefficients(duration: Double, lanes: any SpringLaneArithmetic.Type) -> SIMD8<UInt32> {
+    func coefficients<Lanes: SpringLaneArithmetic>(duration: Double, lanes: Lanes.Type) -> SIMD8<UInt32> {
         let bits = duration.bitPattern  // a step's duration is positive: never 0
         if cachedDurations[0] == bits { return cachedCoefficients.0 }
         if cachedDurations[1] == bits { return cachedCoefficients.1 }

@@ -8,6 +8,58 @@ import _SpringKernelShims
 /// The arithmetic is the format's own, lane for lane (the storage-order tests compare every write
 /// with the one-spring write, bit for bit).
 extension Float32Lanes {
+    @_spi(KernelInternals)
+    public static func streamValues(
+        displacements: UnsafeRawPointer, targets: UnsafeRawPointer, shift: Int, count: Int, into out: UnsafeMutableRawPointer
+    ) -> Int {
+        // One scale (shift 0): target + displacement, one add a spring.
+        sk_stream_values_f32(
+            displacements.assumingMemoryBound(to: Float.self), targets.assumingMemoryBound(to: Float.self),
+            out.assumingMemoryBound(to: Float.self), count)
+        return count
+    }
+
+    @_spi(KernelInternals)
+    public static func streamLanes(_ lanes: UnsafeRawPointer, shift: Int, count: Int, into out: UnsafeMutableRawPointer) -> Int {
+        // The lanes are the values' own bits: memcpy (a compiled copy loop ran at 0.74-0.79x of it in cache).
+        out.copyMemory(from: lanes, byteCount: count * MemoryLayout<Float>.size)
+        return count
+    }
+
+    @_spi(KernelInternals)
+    public static func streamsWrites(at scale: LaneScale) -> Bool { true }
+
+    @_spi(KernelInternals)
+    public static func streamState(
+        values: UnsafeRawPointer, velocities: UnsafeRawPointer, targets: UnsafeRawPointer, displacements: UnsafeMutableRawPointer,
+        velocityLanes: UnsafeMutableRawPointer, scale: LaneScale, naturalFrequency: Double, count: Int
+    ) -> Bool {
+        setState(
+            values: values.assumingMemoryBound(to: Float.self), velocities: velocities.assumingMemoryBound(to: Float.self),
+            targets: targets, displacements: displacements, velocityLanes: velocityLanes, count: count)
+    }
+
+    @_spi(KernelInternals)
+    public static func allStorable(values: UnsafeRawPointer, velocities: UnsafeRawPointer, count: Int) -> Bool? {
+        allStorable(values.assumingMemoryBound(to: Float.self), velocities.assumingMemoryBound(to: Float.self), count: count)
+    }
+
+    @_spi(KernelInternals)
+    public static func scanTargets(goals: UnsafeRawPointer, stored targets: UnsafeRawPointer, count: Int) -> (anyChanged: Bool, allStorable: Bool)? {
+        scanTargets(goals.assumingMemoryBound(to: Float.self), stored: targets, count: count)
+    }
+
+    @_spi(KernelInternals)
+    public static func streamRetarget(
+        goals: UnsafeRawPointer, targets: UnsafeMutableRawPointer, displacements: UnsafeMutableRawPointer,
+        changed: UnsafeMutablePointer<UInt16>, count: Int
+    ) -> Bool {
+        sk_stream_retarget_f32(
+            goals.assumingMemoryBound(to: Float.self), targets.assumingMemoryBound(to: Float.self),
+            displacements.assumingMemoryBound(to: Float.self), changed, count)
+        return true
+    }
+
     /// Compares `count` new targets with the stored target lanes: whether any differs (in its
     /// bits), and whether every one that differs is one ``lanePattern(of:as:)`` accepts (finite,
     /// magnitude at most ``valueLimit``). A target equal to its stored lane was accepted when it
@@ -22,27 +74,16 @@ extension Float32Lanes {
         sk_first_unstorable_f32(values, valueLimit, count) == count && sk_first_unstorable_f32(velocities, valueLimit, count) == count
     }
 
-    /// Pulls every lane whose target differs (in its bits) from `goals[i]` toward it, as
-    /// ``retargetedDisplacement(_:from:to:scale:)`` does one lane, and sets bit l of `changed[b]`
-    /// for each lane 16b + l it changed (one mask per bundle, the last for a partial one).
-    static func retarget(
-        goals: UnsafePointer<Float>, targets: LaneBuffer, displacements: LaneBuffer, changed: UnsafeMutablePointer<UInt16>, count: Int
-    ) {
-        sk_stream_retarget_f32(
-            goals, targets.base.assumingMemoryBound(to: Float.self), displacements.base.assumingMemoryBound(to: Float.self),
-            changed, count)
-    }
-
     /// Writes the first `count` lanes for `values` and `velocities` about their targets: the
     /// displacement value − target and the velocity as it is, as ``displacementPattern(value:target:)``
     /// stores them; every lane is written. Returns whether every value and velocity is one
     /// ``lanePattern(of:as:)`` accepts (if not, the lanes are to be discarded).
     static func setState(
-        values: UnsafePointer<Float>, velocities: UnsafePointer<Float>, targets: LaneBuffer, displacements: LaneBuffer,
-        velocityLanes: LaneBuffer, count: Int
+        values: UnsafePointer<Float>, velocities: UnsafePointer<Float>, targets: UnsafeRawPointer, displacements: UnsafeMutableRawPointer,
+        velocityLanes: UnsafeMutableRawPointer, count: Int
     ) -> Bool {
         sk_stream_set_state_f32(
-            values, velocities, targets.base.assumingMemoryBound(to: Float.self), displacements.base.assumingMemoryBound(to: Float.self),
-            velocityLanes.base.assumingMemoryBound(to: Float.self), valueLimit, count) != 0
+            values, velocities, targets.assumingMemoryBound(to: Float.self), displacements.assumingMemoryBound(to: Float.self),
+            velocityLanes.assumingMemoryBound(to: Float.self), valueLimit, count) != 0
     }
 }

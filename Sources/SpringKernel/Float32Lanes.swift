@@ -92,6 +92,13 @@ public enum Float32Lanes: SpringLaneArithmetic {
         }
     }
 
+    /// The SIMD loop or the scalar one; float32 lanes never saturate within ``valueLimit`` (0),
+    /// and follow the thread's rounding mode.
+    @inlinable @inline(__always)
+    public static func advance(_ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool) -> Int {
+        path == .simd ? advance(work, bundles: bundles) : advanceScalar(work, bundles: bundles)
+    }
+
     /// Float32 lanes never saturate within ``valueLimit``: always returns 0.
     @inlinable @inline(__always)
     static func advance(_ work: LaneWork, bundles: Range<Int>) -> Int {

@@ -7,8 +7,11 @@
 /// Every lane of the bundles is a moving spring (paused and resting springs
 /// live past them in their batch) except those outside `finalBundleLanes` in the last bundle,
 /// which are computed but never stored (Bepu's "discarded" lanes).
-@usableFromInline @frozen
-struct LaneWork {
+///
+/// Public only so that a lane format's step (``SpringLaneArithmetic/advance(_:bundles:path:checksBound:)``)
+/// can take it; its contents are the kernel's own.
+@frozen
+public struct LaneWork {
     /// Displacements from the targets, `bundleCount` bundles of 64 bytes, 64-byte aligned.
     @usableFromInline let displacements: UnsafeMutableRawPointer
     /// Velocities, laid out like `displacements`.

@@ -12,22 +12,31 @@ import _SpringKernelShims
 /// ``Q16Lanes/valuePattern(displacement:target:)``'s (saturated to `Int32`); both are the
 /// one-spring reads' own, which the storage-order tests compare bit for bit, edges included.
 extension Q16Lanes {
-    /// Shifts this path takes; any other (a coarser velocity lane, s ≤ 0) goes spring by spring.
+    /// Shifts the streams take; any other (a coarser velocity lane, s < 0) goes spring by spring.
     static func streamsShift(_ shift: Int) -> Bool { shift >= 1 && shift <= 31 }
 
-    /// out[i] = target[i] + (displacement[i] at the API's resolution), saturated, for `count`
-    /// lanes; returns how many it wrote (all).
-    static func streamValues(
+    /// out[i] = target[i] + (displacement[i] at the API's resolution), saturated, for lanes stored
+    /// finer than the API's (shift 1...31); none otherwise (the bank reads those one by one).
+    @_spi(KernelInternals)
+    public static func streamValues(
         displacements: UnsafeRawPointer, targets: UnsafeRawPointer, shift: Int, count: Int, into out: UnsafeMutableRawPointer
     ) -> Int {
+        guard streamsShift(shift) else { return 0 }
         sk_stream_values_q16(
             displacements.assumingMemoryBound(to: Int32.self), targets.assumingMemoryBound(to: Int32.self), Int32(shift),
             out.assumingMemoryBound(to: Int32.self), count)
         return count
     }
 
-    /// out[i] = lane i at the API's resolution, for `count` lanes; returns how many it wrote (all).
-    static func streamLanes(_ lanes: UnsafeRawPointer, shift: Int, count: Int, into out: UnsafeMutableRawPointer) -> Int {
+    /// out[i] = lane i at the API's resolution: a copy at shift 0 (the lanes are ``Q16``'s raw
+    /// bits), the stream at shifts 1...31, none otherwise.
+    @_spi(KernelInternals)
+    public static func streamLanes(_ lanes: UnsafeRawPointer, shift: Int, count: Int, into out: UnsafeMutableRawPointer) -> Int {
+        if shift == 0 {
+            out.copyMemory(from: lanes, byteCount: count * MemoryLayout<Int32>.size)
+            return count
+        }
+        guard streamsShift(shift) else { return 0 }
         sk_stream_lanes_q16(lanes.assumingMemoryBound(to: Int32.self), Int32(shift), out.assumingMemoryBound(to: Int32.self), count)
         return count
     }
@@ -38,7 +47,8 @@ extension Q16Lanes {
     /// ``retarget(goals:batch:newTargets:newDisplacements:changed:count:)``): the shifts the streams
     /// take. Every scale ``laneScale(tolerance:naturalFrequency:)`` makes has a displacement shift
     /// of 0...14; a velocity shift past 30 (ω below 2⁻¹⁶) goes spring by spring.
-    static func streamsWrites(at scale: LaneScale) -> Bool {
+    @_spi(KernelInternals)
+    public static func streamsWrites(at scale: LaneScale) -> Bool {
         (0...30).contains(scale.displacementShift) && (-30...30).contains(scale.velocityShift)
     }
 
@@ -68,14 +78,16 @@ extension Q16Lanes {
     /// written. Returns whether every lane is within ``conservativeStateLimits(scale:naturalFrequency:)``
     /// (then the exact check accepts them all; if not, it decides, and the lanes are exact for every
     /// spring it accepts).
-    static func setState(
-        values: UnsafePointer<Int32>, velocities: UnsafePointer<Int32>, targets: LaneBuffer, displacements: LaneBuffer,
-        velocityLanes: LaneBuffer, scale: LaneScale, naturalFrequency: Double, count: Int
+    @_spi(KernelInternals)
+    public static func streamState(
+        values: UnsafeRawPointer, velocities: UnsafeRawPointer, targets: UnsafeRawPointer, displacements: UnsafeMutableRawPointer,
+        velocityLanes: UnsafeMutableRawPointer, scale: LaneScale, naturalFrequency: Double, count: Int
     ) -> Bool {
         let limits = conservativeStateLimits(scale: scale, naturalFrequency: naturalFrequency)
         return sk_stream_set_state_q16(
-            values, velocities, targets.base.assumingMemoryBound(to: Int32.self), displacements.base.assumingMemoryBound(to: Int32.self),
-            velocityLanes.base.assumingMemoryBound(to: Int32.self), Int32(scale.displacementShift), Int32(scale.velocityShift),
+            values.assumingMemoryBound(to: Int32.self), velocities.assumingMemoryBound(to: Int32.self),
+            targets.assumingMemoryBound(to: Int32.self), displacements.assumingMemoryBound(to: Int32.self),
+            velocityLanes.assumingMemoryBound(to: Int32.self), Int32(scale.displacementShift), Int32(scale.velocityShift),
             limits.displacement, limits.velocity, count) != 0
     }
 
@@ -98,27 +110,23 @@ extension Q16Lanes {
         return (displacement, Int32(Swift.max(0, Swift.min(byEnergy, byLane)).rounded(.down)))
     }
 
-    /// Whether any of `count` goals differs from its stored target lane.
-    static func anyTargetDiffers(_ goals: UnsafePointer<Int32>, stored targets: UnsafeRawPointer, count: Int) -> Bool {
-        sk_lanes_differ(goals, targets, count) != 0
+    @_spi(KernelInternals)
+    public static func scanTargets(goals: UnsafeRawPointer, stored targets: UnsafeRawPointer, count: Int) -> (anyChanged: Bool, allStorable: Bool)? {
+        // Only whether any differs: a changed target's check needs the spring's velocity too.
+        (sk_lanes_differ(goals, targets, count) != 0, false)
     }
 
-    /// The Q16.16 retarget streamed (`sk_stream_retarget_q16`): the first `count` lanes of
-    /// `newTargets` and `newDisplacements` written for the batch's springs retargeted to `goals`,
-    /// each lane whose target differs pulled toward it as ``retargetedDisplacement(_:from:to:scale:)``
-    /// pulls one, the others as they were; bit l of `changed[b]` set for each lane 16b + l whose
-    /// target differs. Returns whether every lane that differs is within
-    /// ``conservativeRetargetLimits(scale:naturalFrequency:)`` (then the exact check accepts them
-    /// all; if not, it decides, and the lanes are exact for every spring it accepts).
-    static func retarget(
-        goals: UnsafePointer<Int32>, batch: ConfigurationBatch, newTargets: LaneBuffer, newDisplacements: LaneBuffer,
-        changed: UnsafeMutablePointer<UInt16>, count: Int
+    @_spi(KernelInternals)
+    public static func streamRetarget(
+        goals: UnsafeRawPointer, targets: UnsafeRawPointer, displacements: UnsafeRawPointer, velocities: UnsafeRawPointer,
+        newTargets: UnsafeMutableRawPointer, newDisplacements: UnsafeMutableRawPointer, changed: UnsafeMutablePointer<UInt16>,
+        scale: LaneScale, naturalFrequency: Double, count: Int
     ) -> Bool {
-        let limits = conservativeRetargetLimits(scale: batch.scale, naturalFrequency: batch.configuration.naturalFrequency)
+        let limits = conservativeRetargetLimits(scale: scale, naturalFrequency: naturalFrequency)
         return sk_stream_retarget_q16(
-            goals, batch.targets.base.assumingMemoryBound(to: Int32.self), batch.displacements.base.assumingMemoryBound(to: Int32.self),
-            batch.velocities.base.assumingMemoryBound(to: Int32.self), newTargets.base.assumingMemoryBound(to: Int32.self),
-            newDisplacements.base.assumingMemoryBound(to: Int32.self), changed, Int32(batch.scale.displacementShift), limits.displacement,
-            limits.velocity, count) != 0
+            goals.assumingMemoryBound(to: Int32.self), targets.assumingMemoryBound(to: Int32.self),
+            displacements.assumingMemoryBound(to: Int32.self), velocities.assumingMemoryBound(to: Int32.self),
+            newTargets.assumingMemoryBound(to: Int32.self), newDisplacements.assumingMemoryBound(to: Int32.self), changed,
+            Int32(scale.displacementShift), limits.displacement, limits.velocity, count) != 0
     }
 }

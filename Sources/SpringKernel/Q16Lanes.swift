@@ -321,6 +321,17 @@ public enum Q16Lanes: SpringLaneArithmetic {
     @inlinable @inline(__always)
     static func checksBound(frame: Int) -> Bool { frame & (boundCheckInterval - 1) == 0 }
 
+    /// Q16.16 lanes step in binary32: the bank pins round-to-nearest for their frames.
+    public static var stepsInNearestRounding: Bool { true }
+
+    /// The SIMD loop or the bit-identical scalar one.
+    @inlinable @inline(__always)
+    public static func advance(_ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool) -> Int {
+        path == .simd
+            ? advance(work, bundles: bundles, checksBound: checksBound)
+            : advanceScalar(work, bundles: bundles, checksBound: checksBound)
+    }
+
     /// Advances the lanes, sixteen at a time, the last few one by one: every lane of the range
     /// but the last bundle's unused ones is moving. In round-to-nearest: ``SpringBank/step(dt:path:)``
     /// pins it for the frame, on the calling thread and on the step's workers. Lanes are checked

@@ -169,8 +169,8 @@ extension SpringBank {
                 }
                 let lanes = core.lanePatterns(ofRecord: index)
                 let old = core.storage(ofRecord: index).scale
-                let converted = try SpringBankCore.storedLanes(
-                    Lanes.self, displacement: lanes.displacement, velocity: lanes.velocity, target: lanes.target,
+                let converted = try Lanes.storedLanes(
+            displacement: lanes.displacement, velocity: lanes.velocity, target: lanes.target,
                     shift: LaneScale(
                         displacementShift: scale.displacementShift - old.displacementShift,
                         velocityShift: scale.velocityShift - old.velocityShift),

@@ -40,8 +40,8 @@ extension SpringBank {
             let displacement = try Lanes.displacementPattern(value: try Lanes.lanePattern(of: values[i], as: .value), target: goal)
             let speed = try velocities.map { v throws(SpringKernelError) in try Lanes.lanePattern(of: v[i], as: .velocity) } ?? 0
             if i == 0 { try checkTolerance() }
-            let stored = try SpringBankCore.storedLanes(
-                Lanes.self, displacement: displacement, velocity: speed, target: goal,
+            let stored = try Lanes.storedLanes(
+            displacement: displacement, velocity: speed, target: goal,
                 shift: scale, scale: scale, naturalFrequency: configuration.naturalFrequency)
             core.staged.append(StagedLanes(
                 record: 0, batch: 0, displacement: stored.displacement, velocity: stored.velocity, target: goal))

@@ -1,5 +1,3 @@
-import Dispatch
-
 extension SpringBank {
     /// Advances every moving spring by `dt` seconds and settles the springs due in this frame.
     ///
@@ -22,7 +20,7 @@ extension SpringBank {
     public func step(dt: Double, path: StepPath = .simd) throws(SpringKernelError) {
         // Q16.16 lanes step in binary32: a thread in another rounding mode gets round-to-nearest
         // for the frame (the test folds away for float32 banks, which follow the thread's mode).
-        if Lanes.self == Q16Lanes.self, !NearestRounding.isCurrent(dt / dt) {
+        if Lanes.stepsInNearestRounding, !NearestRounding.isCurrent(dt / dt) {
             return try stepRoundingToNearest(dt: dt, path: path)
         }
         try stepInCurrentRounding(dt: dt, path: path)
@@ -91,7 +89,7 @@ enum StepExecution {
             return advance(plan, bundles: 0..<plan.totalBundles, path: path, checksBound: checksBound, lanes: lanes)
         }
         let shared = UncheckedSendable((plan, threadResults))
-        DispatchQueue.concurrentPerform(iterations: plan.threadCount) { part in
+        Platform.concurrentPerform(iterations: plan.threadCount) { part in
             let (plan, results) = shared.value
             let start = plan.totalBundles * part / plan.threadCount
             let end = plan.totalBundles * (part + 1) / plan.threadCount
@@ -99,7 +97,7 @@ enum StepExecution {
             // A worker keeps its own floating-point environment: Q16 lanes pin round-to-nearest
             // there too (threadCount / threadCount is 1, computed at run time).
             let one = Double(plan.threadCount) / Double(plan.threadCount)
-            if Lanes.self == Q16Lanes.self, !NearestRounding.isCurrent(one) {
+            if Lanes.stepsInNearestRounding, !NearestRounding.isCurrent(one) {
                 let saved = NearestRounding.enter()
                 results[part] = advance(plan, bundles: start..<end, path: path, checksBound: checksBound, lanes: lanes)
                 NearestRounding.leave(saved)
@@ -133,21 +131,13 @@ enum StepExecution {
 }
 
 extension StepExecution {
-    /// Advances bundles `bundles` of one batch's work with the loop of its lane format, chosen by
-    /// type: once the step is specialised for a format, one call remains. The loops are not
-    /// requirements of ``SpringLaneArithmetic`` (they take the kernel's internal ``LaneWork``), and
-    /// the package's two formats are the only ones (the protocol's lane requirements are SPI).
+    /// Advances bundles `bundles` of one batch's work with the loop of its lane format: once the
+    /// step is specialised for a format, one call remains.
     @inlinable @inline(__always)
     static func advance<Lanes: SpringLaneArithmetic>(
         _ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool, lanes: Lanes.Type
     ) -> Int {
-        if Lanes.self == Float32Lanes.self {
-            return path == .simd ? Float32Lanes.advance(work, bundles: bundles) : Float32Lanes.advanceScalar(work, bundles: bundles)
-        }
-        precondition(Lanes.self == Q16Lanes.self, "SpringKernel steps its own lane formats only")
-        return path == .simd
-            ? Q16Lanes.advance(work, bundles: bundles, checksBound: checksBound)
-            : Q16Lanes.advanceScalar(work, bundles: bundles, checksBound: checksBound)
+        Lanes.advance(work, bundles: bundles, path: path, checksBound: checksBound)
     }
 }
 

@@ -135,7 +135,9 @@ extension SpringBank {
         guard let goals = targets.baseAddress else { return }
         // Springs at rest are woken after the walk: waking moves slots, and the walk follows them.
         var woken: [Int] = []
-        if Lanes.self == Q16Lanes.self {
+        if Lanes.hasScaledLanes {
+            // A format with scaled lanes bounds the motion (checkMotion): a retarget's check reads
+            // the velocity lanes too, so the lanes are written, checked, into spare lanes in one pass.
             try retargetThroughSpareLanes(in: layout, to: goals, woken: &woken)
             return wake(woken)
         }
@@ -147,14 +149,13 @@ extension SpringBank {
         // read of the two arrays, nothing written.
         guard anyChanged else { return }
         core.forEachRun(in: layout.region) { batch, slots, offset in
-            if Lanes.self == Float32Lanes.self {
-                // Float32: streamed in place, the changed lanes marked per bundle and noted from the marks.
-                let changed = core.changedLaneMasks(springs: slots)
-                Float32Lanes.retarget(
-                    goals: UnsafeRawPointer(goals + offset).assumingMemoryBound(to: Float.self), targets: batch.targets,
-                    displacements: batch.displacements, changed: changed, count: slots)
-                core.trajectoriesChanged(batch: batch, changedLanes: changed, slots: slots, woken: &woken)
-                return
+            // Streamed in place where the format streams it (float32), the changed lanes marked per
+            // bundle and noted from the marks.
+            let changed = core.changedLaneMasks(springs: slots)
+            if Lanes.streamRetarget(
+                goals: UnsafeRawPointer(goals + offset), targets: batch.targets.base, displacements: batch.displacements.base,
+                changed: changed, count: slots) {
+                return core.trajectoriesChanged(batch: batch, changedLanes: changed, slots: slots, woken: &woken)
             }
             retargetOneByOne(batch, count: slots, to: goals + offset, woken: &woken)
         }
@@ -171,10 +172,12 @@ extension SpringBank {
     private func retargetThroughSpareLanes(
         in layout: StorageLayout, to goals: UnsafePointer<Lanes.Value>, woken: inout [Int]
     ) throws(SpringKernelError) {
-        let goalLanes = UnsafeRawPointer(goals).assumingMemoryBound(to: Int32.self)
+        let goalLanes = UnsafeRawPointer(goals)
+        let laneSize = MemoryLayout<UInt32>.size
         var anyChanged = false, bundles = 0
         core.forEachRun(in: layout.region) { batch, slots, offset in
-            anyChanged = anyChanged || Q16Lanes.anyTargetDiffers(goalLanes + offset, stored: batch.targets.base, count: slots)
+            anyChanged = anyChanged
+                || Lanes.scanTargets(goals: goalLanes + offset * laneSize, stored: batch.targets.base, count: slots)?.anyChanged ?? true
             bundles += BundleIndexing.bundleCount(springs: slots)
         }
         guard anyChanged else { return }
@@ -183,9 +186,11 @@ extension SpringBank {
         core.forEachRun(in: layout.region) { batch, slots, offset in
             if streamsRetargets(batch) {
                 let spare = batch.spareLanes(filling: slots, .targets)
-                accepted = Q16Lanes.retarget(
-                    goals: goalLanes + offset, batch: batch, newTargets: spare.beside, newDisplacements: spare.displacements,
-                    changed: marks + mark, count: slots) && accepted
+                accepted = Lanes.streamRetarget(
+                    goals: goalLanes + offset * laneSize, targets: batch.targets.base, displacements: batch.displacements.base,
+                    velocities: batch.velocities.base, newTargets: spare.beside.base, newDisplacements: spare.displacements.base,
+                    changed: marks + mark, scale: batch.scale, naturalFrequency: batch.configuration.naturalFrequency,
+                    count: slots) && accepted
             } else if accepted {
                 accepted = (try? checkRetarget(batch, count: slots, to: goals + offset)) != nil
             }
@@ -259,10 +264,10 @@ extension SpringBank {
                     displacements: spare.displacements, velocities: spare.beside, count: streamed) && accepted
             }
             if streamed < slots, accepted {
-                if Lanes.self == Float32Lanes.self {
-                    accepted = Float32Lanes.allStorable(
-                        UnsafeRawPointer(values + offset + streamed).assumingMemoryBound(to: Float.self),
-                        UnsafeRawPointer(velocities + offset + streamed).assumingMemoryBound(to: Float.self), count: slots - streamed)
+                if let storable = Lanes.allStorable(
+                    values: UnsafeRawPointer(values + offset + streamed), velocities: UnsafeRawPointer(velocities + offset + streamed),
+                    count: slots - streamed) {
+                    accepted = storable
                 } else {
                     for slot in streamed..<slots where accepted {
                         accepted = (try? storedState(slot: slot, of: batch, value: values[offset + slot], velocity: velocities[offset + slot])) != nil
@@ -298,18 +303,17 @@ extension SpringBank {
         wake(woken)
     }
 
-    /// Whether a Q16.16 run's retarget is streamed: at the scales its stream takes.
+    /// Whether a run's retarget through spare lanes is streamed: at the scales its stream takes.
     @inline(__always)
     private func streamsRetargets(_ batch: ConfigurationBatch) -> Bool {
-        Lanes.self == Q16Lanes.self && Q16Lanes.streamsWrites(at: batch.scale)
+        Lanes.streamsWrites(at: batch.scale)
     }
 
     /// How many of a run's first slots a state write streams: its awake ones, in the formats and
     /// scales a stream takes (the resting ones wake one by one).
     @inline(__always)
     private func streamedStateSlots(_ batch: ConfigurationBatch, slots: Int) -> Int {
-        let streams = Lanes.self == Float32Lanes.self || (Lanes.self == Q16Lanes.self && Q16Lanes.streamsWrites(at: batch.scale))
-        return streams ? Swift.min(slots, batch.awakeCount) : 0
+        Lanes.streamsWrites(at: batch.scale) ? Swift.min(slots, batch.awakeCount) : 0
     }
 
     /// Writes the stored lanes of `count` values and velocities about the batch's targets into
@@ -320,15 +324,10 @@ extension SpringBank {
         values: UnsafeRawPointer, velocities: UnsafeRawPointer, batch: ConfigurationBatch, displacements: LaneBuffer,
         velocities velocityLanes: LaneBuffer, count: Int
     ) -> Bool {
-        if Lanes.self == Float32Lanes.self {
-            return Float32Lanes.setState(
-                values: values.assumingMemoryBound(to: Float.self), velocities: velocities.assumingMemoryBound(to: Float.self),
-                targets: batch.targets, displacements: displacements, velocityLanes: velocityLanes, count: count)
-        }
-        return Q16Lanes.setState(
-            values: values.assumingMemoryBound(to: Int32.self), velocities: velocities.assumingMemoryBound(to: Int32.self),
-            targets: batch.targets, displacements: displacements, velocityLanes: velocityLanes, scale: batch.scale,
-            naturalFrequency: batch.configuration.naturalFrequency, count: count)
+        Lanes.streamState(
+            values: values, velocities: velocities, targets: batch.targets.base, displacements: displacements.base,
+            velocityLanes: velocityLanes.base, scale: batch.scale, naturalFrequency: batch.configuration.naturalFrequency,
+            count: count)
     }
 
     /// After a storage-order write: wakes the springs at rest it changed (listed during the walk,
@@ -360,26 +359,13 @@ extension SpringBank {
     ) {
         let d = UnsafePointer(displacements.base.assumingMemoryBound(to: UInt32.self))
         let t = UnsafePointer(targets.base.assumingMemoryBound(to: UInt32.self))
-        if Lanes.hasScaledLanes && shift != 0 {
-            // Q16.16: streamed (see Q16Lanes+StorageOrder), other shifts one by one.
-            let streamed = Lanes.self == Q16Lanes.self && Q16Lanes.streamsShift(shift)
-                ? Q16Lanes.streamValues(displacements: displacements.base, targets: targets.base, shift: shift, count: count, into: out)
-                : 0
-            for i in streamed..<count {
-                let displacement = SpringBankCore.apiPattern(Lanes.self, d[i], storedShift: shift)
-                out[i] = Lanes.value(ofLanePattern: Lanes.valuePattern(displacement: displacement, target: t[i]))
-            }
-        } else {
-            // Float32 lanes: target + displacement, one add a spring. Streamed by the shims' loop,
-            // compiled for AVX-512 and AVX2 too (this module is built for the baseline, whose
-            // 16-byte loop ran at 0.51-0.54x memcpy in cache; see shims.c).
-            if Lanes.self == Float32Lanes.self {
-                sk_stream_values_f32(
-                    UnsafeRawPointer(d).assumingMemoryBound(to: Float.self), UnsafeRawPointer(t).assumingMemoryBound(to: Float.self),
-                    UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self), count)
-                return
-            }
-            for i in 0..<count { out[i] = Lanes.value(ofLanePattern: Lanes.valuePattern(displacement: d[i], target: t[i])) }
+        // Streamed where the format streams it (the shims' loops, compiled for AVX-512 and AVX2
+        // too: this module is built for the baseline, whose 16-byte loop ran at 0.51-0.54x memcpy
+        // in cache); the rest one by one.
+        let streamed = Lanes.streamValues(displacements: displacements.base, targets: targets.base, shift: shift, count: count, into: out)
+        for i in streamed..<count {
+            let displacement = Lanes.apiPattern(d[i], storedShift: shift)
+            out[i] = Lanes.value(ofLanePattern: Lanes.valuePattern(displacement: displacement, target: t[i]))
         }
     }
 
@@ -387,31 +373,18 @@ extension SpringBank {
     @inline(__always)
     static func readLanes(_ lanes: LaneBuffer, shift: Int, count: Int, into out: UnsafeMutablePointer<Lanes.Value>) {
         let stored = UnsafePointer(lanes.base.assumingMemoryBound(to: UInt32.self))
-        if Lanes.hasScaledLanes && shift != 0 {
-            let streamed = Lanes.self == Q16Lanes.self && Q16Lanes.streamsShift(shift)
-                ? Q16Lanes.streamLanes(lanes.base, shift: shift, count: count, into: out) : 0
-            for i in streamed..<count { out[i] = Lanes.value(ofLanePattern: SpringBankCore.apiPattern(Lanes.self, stored[i], storedShift: shift)) }
-        } else if lanesAreValueBits {
-            // memcpy: a compiled copy loop ran at 0.74-0.79x of it in cache.
-            UnsafeMutableRawPointer(out).copyMemory(from: lanes.base, byteCount: count * MemoryLayout<UInt32>.size)
-        } else {
-            for i in 0..<count { out[i] = Lanes.value(ofLanePattern: stored[i]) }
-        }
+        let streamed = Lanes.streamLanes(lanes.base, shift: shift, count: count, into: out)
+        for i in streamed..<count { out[i] = Lanes.value(ofLanePattern: Lanes.apiPattern(stored[i], storedShift: shift)) }
     }
-
-    /// Whether a lane pattern is its API value's own bits (a `Float`'s, a ``Q16``'s raw `Int32`),
-    /// so lanes at the API's resolution are copied as they are.
-    private static var lanesAreValueBits: Bool { Lanes.self == Float32Lanes.self || Lanes.self == Q16Lanes.self }
 
     /// Checks that every spring of a run can take its new target (what ``retarget(_:to:)`` checks);
     /// returns whether any target differs from the spring's.
     @inline(__always)
     private func checkRetarget(_ batch: ConfigurationBatch, count: Int, to goals: UnsafePointer<Lanes.Value>) throws(SpringKernelError) -> Bool {
-        // Float32: compared and checked sixteen at a time; the element loop below then only runs
-        // to name the first target refused.
-        if Lanes.self == Float32Lanes.self {
-            let scan = Float32Lanes.scanTargets(UnsafeRawPointer(goals).assumingMemoryBound(to: Float.self), stored: batch.targets.base, count: count)
-            if scan.allStorable { return scan.anyChanged }
+        // Compared and checked sixteen at a time where the format can (float32); the element loop
+        // below then only runs to name the first target refused.
+        if let scan = Lanes.scanTargets(goals: UnsafeRawPointer(goals), stored: batch.targets.base, count: count), scan.allStorable {
+            return scan.anyChanged
         }
         var anyChanged = false
         for slot in 0..<count {
@@ -450,8 +423,8 @@ extension SpringBank {
     @inline(__always)
     private func retargetedDisplacement(slot: Int, in batch: ConfigurationBatch, to goal: UInt32) throws(SpringKernelError) -> UInt32 {
         let moved = try Lanes.retargetedDisplacement(batch.displacements[slot], from: batch.targets[slot], to: goal, scale: batch.scale)
-        try SpringBankCore.checkMotion(
-            Lanes.self, displacement: moved, velocity: batch.velocities[slot], target: goal, scale: batch.scale,
+        try Lanes.checkMotion(
+            displacement: moved, velocity: batch.velocities[slot], target: goal, scale: batch.scale,
             naturalFrequency: batch.configuration.naturalFrequency)
         return moved
     }

@@ -20,22 +20,22 @@
 /// A bank is not thread-safe and is not `Sendable`: use it from one thread (or actor) at a time.
 /// A step may use several threads internally (see ``StepThreading``); that never changes the bits.
 public final class SpringBank<Lanes: SpringLaneArithmetic> {
-    @usableFromInline let core: SpringBankCore
+    @usableFromInline let core: SpringBankCore<Lanes>
     /// The core's per-frame state, held here too so the inlined step reaches it in one load.
     @usableFromInline let frameState: UnsafeMutablePointer<FrameState>
 
     /// The most springs one bank holds.
-    public static var maximumSpringCount: Int { SpringBankCore.maximumSpringCount }
+    public static var maximumSpringCount: Int { BankLimits.maximumSpringCount }
     /// The most distinct configurations one bank holds at once.
-    public static var maximumConfigurationCount: Int { SpringBankCore.maximumConfigurationCount }
+    public static var maximumConfigurationCount: Int { BankLimits.maximumConfigurationCount }
     /// The most pause masks that can hold one spring at once.
-    public static var maximumPauseDepth: Int { SpringBankCore.maximumPauseDepth }
+    public static var maximumPauseDepth: Int { BankLimits.maximumPauseDepth }
 
     /// An empty bank.
     ///
     /// - Parameter threading: how many threads a step uses.
     public init(threading: StepThreading = .automatic) {
-        core = SpringBankCore(lanes: Lanes.self, threading: threading, reservingCapacity: 0)
+        core = SpringBankCore(threading: threading, reservingCapacity: 0)
         frameState = core.frameState
     }
 
@@ -49,8 +49,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Throws: ``SpringKernelError/invalidCapacity(_:)`` for a negative capacity or one above
     ///   ``maximumSpringCount`` (more springs than a bank can ever hold).
     public init(threading: StepThreading = .automatic, capacity: Int) throws(SpringKernelError) {
-        guard capacity >= 0, capacity <= SpringBankCore.maximumSpringCount else { throw .invalidCapacity(capacity) }
-        core = SpringBankCore(lanes: Lanes.self, threading: threading, reservingCapacity: capacity)
+        guard capacity >= 0, capacity <= BankLimits.maximumSpringCount else { throw .invalidCapacity(capacity) }
+        core = SpringBankCore(threading: threading, reservingCapacity: capacity)
         frameState = core.frameState
     }
 
@@ -197,8 +197,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         let storage = core.storage(ofRecord: index)
         let (current, target) = from ?? (lanes.displacement, lanes.target)
         let displacement = try Lanes.retargetedDisplacement(current, from: target, to: goal, scale: storage.scale)
-        try SpringBankCore.checkMotion(
-            Lanes.self, displacement: displacement, velocity: lanes.velocity, target: goal,
+        try Lanes.checkMotion(
+            displacement: displacement, velocity: lanes.velocity, target: goal,
             scale: storage.scale, naturalFrequency: storage.naturalFrequency)
         return displacement
     }
@@ -218,8 +218,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         let storage = core.storage(ofRecord: index)
         let step = try Lanes.rescaled(Lanes.lanePattern(of: delta, as: .velocity), by: storage.scale.velocityShift, as: .velocity)
         let velocity = try Lanes.lanePattern(adding: Lanes.value(ofLanePattern: step), to: base, as: .velocity)
-        try SpringBankCore.checkMotion(
-            Lanes.self, displacement: lanes.displacement, velocity: velocity, target: lanes.target,
+        try Lanes.checkMotion(
+            displacement: lanes.displacement, velocity: velocity, target: lanes.target,
             scale: storage.scale, naturalFrequency: storage.naturalFrequency)
         return velocity
     }
@@ -241,8 +241,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     ) throws(SpringKernelError) -> (displacement: UInt32, velocity: UInt32) {
         let displacement = try Lanes.displacementPattern(value: try Lanes.lanePattern(of: value, as: .value), target: target)
         let speed = try Lanes.lanePattern(of: velocity, as: .velocity)
-        return try SpringBankCore.storedLanes(
-            Lanes.self, displacement: displacement, velocity: speed, target: target, shift: scale, scale: scale,
+        return try Lanes.storedLanes(
+            displacement: displacement, velocity: speed, target: target, shift: scale, scale: scale,
             naturalFrequency: naturalFrequency)
     }
 

@@ -30,7 +30,7 @@ struct MaskEdge {
 
 extension SpringBankCore {
     /// The deepest a spring can be held: the masks pausing it at once.
-    static let maximumPauseDepth = Int(UInt8.max)
+    static var maximumPauseDepth: Int { BankLimits.maximumPauseDepth }
 
     func maskIndex(_ id: PauseMaskID) throws(SpringKernelError) -> Int {
         try recordIndex(of: id, count: masks.count) { (masks[$0].isLive, masks[$0].generation) }

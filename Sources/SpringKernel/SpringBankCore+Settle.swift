@@ -433,7 +433,7 @@ extension SpringBankCore {
 
     /// The schedule's clock reading at which it is rebased to 0: 2²⁰ s, about 12 days, where a
     /// Double still resolves 2⁻³² s.
-    static let rebaseTime = 0x1p20
+    static var rebaseTime: Double { BankLimits.rebaseTime }
 
     /// Moves the schedule's clock back to 0, and every time the schedule holds with it.
     ///

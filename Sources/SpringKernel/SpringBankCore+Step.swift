@@ -24,7 +24,7 @@ struct FrameState {
     @usableFromInline var nextDueFrame = Int.max
     /// The earliest time a spring is due under a variable frame clock, or the time the clock is
     /// to be rebased if that comes first (``SpringBankCore/rebaseTime``).
-    @usableFromInline var nextDueTime = SpringBankCore.rebaseTime
+    @usableFromInline var nextDueTime = BankLimits.rebaseTime
     /// One result slot per thread of a step (``StepThreading/maximumThreads``).
     @usableFromInline var threadResults: UnsafeMutablePointer<Int>
     /// Moved on whenever a spring changes slot or region (see ``StorageLayout``).
@@ -103,7 +103,7 @@ extension SpringBankCore {
             guard let object = batchObjects[index] else { continue }
             object._withUnsafeGuaranteedRef { batch in
                 guard batch.movingCount > 0 else { return }
-                let item = batch.work(coefficients: batch.coefficients(duration: duration, lanes: lanes))
+                let item = batch.work(coefficients: batch.coefficients(duration: duration, lanes: Lanes.self))
                 (work + items).initialize(to: item)
                 if items == 0 { firstWork = item }
                 items += 1
@@ -136,12 +136,12 @@ extension SpringBankCore {
     private func markSaturatedSprings() {
         for case let batch? in batches {
             for slot in 0..<batch.movingCount {
-                guard lanes.isSaturated(lanePattern: batch.displacements[slot])
-                    || lanes.isSaturated(lanePattern: batch.velocities[slot])
+                guard Lanes.isSaturated(lanePattern: batch.displacements[slot])
+                    || Lanes.isSaturated(lanePattern: batch.velocities[slot])
                 else { continue }
                 let spring = Int(batch.springOfSlot[slot])
-                batch.displacements[slot] = lanes.saturating(lanePattern: batch.displacements[slot])
-                batch.velocities[slot] = lanes.saturating(lanePattern: batch.velocities[slot])
+                batch.displacements[slot] = Lanes.saturating(lanePattern: batch.displacements[slot])
+                batch.velocities[slot] = Lanes.saturating(lanePattern: batch.velocities[slot])
                 records[spring].wasSaturated = true
                 saturationCount += 1
                 saturatedInLastStep.append(handle(ofRecord: spring))

@@ -1,9 +1,11 @@
 /// The machinery behind every ``SpringBank``, whatever its lane format: spring records and handles,
 /// one ``ConfigurationBatch`` per configuration, pause masks, the rest schedule and the step's
 /// bookkeeping. Lanes are handled as raw 32-bit patterns; the few operations that depend on the
-/// format go through `lanes`, outside the hot loop.
+/// format are the lane type's own (`Lanes`), called outside the hot loop. Generic, not holding
+/// the format as a value: every call into the format is resolved when the bank is specialised,
+/// with no existential or dynamic cast (which Embedded Swift does not have).
 @usableFromInline
-final class SpringBankCore {
+final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     /// One spring's bookkeeping, plain data so the table holding it needs no reference counting.
     /// The spring's lanes live in `batches[batch]` at `slot`; the masks that list it are its edges
     /// in ``SpringBankCore/maskEdges``, from `firstMaskEdge`.
@@ -55,7 +57,6 @@ final class SpringBankCore {
         var isLive: Bool { batch >= 0 }
     }
 
-    let lanes: any SpringLaneArithmetic.Type
     /// The bits of a lane that are zero exactly when it reads 0: all but the sign of a float
     /// (−0 is 0), all of an integer.
     let zeroLaneMask: UInt32
@@ -81,7 +82,7 @@ final class SpringBankCore {
     /// in runs of one configuration or between a few (an engine toggling two feels), and hashing
     /// a key costs more than the rest of an add.
     @exclusivity(unchecked) private var recentBatches: [(key: BatchKey, index: Int)] = []
-    private static let recentBatchCount = 4
+    private static var recentBatchCount: Int { 4 }
     var freeBatches: [Int] = []
     /// The batches a batch removal touches, kept between calls.
     @exclusivity(unchecked) var touchedBatches: [Int] = []
@@ -157,12 +158,11 @@ final class SpringBankCore {
     // Read by every mutation and step (see `threading`).
     @exclusivity(unchecked) var isRunningCallback = false { didSet { planValidity.invalidate() } }
 
-    static let maximumSpringCount = 1 << 30
-    static let maximumConfigurationCount = 1 << 16
+    static var maximumSpringCount: Int { BankLimits.maximumSpringCount }
+    static var maximumConfigurationCount: Int { BankLimits.maximumConfigurationCount }
 
-    init(lanes: any SpringLaneArithmetic.Type, threading: StepThreading, reservingCapacity: Int) {
-        self.lanes = lanes
-        zeroLaneMask = lanes.double(ofLanePattern: 0x8000_0000) == 0 ? 0x7FFF_FFFF : 0xFFFF_FFFF
+    init(threading: StepThreading, reservingCapacity: Int) {
+        zeroLaneMask = Lanes.double(ofLanePattern: 0x8000_0000) == 0 ? 0x7FFF_FFFF : 0xFFFF_FFFF
         self.threading = threading
         // Distinguishes banks so a handle from one is refused by another.
         var generator = SystemRandomNumberGenerator()
@@ -229,7 +229,7 @@ final class SpringBankCore {
     /// The scale springs of this configuration and tolerance are stored at.
     func laneScale(configuration: SpringConfiguration, tolerance: Double) -> LaneScale {
         // Float lanes have one scale: no call through the format on their events.
-        lanes.hasScaledLanes ? lanes.laneScale(tolerance: tolerance, naturalFrequency: configuration.naturalFrequency) : .identity
+        Lanes.hasScaledLanes ? Lanes.laneScale(tolerance: tolerance, naturalFrequency: configuration.naturalFrequency) : .identity
     }
 
     /// The batch holding `configuration` at `scale`, made if needed.
@@ -262,7 +262,7 @@ final class SpringBankCore {
                 displacements: nowhere, velocities: nowhere, targets: nowhere, scale: .identity, naturalFrequency: 1))
         }
         let batch = ConfigurationBatch(
-            configuration: configuration, scale: scale, lanes: lanes, planValidity: planValidity, lanesEntry: (batchLanes, index))
+            configuration: configuration, scale: scale, lanes: Lanes.self, planValidity: planValidity, lanesEntry: (batchLanes, index))
         batches[index] = batch
         if index == batchObjects.count { batchObjects.append(nil) }
         batchObjects[index] = Unmanaged.passUnretained(batch)
@@ -373,40 +373,6 @@ final class SpringBankCore {
     /// The scale and natural frequency of the spring's batch.
     func storage(ofRecord index: Int) -> BatchLanes { batchLanes[Int(records[index].batch)] }
 
-    /// Refuses stored lanes whose whole future motion the format cannot hold (fixed point only).
-    static func checkMotion<L: SpringLaneArithmetic>(
-        _ lanes: L.Type, displacement: UInt32, velocity: UInt32, target: UInt32, scale: LaneScale, naturalFrequency: Double
-    ) throws(SpringKernelError) {
-        guard L.hasScaledLanes else { return }
-        // A velocity stored coarser than the API's resolution must still read back in range.
-        if scale.velocityShift < 0 { _ = try L.rescaled(velocity, by: -scale.velocityShift, as: .velocity) }
-        guard L.holdsMotion(displacement: displacement, velocity: 0, target: target, scale: scale, naturalFrequency: naturalFrequency)
-        else { throw .outOfRange(.displacement) }
-        guard L.holdsMotion(displacement: displacement, velocity: velocity, target: target, scale: scale, naturalFrequency: naturalFrequency)
-        else { throw .outOfRange(.velocity) }
-    }
-
-    /// Lanes converted to `scale` from a scale `shift` coarser (from the API's patterns: `shift`
-    /// is `scale` itself), refused unless the format holds their whole motion there.
-    static func storedLanes<L: SpringLaneArithmetic>(
-        _ lanes: L.Type, displacement: UInt32, velocity: UInt32, target: UInt32,
-        shift: LaneScale, scale: LaneScale, naturalFrequency: Double
-    ) throws(SpringKernelError) -> (displacement: UInt32, velocity: UInt32) {
-        guard L.hasScaledLanes else { return (displacement, velocity) }
-        let d = try L.rescaled(displacement, by: shift.displacementShift, as: .displacement)
-        let v = try L.rescaled(velocity, by: shift.velocityShift, as: .velocity)
-        try checkMotion(lanes, displacement: d, velocity: v, target: target, scale: scale, naturalFrequency: naturalFrequency)
-        return (d, v)
-    }
-
-    /// A stored lane read at the API's resolution: rounded to nearest, clamped to the format's range.
-    static func apiPattern<L: SpringLaneArithmetic>(_ lanes: L.Type, _ stored: UInt32, storedShift: Int) -> UInt32 {
-        guard L.hasScaledLanes, storedShift != 0 else { return stored }
-        if let pattern = try? L.rescaled(stored, by: -storedShift, as: .velocity) { return pattern }
-        let limit = L.nearestValue(to: L.double(ofLanePattern: stored) < 0 ? -Double.infinity : .infinity)
-        return (try? L.lanePattern(of: limit, as: .velocity)) ?? stored
-    }
-
     /// The spring's displacement, velocity and target at the API's resolution, for lanes of `L`
     /// (the bank's own format: called from its specialised code, not through `lanes`).
     @inline(__always)
@@ -415,8 +381,8 @@ final class SpringBankCore {
         guard L.hasScaledLanes else { return stored }
         let scale = storage(ofRecord: index).scale
         return (
-            Self.apiPattern(L.self, stored.displacement, storedShift: scale.displacementShift),
-            Self.apiPattern(L.self, stored.velocity, storedShift: scale.velocityShift), stored.target)
+            L.apiPattern(stored.displacement, storedShift: scale.displacementShift),
+            L.apiPattern(stored.velocity, storedShift: scale.velocityShift), stored.target)
     }
 
     // MARK: Moving lanes between slots
@@ -591,9 +557,9 @@ final class SpringBankCore {
         guard springCount < Self.maximumSpringCount else { throw .tooManySprings }
         let scale = laneScale(configuration: configuration, tolerance: tolerance)
         // Float lanes store the API's patterns: no generic call through the existential.
-        let stored = lanes.hasScaledLanes
-            ? try Self.storedLanes(
-                lanes, displacement: displacement, velocity: velocity, target: target,
+        let stored = Lanes.hasScaledLanes
+            ? try Lanes.storedLanes(
+                displacement: displacement, velocity: velocity, target: target,
                 shift: scale, scale: scale, naturalFrequency: configuration.naturalFrequency)
             : (displacement: displacement, velocity: velocity)
         let batchIndex = try batchIndex(for: configuration, scale: scale)
@@ -736,8 +702,8 @@ final class SpringBankCore {
             return
         }
         let stored = lanePatterns(ofRecord: index)
-        let converted = !lanes.hasScaledLanes ? (displacement: stored.displacement, velocity: stored.velocity) : try Self.storedLanes(
-            lanes, displacement: stored.displacement, velocity: stored.velocity, target: stored.target,
+        let converted = !Lanes.hasScaledLanes ? (displacement: stored.displacement, velocity: stored.velocity) : try Lanes.storedLanes(
+            displacement: stored.displacement, velocity: stored.velocity, target: stored.target,
             shift: LaneScale(
                 displacementShift: scale.displacementShift - oldKey.scale.displacementShift,
                 velocityShift: scale.velocityShift - oldKey.scale.velocityShift),
@@ -753,4 +719,52 @@ final class SpringBankCore {
         retireBatchIfEmpty(oldBatch)
         if isAwake(record: index) { trajectoryChanged(record: index) }
     }
+}
+
+/// The bank's limits, the same for every lane format.
+@usableFromInline
+enum BankLimits {
+    static let maximumSpringCount = 1 << 30
+    static let maximumConfigurationCount = 1 << 16
+    static let maximumPauseDepth = Int(UInt8.max)
+    /// The clock time at which the bank rebases its clock (see ``SpringBankCore/rebaseClock()``).
+    @usableFromInline static let rebaseTime = 0x1p20
+}
+
+/// The lanes' checks and conversions every format shares, on the format's own requirements.
+extension SpringLaneArithmetic {
+    /// Refuses stored lanes whose whole future motion the format cannot hold (fixed point only).
+    static func checkMotion(
+        displacement: UInt32, velocity: UInt32, target: UInt32, scale: LaneScale, naturalFrequency: Double
+    ) throws(SpringKernelError) {
+        guard Self.hasScaledLanes else { return }
+        // A velocity stored coarser than the API's resolution must still read back in range.
+        if scale.velocityShift < 0 { _ = try Self.rescaled(velocity, by: -scale.velocityShift, as: .velocity) }
+        guard Self.holdsMotion(displacement: displacement, velocity: 0, target: target, scale: scale, naturalFrequency: naturalFrequency)
+        else { throw .outOfRange(.displacement) }
+        guard Self.holdsMotion(displacement: displacement, velocity: velocity, target: target, scale: scale, naturalFrequency: naturalFrequency)
+        else { throw .outOfRange(.velocity) }
+    }
+
+    /// Lanes converted to `scale` from a scale `shift` coarser (from the API's patterns: `shift`
+    /// is `scale` itself), refused unless the format holds their whole motion there.
+    static func storedLanes(
+        displacement: UInt32, velocity: UInt32, target: UInt32,
+        shift: LaneScale, scale: LaneScale, naturalFrequency: Double
+    ) throws(SpringKernelError) -> (displacement: UInt32, velocity: UInt32) {
+        guard Self.hasScaledLanes else { return (displacement, velocity) }
+        let d = try Self.rescaled(displacement, by: shift.displacementShift, as: .displacement)
+        let v = try Self.rescaled(velocity, by: shift.velocityShift, as: .velocity)
+        try checkMotion(displacement: d, velocity: v, target: target, scale: scale, naturalFrequency: naturalFrequency)
+        return (d, v)
+    }
+
+    /// A stored lane read at the API's resolution: rounded to nearest, clamped to the format's range.
+    static func apiPattern(_ stored: UInt32, storedShift: Int) -> UInt32 {
+        guard Self.hasScaledLanes, storedShift != 0 else { return stored }
+        if let pattern = try? Self.rescaled(stored, by: -storedShift, as: .velocity) { return pattern }
+        let limit = Self.nearestValue(to: Self.double(ofLanePattern: stored) < 0 ? -Double.infinity : .infinity)
+        return (try? Self.lanePattern(of: limit, as: .velocity)) ?? stored
+    }
+
 }

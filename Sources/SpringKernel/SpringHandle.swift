@@ -31,18 +31,28 @@ public struct BankID<Kind: BankIDKind>: Hashable, Sendable, CustomStringConverti
 public protocol BankIDKind: Sendable {
     /// The name ids of this kind describe themselves with.
     static var name: String { get }
+
+    /// The error for `id` when its bank holds nothing under it: each kind names its own, so no
+    /// id is ever cast to find out what it is.
+    static func staleError(_ id: BankID<Self>) -> SpringKernelError
 }
 
 /// The kind of ``SpringHandle``.
 public enum SpringKind: BankIDKind {
     /// "spring".
     public static var name: String { "spring" }
+
+    /// ``SpringKernelError/staleHandle(_:)``.
+    public static func staleError(_ id: SpringHandle) -> SpringKernelError { .staleHandle(id) }
 }
 
 /// The kind of ``PauseMaskID``.
 public enum PauseMaskKind: BankIDKind {
     /// "pause mask".
     public static var name: String { "pause mask" }
+
+    /// ``SpringKernelError/stalePauseMask(_:)``.
+    public static func staleError(_ id: PauseMaskID) -> SpringKernelError { .stalePauseMask(id) }
 }
 
 /// A stable name for one spring in one bank (see ``BankID``).
@@ -53,10 +63,7 @@ public typealias PauseMaskID = BankID<PauseMaskKind>
 
 extension BankID {
     /// The error for this id when the bank holds nothing under it.
-    var staleError: SpringKernelError {
-        if let spring = self as? SpringHandle { return .staleHandle(spring) }
-        return .stalePauseMask(self as! PauseMaskID)
-    }
+    var staleError: SpringKernelError { Kind.staleError(self) }
 }
 
 extension SpringBankCore {

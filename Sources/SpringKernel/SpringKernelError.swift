@@ -55,7 +55,7 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
         case .tooManyConfigurations: "too many distinct spring configurations in one bank"
         case .tooManySprings: "too many springs in one bank"
         case .reentrantMutation: "the bank cannot be changed from inside one of its own callbacks"
-        case .invalidCapacity(let capacity): "capacity \(capacity) is outside 0...\(SpringBankCore.maximumSpringCount)"
+        case .invalidCapacity(let capacity): "capacity \(capacity) is outside 0...\(BankLimits.maximumSpringCount)"
         case .notInMask(let handle, let mask): "\(handle) is not in \(mask)"
         case .staleLayout: "the storage layout is out of date: springs moved since it was taken"
         }

@@ -7,9 +7,9 @@
 /// ``Float32Lanes``.
 ///
 /// The cold-path requirements take and return raw 32-bit lane patterns and `Double`s so the bank
-/// can call them without knowing the format; the hot loops, ``advance(_:bundles:)`` and
-/// ``advanceScalar(_:bundles:)``, are called through the bank's generic parameter and specialised
-/// in the caller.
+/// can call them without knowing the format; the hot loop, ``advance(_:bundles:path:checksBound:)``,
+/// and the storage-order streams are called through the bank's generic parameter, resolved when
+/// the bank is specialised for its format (no existential, no type test).
 public protocol SpringLaneArithmetic: Sendable {
     /// The type of values, targets, velocities and tolerances at the bank's API.
     associatedtype Value: Sendable
@@ -103,9 +103,87 @@ public protocol SpringLaneArithmetic: Sendable {
     @_spi(KernelInternals)
     static func coefficients(of propagator: SpringPropagator, scale: LaneScale) -> SIMD8<UInt32>
 
+    // MARK: The step
+
+    /// Whether the step computes in binary32 and rounds to integer lanes, so that it gives the
+    /// same bits only in round-to-nearest, which the bank then pins for the frame (false: the
+    /// lanes follow the thread's mode, as any float arithmetic does).
+    static var stepsInNearestRounding: Bool { get }
+
+    /// Advances bundles `bundles` of one batch's work by one frame with this format's loop (the
+    /// SIMD one or the bit-identical scalar one); returns non-zero if any lane saturated.
+    /// `checksBound` asks a saturating format to check its admitted bound this frame.
+    static func advance(_ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool) -> Int
+
+    // MARK: Storage-order streams (all optional: a format without them is read and written one
+    // spring at a time, through the requirements above)
+
+    /// Writes `out[i]` = the API value of the spring with displacement lane `displacements[i]`
+    /// (stored `shift` finer than the API's resolution) and target lane `targets[i]`, as
+    /// ``valuePattern(displacement:target:)`` reads one, for the first lanes it streams; returns
+    /// how many (the bank reads the rest one by one).
+    @_spi(KernelInternals)
+    static func streamValues(
+        displacements: UnsafeRawPointer, targets: UnsafeRawPointer, shift: Int, count: Int, into out: UnsafeMutableRawPointer
+    ) -> Int
+
+    /// Writes `out[i]` = the API value of lane `lanes[i]`, stored `shift` finer than the API's
+    /// resolution, for the first lanes it streams; returns how many.
+    @_spi(KernelInternals)
+    static func streamLanes(_ lanes: UnsafeRawPointer, shift: Int, count: Int, into out: UnsafeMutableRawPointer) -> Int
+
+    /// Whether a batch at `scale` has its storage-order state writes streamed by
+    /// ``streamState(values:velocities:targets:displacements:velocityLanes:scale:naturalFrequency:count:)``
+    /// (and, for a format with scaled lanes, its retargets by
+    /// ``streamRetarget(goals:targets:displacements:velocities:newTargets:newDisplacements:changed:scale:naturalFrequency:count:)``).
+    @_spi(KernelInternals)
+    static func streamsWrites(at scale: LaneScale) -> Bool
+
+    /// Writes the first `count` displacement and velocity lanes (every one) for API `values` and
+    /// `velocities` about the stored `targets`, at `scale`, as one spring's state write stores
+    /// them. Returns true if every lane passed the stream's check, under which the exact check
+    /// accepts it; false: the exact check, one spring at a time, decides.
+    @_spi(KernelInternals)
+    static func streamState(
+        values: UnsafeRawPointer, velocities: UnsafeRawPointer, targets: UnsafeRawPointer, displacements: UnsafeMutableRawPointer,
+        velocityLanes: UnsafeMutableRawPointer, scale: LaneScale, naturalFrequency: Double, count: Int
+    ) -> Bool
+
+    /// Whether every one of `count` API values and velocities can be stored whatever the spring
+    /// (a check of the values alone), or nil when the format cannot tell that way.
+    @_spi(KernelInternals)
+    static func allStorable(values: UnsafeRawPointer, velocities: UnsafeRawPointer, count: Int) -> Bool?
+
+    /// Compares `count` API goals with the stored target lanes: whether any differs in its bits,
+    /// and whether every one is known to be a target the bank accepts (false: the bank checks
+    /// them one by one); nil when the format compares one spring at a time.
+    @_spi(KernelInternals)
+    static func scanTargets(goals: UnsafeRawPointer, stored targets: UnsafeRawPointer, count: Int) -> (anyChanged: Bool, allStorable: Bool)?
+
+    /// A format without scaled lanes: pulls every lane whose target differs (in its bits) from
+    /// `goals[i]` toward it in place, as ``retargetedDisplacement(_:from:to:scale:)`` pulls one,
+    /// setting bit l of `changed[b]` for each lane 16b + l it changed; every goal has been
+    /// checked. Returns false if it streams nothing (the bank then goes one spring at a time).
+    @_spi(KernelInternals)
+    static func streamRetarget(
+        goals: UnsafeRawPointer, targets: UnsafeMutableRawPointer, displacements: UnsafeMutableRawPointer,
+        changed: UnsafeMutablePointer<UInt16>, count: Int
+    ) -> Bool
+
+    /// A format with scaled lanes, at a scale ``streamsWrites(at:)`` takes: writes the first
+    /// `count` lanes of `newTargets` (the goals) and `newDisplacements` (each lane whose target
+    /// differs pulled toward its goal, the others as they were), marks the lanes that differ in
+    /// `changed`, and returns true if every one of them passed the stream's check, under which
+    /// the exact check accepts it (false: the exact check decides).
+    @_spi(KernelInternals)
+    static func streamRetarget(
+        goals: UnsafeRawPointer, targets: UnsafeRawPointer, displacements: UnsafeRawPointer, velocities: UnsafeRawPointer,
+        newTargets: UnsafeMutableRawPointer, newDisplacements: UnsafeMutableRawPointer, changed: UnsafeMutablePointer<UInt16>,
+        scale: LaneScale, naturalFrequency: Double, count: Int
+    ) -> Bool
 }
 
-/// When a spring comes to rest, as a lane format predicts it.
+/// When a spring comes to rest, as the bank predicts it from the exact motion.
 public struct RestPrediction: Hashable, Sendable {
     /// Frames from now.
     public var frames: Int
@@ -151,5 +229,50 @@ extension SpringLaneArithmetic {
     @_spi(KernelInternals)
     public static func coefficients(of propagator: SpringPropagator, scale: LaneScale) -> SIMD8<UInt32> {
         coefficients(of: propagator)
+    }
+
+    /// False: the lanes follow the thread's rounding mode.
+    public static var stepsInNearestRounding: Bool { false }
+
+    @_spi(KernelInternals)
+    public static func streamValues(
+        displacements: UnsafeRawPointer, targets: UnsafeRawPointer, shift: Int, count: Int, into out: UnsafeMutableRawPointer
+    ) -> Int { 0 }
+
+    @_spi(KernelInternals)
+    public static func streamLanes(_ lanes: UnsafeRawPointer, shift: Int, count: Int, into out: UnsafeMutableRawPointer) -> Int { 0 }
+
+    @_spi(KernelInternals)
+    public static func streamsWrites(at scale: LaneScale) -> Bool { false }
+
+    @_spi(KernelInternals)
+    public static func streamState(
+        values: UnsafeRawPointer, velocities: UnsafeRawPointer, targets: UnsafeRawPointer, displacements: UnsafeMutableRawPointer,
+        velocityLanes: UnsafeMutableRawPointer, scale: LaneScale, naturalFrequency: Double, count: Int
+    ) -> Bool {
+        preconditionFailure("a format whose streamsWrites(at:) is true implements streamState")
+    }
+
+    @_spi(KernelInternals)
+    public static func allStorable(values: UnsafeRawPointer, velocities: UnsafeRawPointer, count: Int) -> Bool? { nil }
+
+    @_spi(KernelInternals)
+    public static func scanTargets(goals: UnsafeRawPointer, stored targets: UnsafeRawPointer, count: Int) -> (anyChanged: Bool, allStorable: Bool)? {
+        nil
+    }
+
+    @_spi(KernelInternals)
+    public static func streamRetarget(
+        goals: UnsafeRawPointer, targets: UnsafeMutableRawPointer, displacements: UnsafeMutableRawPointer,
+        changed: UnsafeMutablePointer<UInt16>, count: Int
+    ) -> Bool { false }
+
+    @_spi(KernelInternals)
+    public static func streamRetarget(
+        goals: UnsafeRawPointer, targets: UnsafeRawPointer, displacements: UnsafeRawPointer, velocities: UnsafeRawPointer,
+        newTargets: UnsafeMutableRawPointer, newDisplacements: UnsafeMutableRawPointer, changed: UnsafeMutablePointer<UInt16>,
+        scale: LaneScale, naturalFrequency: Double, count: Int
+    ) -> Bool {
+        preconditionFailure("a format with scaled lanes whose streamsWrites(at:) is true implements streamRetarget")
     }
 }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How many threads advance the lanes in one step.
 ///
 /// Handing a frame to a second thread costs tens of microseconds (15–30 µs in ANCHORS.md, more
@@ -33,34 +25,12 @@ public enum StepThreading: Hashable, Sendable {
     /// The most threads one step uses.
     public static let maximumThreads = 64
 
-    /// The processors available to this process.
-    public static var processorCount: Int {
-        #if os(Windows)
-        return 1
-        #else
-        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        #endif
-    }
+    /// The processors available to this process (1 in an Embedded build, whose step runs on the
+    /// caller's thread).
+    public static var processorCount: Int { Platform.hasWorkerThreads ? Platform.processorCount : 1 }
 
-    /// The largest data cache of CPU 0, from Linux's sysfs (`.../cache/indexN/size`, "32768K").
-    private static func lastLevelCacheBytes() -> Int? {
-        #if os(Linux)
-        var largest: Int?
-        for index in 0..<8 {
-            let path = "/sys/devices/system/cpu/cpu0/cache/index\(index)/size"
-            guard let file = fopen(path, "r") else { continue }
-            defer { fclose(file) }
-            var buffer = [CChar](repeating: 0, count: 32)
-            guard fgets(&buffer, Int32(buffer.count), file) != nil else { continue }
-            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let scale = text.contains("K") ? 1 << 10 : text.contains("M") ? 1 << 20 : 1
-            if let value = Int(String(text.filter { $0.isNumber })) { largest = max(largest ?? 0, value * scale) }
-        }
-        return largest
-        #else
-        return nil
-        #endif
-    }
+    /// The largest data cache of CPU 0 (see ``Platform/lastLevelCacheBytes``).
+    private static func lastLevelCacheBytes() -> Int? { Platform.lastLevelCacheBytes }
 
     /// The threads a step uses for a frame with this many moving springs.
     public func threadCount(movingSprings: Int) -> Int {

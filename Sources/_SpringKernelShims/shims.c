@@ -1,4 +1,5 @@
-// The storage-order streams below; the rest of the shims are header-only (include/spring_kernel_shims.h).
+// The storage-order streams and the platform needs below; the rest of the shims are header-only
+// (include/spring_kernel_shims.h).
 #include "spring_kernel_shims.h"
 #include <stdint.h>
 
@@ -302,31 +303,62 @@ static inline __attribute__((always_inline)) int retarget_q16(
     return SK_LANE_BITS(refused) == 0;
 }
 
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-// Each stream three times: for AVX-512, AVX2 and the baseline, the body inlined into each.
-#define SK_WIDE(isa) __attribute__((target(isa), noinline))
-SK_WIDE("avx512f,avx512bw,avx512vl") static void values_f32_avx512(const float *d, const float *t, float *o, intptr_t n) { values_f32(d, t, o, n); }
-SK_WIDE("avx2") static void values_f32_avx2(const float *d, const float *t, float *o, intptr_t n) { values_f32(d, t, o, n); }
-SK_WIDE("avx512f,avx512bw,avx512vl") static void values_q16_avx512(const int32_t *d, const int32_t *t, int32_t s, int32_t *o, intptr_t n) { values_q16(d, t, s, o, n); }
-SK_WIDE("avx2") static void values_q16_avx2(const int32_t *d, const int32_t *t, int32_t s, int32_t *o, intptr_t n) { values_q16(d, t, s, o, n); }
-SK_WIDE("avx512f,avx512bw,avx512vl") static void lanes_q16_avx512(const int32_t *l, int32_t s, int32_t *o, intptr_t n) { lanes_q16(l, s, o, n); }
-SK_WIDE("avx2") static void lanes_q16_avx2(const int32_t *l, int32_t s, int32_t *o, intptr_t n) { lanes_q16(l, s, o, n); }
-SK_WIDE("avx512f,avx512bw,avx512vl") static int scan_targets_f32_avx512(const float *g, const float *t, float limit, intptr_t n) { return scan_targets_f32(g, t, limit, n); }
-SK_WIDE("avx2") static int scan_targets_f32_avx2(const float *g, const float *t, float limit, intptr_t n) { return scan_targets_f32(g, t, limit, n); }
-SK_WIDE("avx512f,avx512bw,avx512vl") static intptr_t first_unstorable_f32_avx512(const float *x, float limit, intptr_t n) { return first_unstorable_f32(x, limit, n); }
-SK_WIDE("avx2") static intptr_t first_unstorable_f32_avx2(const float *x, float limit, intptr_t n) { return first_unstorable_f32(x, limit, n); }
-SK_WIDE("avx512f,avx512bw,avx512vl") static void retarget_f32_avx512(const float *g, float *t, float *d, uint16_t *c, intptr_t n) { retarget_f32(g, t, d, c, n); }
-SK_WIDE("avx2") static void retarget_f32_avx2(const float *g, float *t, float *d, uint16_t *c, intptr_t n) { retarget_f32(g, t, d, c, n); }
-SK_WIDE("avx512f,avx512bw,avx512vl") static int set_state_f32_avx512(const float *x, const float *v, const float *t, float *d, float *vl, float limit, intptr_t n) { return set_state_f32(x, v, t, d, vl, limit, n); }
-SK_WIDE("avx2") static int set_state_f32_avx2(const float *x, const float *v, const float *t, float *d, float *vl, float limit, intptr_t n) { return set_state_f32(x, v, t, d, vl, limit, n); }
-SK_WIDE("avx512f,avx512bw,avx512vl") static int retarget_q16_avx512(const int32_t *g, const int32_t *t, const int32_t *d, const int32_t *v, int32_t *nt, int32_t *nd, uint16_t *c, int32_t ds, int32_t dl, int32_t vl, intptr_t n) { return retarget_q16(g, t, d, v, nt, nd, c, ds, dl, vl, n); }
-SK_WIDE("avx2") static int retarget_q16_avx2(const int32_t *g, const int32_t *t, const int32_t *d, const int32_t *v, int32_t *nt, int32_t *nd, uint16_t *c, int32_t ds, int32_t dl, int32_t vl, intptr_t n) { return retarget_q16(g, t, d, v, nt, nd, c, ds, dl, vl, n); }
-SK_WIDE("avx512f,avx512bw,avx512vl") static void pack_handles_avx512(const uint32_t *i, const uint32_t *g, uint64_t h, uint32_t m, int32_t b, uint64_t *o, intptr_t n) { pack_handles(i, g, h, m, b, o, n); }
-SK_WIDE("avx2") static void pack_handles_avx2(const uint32_t *i, const uint32_t *g, uint64_t h, uint32_t m, int32_t b, uint64_t *o, intptr_t n) { pack_handles(i, g, h, m, b, o, n); }
-SK_WIDE("avx512f,avx512bw,avx512vl") static int lanes_differ_avx512(const void *g, const void *t, intptr_t n) { return lanes_differ(g, t, n); }
-SK_WIDE("avx2") static int lanes_differ_avx2(const void *g, const void *t, intptr_t n) { return lanes_differ(g, t, n); }
-SK_WIDE("avx512f,avx512bw,avx512vl") static int set_state_q16_avx512(const int32_t *x, const int32_t *v, const int32_t *t, int32_t *d, int32_t *vl, int32_t ds, int32_t vs, int32_t dl, int32_t vlim, intptr_t n) { return set_state_q16(x, v, t, d, vl, ds, vs, dl, vlim, n); }
-SK_WIDE("avx2") static int set_state_q16_avx2(const int32_t *x, const int32_t *v, const int32_t *t, int32_t *d, int32_t *vl, int32_t ds, int32_t vs, int32_t dl, int32_t vlim, intptr_t n) { return set_state_q16(x, v, t, d, vl, ds, vs, dl, vlim, n); }
+// MARK: Variants and dispatch, from one list
+
+// Every stream of the header, once: its return type, `return` or nothing (void), its exported
+// name, its body above, its parameters and its arguments. The variants and the exported
+// functions below are all generated from this list, so no stream can exist for one ISA only.
+#define SK_STREAMS(X) \
+    X(void, , sk_stream_values_f32, values_f32, \
+      (const float *displacements, const float *targets, float *out, intptr_t count), (displacements, targets, out, count)) \
+    X(void, , sk_stream_values_q16, values_q16, \
+      (const int32_t *displacements, const int32_t *targets, int32_t shift, int32_t *out, intptr_t count), \
+      (displacements, targets, shift, out, count)) \
+    X(void, , sk_stream_lanes_q16, lanes_q16, (const int32_t *lanes, int32_t shift, int32_t *out, intptr_t count), \
+      (lanes, shift, out, count)) \
+    X(void, , sk_stream_pack_handles, pack_handles, \
+      (const uint32_t *indices, const uint32_t *generations, uint64_t high, uint32_t generationMask, int32_t indexBits, \
+       uint64_t *out, intptr_t count), \
+      (indices, generations, high, generationMask, indexBits, out, count)) \
+    X(int, return, sk_scan_targets_f32, scan_targets_f32, (const float *goals, const float *targets, float limit, intptr_t count), \
+      (goals, targets, limit, count)) \
+    X(intptr_t, return, sk_first_unstorable_f32, first_unstorable_f32, (const float *values, float limit, intptr_t count), \
+      (values, limit, count)) \
+    X(void, , sk_stream_retarget_f32, retarget_f32, \
+      (const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count), \
+      (goals, targets, displacements, changed, count)) \
+    X(int, return, sk_lanes_differ, lanes_differ, (const void *goals, const void *targets, intptr_t count), (goals, targets, count)) \
+    X(int, return, sk_stream_retarget_q16, retarget_q16, \
+      (const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t *newTargets, \
+       int32_t *newDisplacements, uint16_t *changed, int32_t displacementShift, int32_t displacementLimit, int32_t velocityLimit, \
+       intptr_t count), \
+      (goals, targets, displacements, velocities, newTargets, newDisplacements, changed, displacementShift, displacementLimit, \
+       velocityLimit, count)) \
+    X(int, return, sk_stream_set_state_f32, set_state_f32, \
+      (const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, float limit, \
+       intptr_t count), \
+      (values, velocities, targets, displacements, velocityLanes, limit, count)) \
+    X(int, return, sk_stream_set_state_q16, set_state_q16, \
+      (const int32_t *values, const int32_t *velocities, const int32_t *targets, int32_t *displacements, int32_t *velocityLanes, \
+       int32_t displacementShift, int32_t velocityShift, int32_t displacementLimit, int32_t velocityLimit, intptr_t count), \
+      (values, velocities, targets, displacements, velocityLanes, displacementShift, velocityShift, displacementLimit, \
+       velocityLimit, count))
+
+/// A ceiling set by the tests (sk_limit_vector_level), so that every variant this CPU can run
+/// is checked against the portable one on it; none by default.
+static int sk_vector_level_limit = 2;
+
+void sk_limit_vector_level(int limit) { __atomic_store_n(&sk_vector_level_limit, limit < 0 ? 2 : limit, __ATOMIC_RELAXED); }
+
+#if defined(__x86_64__)
+// x86-64: each stream three times, for AVX-512, AVX2 and the portable code (the baseline, SSE2),
+// chosen by the CPU at each call. The choice is a plain test, not an ifunc (`target_clones`): an
+// ifunc resolver runs while the program is being relocated, before ThreadSanitizer's runtime is
+// up (it crashed there), and musl has no ifuncs at all.
+#define SK_X86_VARIANTS(ret, r, name, body, params, args) \
+    __attribute__((target("avx512f,avx512bw,avx512vl"), noinline)) static ret body##_avx512 params { r body args; } \
+    __attribute__((target("avx2"), noinline)) static ret body##_avx2 params { r body args; }
+SK_STREAMS(SK_X86_VARIANTS)
 
 /// 2: AVX-512 (F, BW, VL), 1: AVX2, 0: neither. Asked once; a race between two first calls
 /// stores the same answer, through an atomic so that no checker calls it a race.
@@ -342,133 +374,86 @@ static int sk_detected_vector_level(void) {
     return level;
 }
 
-/// A ceiling set by the tests (sk_limit_vector_level), so that every variant this CPU can run
-/// is checked against the baseline one on it; none by default.
-static int sk_vector_level_limit = 2;
+#define SK_DISPATCH(ret, r, name, body, params, args) \
+    ret name params { \
+        switch (sk_vector_level()) { \
+        case 2: { r body##_avx512 args; } break; \
+        case 1: { r body##_avx2 args; } break; \
+        default: { r body args; } break; \
+        } \
+    }
+#else
+// Every other architecture: the portable code, which the compiler vectorizes for the target's
+// own vector unit (ext_vector_type(16) lanes are four NEON `v` registers on aarch64, wasm's
+// SIMD128 when enabled, scalar lanes on rv64gc).
+static int sk_detected_vector_level(void) { return 0; }
 
-void sk_limit_vector_level(int limit) { __atomic_store_n(&sk_vector_level_limit, limit < 0 ? 2 : limit, __ATOMIC_RELAXED); }
+#define SK_DISPATCH(ret, r, name, body, params, args) ret name params { r body args; }
+#endif
 
 int sk_vector_level(void) {
     int level = sk_detected_vector_level(), limit = __atomic_load_n(&sk_vector_level_limit, __ATOMIC_RELAXED);
     return level < limit ? level : limit;
 }
 
-void sk_stream_values_f32(const float *displacements, const float *targets, float *out, intptr_t count) {
-    switch (sk_vector_level()) {
-    case 2: values_f32_avx512(displacements, targets, out, count); return;
-    case 1: values_f32_avx2(displacements, targets, out, count); return;
-    default: values_f32(displacements, targets, out, count);
-    }
-}
+SK_STREAMS(SK_DISPATCH)
 
-void sk_stream_values_q16(const int32_t *displacements, const int32_t *targets, int32_t shift, int32_t *out, intptr_t count) {
-    switch (sk_vector_level()) {
-    case 2: values_q16_avx512(displacements, targets, shift, out, count); return;
-    case 1: values_q16_avx2(displacements, targets, shift, out, count); return;
-    default: values_q16(displacements, targets, shift, out, count);
-    }
-}
+// MARK: Platform needs (Swift's Platform.swift calls these; no Swift module imports libc)
 
-void sk_stream_lanes_q16(const int32_t *lanes, int32_t shift, int32_t *out, intptr_t count) {
-    switch (sk_vector_level()) {
-    case 2: lanes_q16_avx512(lanes, shift, out, count); return;
-    case 1: lanes_q16_avx2(lanes, shift, out, count); return;
-    default: lanes_q16(lanes, shift, out, count);
-    }
-}
-
-int sk_scan_targets_f32(const float *goals, const float *targets, float limit, intptr_t count) {
-    switch (sk_vector_level()) {
-    case 2: return scan_targets_f32_avx512(goals, targets, limit, count);
-    case 1: return scan_targets_f32_avx2(goals, targets, limit, count);
-    default: return scan_targets_f32(goals, targets, limit, count);
-    }
-}
-
-intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t count) {
-    switch (sk_vector_level()) {
-    case 2: return first_unstorable_f32_avx512(values, limit, count);
-    case 1: return first_unstorable_f32_avx2(values, limit, count);
-    default: return first_unstorable_f32(values, limit, count);
-    }
-}
-
-void sk_stream_retarget_f32(const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count) {
-    switch (sk_vector_level()) {
-    case 2: retarget_f32_avx512(goals, targets, displacements, changed, count); return;
-    case 1: retarget_f32_avx2(goals, targets, displacements, changed, count); return;
-    default: retarget_f32(goals, targets, displacements, changed, count);
-    }
-}
-
-int sk_stream_set_state_f32(
-    const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, float limit,
-    intptr_t count) {
-    switch (sk_vector_level()) {
-    case 2: return set_state_f32_avx512(values, velocities, targets, displacements, velocityLanes, limit, count);
-    case 1: return set_state_f32_avx2(values, velocities, targets, displacements, velocityLanes, limit, count);
-    default: return set_state_f32(values, velocities, targets, displacements, velocityLanes, limit, count);
-    }
-}
-
-int sk_stream_set_state_q16(
-    const int32_t *values, const int32_t *velocities, const int32_t *targets, int32_t *displacements, int32_t *velocityLanes,
-    int32_t displacementShift, int32_t velocityShift, int32_t displacementLimit, int32_t velocityLimit, intptr_t count) {
-    switch (sk_vector_level()) {
-    case 2: return set_state_q16_avx512(values, velocities, targets, displacements, velocityLanes, displacementShift, velocityShift,
-                                        displacementLimit, velocityLimit, count);
-    case 1: return set_state_q16_avx2(values, velocities, targets, displacements, velocityLanes, displacementShift, velocityShift,
-                                      displacementLimit, velocityLimit, count);
-    default: return set_state_q16(values, velocities, targets, displacements, velocityLanes, displacementShift, velocityShift,
-                                  displacementLimit, velocityLimit, count);
-    }
-}
-void sk_stream_pack_handles(
-    const uint32_t *indices, const uint32_t *generations, uint64_t high, uint32_t generationMask, int32_t indexBits, uint64_t *out,
-    intptr_t count) {
-    switch (sk_vector_level()) {
-    case 2: pack_handles_avx512(indices, generations, high, generationMask, indexBits, out, count); return;
-    case 1: pack_handles_avx2(indices, generations, high, generationMask, indexBits, out, count); return;
-    default: pack_handles(indices, generations, high, generationMask, indexBits, out, count);
-    }
-}
-
-int sk_lanes_differ(const void *goals, const void *targets, intptr_t count) {
-    switch (sk_vector_level()) {
-    case 2: return lanes_differ_avx512(goals, targets, count);
-    case 1: return lanes_differ_avx2(goals, targets, count);
-    default: return lanes_differ(goals, targets, count);
-    }
-}
-
-int sk_stream_retarget_q16(
-    const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t *newTargets,
-    int32_t *newDisplacements, uint16_t *changed, int32_t displacementShift, int32_t displacementLimit, int32_t velocityLimit,
-    intptr_t count) {
-    switch (sk_vector_level()) {
-    case 2: return retarget_q16_avx512(goals, targets, displacements, velocities, newTargets, newDisplacements, changed, displacementShift,
-                                       displacementLimit, velocityLimit, count);
-    case 1: return retarget_q16_avx2(goals, targets, displacements, velocities, newTargets, newDisplacements, changed, displacementShift,
-                                     displacementLimit, velocityLimit, count);
-    default: return retarget_q16(goals, targets, displacements, velocities, newTargets, newDisplacements, changed, displacementShift,
-                                 displacementLimit, velocityLimit, count);
-    }
-}
-#else
-void sk_stream_pack_handles(
-    const uint32_t *indices, const uint32_t *generations, uint64_t high, uint32_t generationMask, int32_t indexBits, uint64_t *out,
-    intptr_t count) {
-    pack_handles(indices, generations, high, generationMask, indexBits, out, count);
-}
-
-int sk_lanes_differ(const void *goals, const void *targets, intptr_t count) { return lanes_differ(goals, targets, count); }
-
-int sk_stream_retarget_q16(
-    const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t *newTargets,
-    int32_t *newDisplacements, uint16_t *changed, int32_t displacementShift, int32_t displacementLimit, int32_t velocityLimit,
-    intptr_t count) {
-    return retarget_q16(goals, targets, displacements, velocities, newTargets, newDisplacements, changed, displacementShift,
-                        displacementLimit, velocityLimit, count);
-}
-
+#include <fenv.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
 #endif
+#if defined(__linux__)
+#include <stdio.h>
+#endif
+
+_Static_assert(sizeof(fenv_t) <= sizeof(sk_saved_fp_environment), "sk_saved_fp_environment holds a fenv_t");
+
+void sk_enter_nearest_rounding(sk_saved_fp_environment *saved) {
+    fenv_t environment;
+    feholdexcept(&environment);
+    __builtin_memcpy(saved, &environment, sizeof environment);
+#if defined(FE_TONEAREST)
+    fesetround(FE_TONEAREST);
+#endif
+}
+
+void sk_leave_nearest_rounding(const sk_saved_fp_environment *saved) {
+    fenv_t environment;
+    __builtin_memcpy(&environment, saved, sizeof environment);
+    fesetenv(&environment);
+}
+
+intptr_t sk_processor_count(void) {
+#if (defined(__unix__) || defined(__APPLE__)) && defined(_SC_NPROCESSORS_ONLN)
+    long count = sysconf(_SC_NPROCESSORS_ONLN);
+    return count > 0 ? (intptr_t)count : 1;
+#else
+    return 1;
+#endif
+}
+
+intptr_t sk_last_level_cache_bytes(void) {
+#if defined(__linux__)
+    // The largest data cache of CPU 0, from sysfs (".../cache/indexN/size": "32768K").
+    intptr_t largest = 0;
+    for (int index = 0; index < 8; index++) {
+        char path[64], text[32];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
+        FILE *file = fopen(path, "r");
+        if (!file) continue;
+        if (fgets(text, sizeof text, file)) {
+            intptr_t value = 0;
+            char *c = text;
+            for (; *c >= '0' && *c <= '9'; c++) value = value * 10 + (*c - '0');
+            value *= *c == 'K' ? 1 << 10 : *c == 'M' ? 1 << 20 : 1;
+            if (value > largest) largest = value;
+        }
+        fclose(file);
+    }
+    return largest;
+#else
+    return 0;
+#endif
+}

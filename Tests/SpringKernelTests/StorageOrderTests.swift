@@ -205,13 +205,13 @@ struct StorageOrderTests {
             let at = out + 4
             #expect(Q16Lanes.streamValues(displacements: lanes, targets: targets, shift: shift, count: count, into: at) == count)
             for i in 0..<count {
-                let api = SpringBankCore.apiPattern(Q16Lanes.self, lanes.load(fromByteOffset: i * 4, as: UInt32.self), storedShift: shift)
+                let api = Q16Lanes.apiPattern(lanes.load(fromByteOffset: i * 4, as: UInt32.self), storedShift: shift)
                 let value = Q16Lanes.valuePattern(displacement: api, target: targets.load(fromByteOffset: i * 4, as: UInt32.self))
                 #expect(at.load(fromByteOffset: i * 4, as: UInt32.self) == value, "shift \(shift), lane \(i)")
             }
             #expect(Q16Lanes.streamLanes(lanes, shift: shift, count: count, into: at) == count)
             for i in 0..<count {
-                let api = SpringBankCore.apiPattern(Q16Lanes.self, lanes.load(fromByteOffset: i * 4, as: UInt32.self), storedShift: shift)
+                let api = Q16Lanes.apiPattern(lanes.load(fromByteOffset: i * 4, as: UInt32.self), storedShift: shift)
                 #expect(at.load(fromByteOffset: i * 4, as: UInt32.self) == api, "shift \(shift), lane \(i)")
             }
         }

@@ -10,9 +10,10 @@
 #include <immintrin.h>
 #elif defined(__aarch64__)
 #include <arm_neon.h>
-#else
-#include <math.h>
 #endif
+// Freestanding headers only: Embedded Swift imports this header for targets with no C library
+// (aarch64-none-none-elf, wasm32-unknown-none-wasm); shims.c, built for the real platform, holds
+// everything that needs one.
 
 typedef float sk_float16 __attribute__((ext_vector_type(16)));
 typedef int32_t sk_int16 __attribute__((ext_vector_type(16)));
@@ -34,7 +35,7 @@ static inline __attribute__((always_inline)) int32_t sk_round_to_int32(float x) 
     return vgetq_lane_s32(sk_arm_round(vdupq_n_f32(x)), 0);
 #else
     // Elsewhere: the current rounding mode (the step pins nearest), INT32_MIN out of range.
-    return (x >= 0x1p31f || x <= -0x1p31f || x != x) ? INT32_MIN : (int32_t)lrintf(x);
+    return (x >= 0x1p31f || x <= -0x1p31f || x != x) ? INT32_MIN : (int32_t)__builtin_rintf(x);
 #endif
 }
 
@@ -81,14 +82,17 @@ static inline __attribute__((always_inline)) sk_int16 sk_round_to_int32x16(sk_fl
 }
 
 
-/// Which variant of the streams below runs: 2 AVX-512, 1 AVX2, 0 the baseline (or this CPU's
-/// only one), as far as the CPU has it and the limit allows.
+/// Which variant of the streams below runs: 2 AVX-512, 1 AVX2, 0 the portable code (x86-64's
+/// baseline, and the only variant on every other architecture), as far as the CPU has it and the
+/// limit allows.
 int sk_vector_level(void);
 /// For tests: runs no variant above `limit` (0...2; negative: no limit), so each variant the CPU
 /// has can be compared with the baseline one.
 void sk_limit_vector_level(int limit);
 
-/// The storage-order reads' streams (shims.c), each compiled for several CPUs and chosen at load:
+/// The storage-order reads' streams (shims.c): every one has a portable C body, compiled on
+/// x86-64 for AVX-512 and AVX2 as well and chosen by the CPU (one list, SK_STREAMS, generates the
+/// variants and the exported functions):
 /// out[i] = targets[i] + displacements[i] (float32 lanes).
 void sk_stream_values_f32(const float *displacements, const float *targets, float *out, intptr_t count);
 /// out[i] = targets[i] + displacements[i] rounded from 2^shift finer (1...31), saturated (Q16.16).
@@ -143,5 +147,20 @@ int sk_stream_set_state_f32(
 int sk_stream_set_state_q16(
     const int32_t *values, const int32_t *velocities, const int32_t *targets, int32_t *displacements, int32_t *velocityLanes,
     int32_t displacementShift, int32_t velocityShift, int32_t displacementLimit, int32_t velocityLimit, intptr_t count);
+
+// MARK: Platform needs (shims.c; Platform.swift is their one Swift caller)
+
+/// A thread's floating-point environment (rounding mode, exception masks and flags), big enough
+/// for the C library's `fenv_t` on every supported platform (shims.c checks so).
+typedef struct { uint64_t words[8]; } sk_saved_fp_environment;
+/// Saves the thread's floating-point environment into `saved`, masks exceptions and sets
+/// round-to-nearest.
+void sk_enter_nearest_rounding(sk_saved_fp_environment *saved);
+/// Restores an environment sk_enter_nearest_rounding saved.
+void sk_leave_nearest_rounding(const sk_saved_fp_environment *saved);
+/// The processors online (1 where the platform cannot say, as on WASI).
+intptr_t sk_processor_count(void);
+/// The largest data cache of CPU 0 in bytes, from Linux's sysfs; 0 where unknown.
+intptr_t sk_last_level_cache_bytes(void);
 
 #endif

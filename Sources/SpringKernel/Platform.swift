@@ -1,0 +1,86 @@
+import _SpringKernelShims
+#if !hasFeature(Embedded) && canImport(Dispatch)
+import Dispatch
+#endif
+
+// Everything the kernel needs from the platform, in one file: the rounding mode, the processor
+// count and cache size, and worker threads. The C parts are in the shims (shims.c, built for the
+// real platform); no other file of the kernel imports a C library or Dispatch, so the kernel
+// builds as Embedded Swift, where a step runs on the caller's thread.
+
+/// Round-to-nearest-even for the frames that need it: the Q16.16 step computes its increments in
+/// binary32, and an IEEE operation gives the same bits on every machine only in the same rounding
+/// mode. A thread that set another mode (`fesetround`, `_MM_SET_ROUNDING_MODE`) gets the nearest
+/// mode for the frame and its own environment back afterwards. Flush-to-zero and
+/// denormals-are-zero need no pinning: no subnormal ever enters or leaves the step (see
+/// ``Q16Lanes/smallestCoefficient``).
+@usableFromInline
+enum NearestRounding {
+    /// Whether the thread's floating-point unit rounds to nearest even now, tested by arithmetic
+    /// (what the step's instructions see, the SSE control register on x86, not the x87 one glibc's
+    /// `fegetround` reads): 1 + 2⁻⁵⁴ rounds back to 1 unless rounding upward, and 1 − 2⁻⁵⁴ (a
+    /// tie) unless rounding downward or toward zero. `one` must be 1 computed at run time (a frame
+    /// passes dt / dt), so the compiler cannot fold the test away; anything else reads as "not
+    /// nearest", which only costs the pinning.
+    @inlinable @inline(__always)
+    static func isCurrent(_ one: Double) -> Bool {
+        one + 0x1p-54 == one - 0x1p-54 && one == 1
+    }
+
+    /// A thread's floating-point environment (mode, exception masks and flags) as ``enter()``
+    /// found it.
+    @usableFromInline
+    struct SavedEnvironment {
+        var environment: sk_saved_fp_environment
+    }
+
+    /// Masks floating-point exceptions, sets round-to-nearest and returns the environment it found.
+    @usableFromInline @inline(never)
+    static func enter() -> SavedEnvironment {
+        var saved = SavedEnvironment(environment: sk_saved_fp_environment())
+        sk_enter_nearest_rounding(&saved.environment)
+        return saved
+    }
+
+    /// Restores an environment ``enter()`` returned: mode, masks and flags as they were.
+    @usableFromInline @inline(never)
+    static func leave(_ saved: SavedEnvironment) {
+        var saved = saved
+        sk_leave_nearest_rounding(&saved.environment)
+    }
+}
+
+/// The processors, the cache and the threads a step may use.
+@usableFromInline
+enum Platform {
+    /// The processors online (1 where the platform cannot say).
+    static var processorCount: Int { Swift.max(1, sk_processor_count()) }
+
+    /// The largest data cache of CPU 0 in bytes, or nil where the platform does not say (Linux's
+    /// sysfs is read).
+    static var lastLevelCacheBytes: Int? {
+        let bytes = sk_last_level_cache_bytes()
+        return bytes > 0 ? bytes : nil
+    }
+
+    /// Whether ``concurrentPerform(iterations:_:)`` runs its iterations on several threads (false
+    /// in an Embedded build: there they run one after another on the caller's thread).
+    static var hasWorkerThreads: Bool {
+        #if !hasFeature(Embedded) && canImport(Dispatch)
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// Runs `body(0)`, …, `body(iterations - 1)`, on the platform's worker threads where it has
+    /// them (Dispatch), and returns once every one has.
+    @usableFromInline
+    static func concurrentPerform(iterations: Int, _ body: @Sendable (Int) -> Void) {
+        #if !hasFeature(Embedded) && canImport(Dispatch)
+        DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
+        #else
+        for iteration in 0..<iterations { body(iteration) }
+        #endif
+    }
+}
