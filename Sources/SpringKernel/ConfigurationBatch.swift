@@ -77,14 +77,14 @@ final class ConfigurationBatch {
     @exclusivity(unchecked) private var nextCacheSlot = 0
 
     init(
-        configuration: SpringConfiguration, scale: LaneScale, lanes: (some SpringLaneArithmetic).Type, planValidity: PlanValidity,
+        configuration: SpringConfiguration, scale: LaneScale, integerLaneUnit: Double?, planValidity: PlanValidity,
         lanesEntry: (table: UnsafeTable<BatchLanes>, index: Int), capacity requested: Int = BundleIndexing.laneCount
     ) {
         let capacity = BundleIndexing.bundleCount(springs: max(requested, 1)) * BundleIndexing.laneCount
         self.configuration = configuration
         self.scale = scale
         self.motion = SpringMotion(configuration)
-        integerLaneUnits = lanes.integerLaneUnit.map { ($0 * scale.displacementFactor, $0 * scale.velocityFactor) }
+        integerLaneUnits = integerLaneUnit.map { ($0 * scale.displacementFactor, $0 * scale.velocityFactor) }
         self.planValidity = planValidity
         self.lanesEntry = lanesEntry
         self.capacity = capacity

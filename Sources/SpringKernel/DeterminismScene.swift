@@ -51,7 +51,21 @@ public enum DeterminismScene {
     ///   - path: the lane loop; the result must not depend on it.
     public static func run<Lanes: SpringLaneArithmetic>(
         _ lanes: Lanes.Type, threading: StepThreading = .single, path: StepPath = .simd
-    ) throws -> Result {
+    ) throws(SceneError) -> Result {
+        let played: (result: Result?, awake: Int)
+        do {
+            played = try play(lanes, threading: threading, path: path)
+        } catch {
+            throw .kernel(error)
+        }
+        guard let result = played.result else { throw .didNotComeToRest(awake: played.awake) }
+        return result
+    }
+
+    /// The scene: its result, or nil and the springs still awake at ``frameLimit``.
+    static func play<Lanes: SpringLaneArithmetic>(
+        _ lanes: Lanes.Type, threading: StepThreading, path: StepPath
+    ) throws(SpringKernelError) -> (result: Result?, awake: Int) {
         func value(_ x: Double) -> Lanes.Value { Lanes.nearestValue(to: x) }
         var random = SplitMix64(seed: 0x5EED_5CE4_E000_0001)
         // Values on a 1/64 grid are exact in float32 and Q16.16 alike.
@@ -66,7 +80,7 @@ public enum DeterminismScene {
         let bank = SpringBank<Lanes>(threading: threading)
         var springs: [SpringHandle] = []
         var targets: [SpringHandle: Double] = [:]
-        func addSpring(_ i: Int) throws {
+        func addSpring(_ i: Int) throws(SpringKernelError) {
             let target = grid(-32_000...32_000)
             let spring = try bank.add(
                 value: value(grid(-32_000...32_000)), target: value(target),
@@ -110,15 +124,17 @@ public enum DeterminismScene {
             if bank.frame == movingFrame { movingHash = bank.stateHash() }
             if !bank.restedInLastStep.isEmpty { restFrame = bank.frame }
             if frame >= 70 && bank.awakeCount == 0 { break }
-            guard bank.frame < frameLimit else { throw SceneError.didNotComeToRest(awake: bank.awakeCount) }
+            guard bank.frame < frameLimit else { return (nil, bank.awakeCount) }
         }
         // Mixed so that neither hash can cancel the other.
-        return Result(hash: (movingHash &* 0x9E37_79B9_7F4A_7C15) ^ bank.stateHash(), restFrame: restFrame)
+        return (Result(hash: (movingHash &* 0x9E37_79B9_7F4A_7C15) ^ bank.stateHash(), restFrame: restFrame), 0)
     }
 
     /// Why a scene run failed.
     public enum SceneError: Error, Hashable, Sendable {
         /// Springs were still moving at ``frameLimit``.
         case didNotComeToRest(awake: Int)
+        /// The bank refused a call of the scene.
+        case kernel(SpringKernelError)
     }
 }

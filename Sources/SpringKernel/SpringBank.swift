@@ -196,6 +196,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         let lanes = core.lanePatterns(ofRecord: index)
         let storage = core.storage(ofRecord: index)
         let (current, target) = from ?? (lanes.displacement, lanes.target)
+        // The target it has already: nothing moves, as in the storage-order retarget (recomputing
+        // (target + displacement) − target would round the displacement by up to an ulp).
+        guard goal != target else { return current }
         let displacement = try Lanes.retargetedDisplacement(current, from: target, to: goal, scale: storage.scale)
         try Lanes.checkMotion(
             displacement: displacement, velocity: lanes.velocity, target: goal,

@@ -4,12 +4,12 @@ struct InvariantViolation: Error, CustomStringConvertible {
 }
 
 extension SpringBankCore {
-    private func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    private func check(_ condition: Bool, _ message: @autoclosure () -> String) throws(InvariantViolation) {
         if !condition { throw InvariantViolation(description: message()) }
     }
 
     /// Checks every structural invariant of the bank; for tests (Swift Collections' `_checkInvariants`).
-    func _checkInvariants() throws {
+    func _checkInvariants() throws(InvariantViolation) {
         var liveSprings = 0
         var pauseHolds = [Int: Int]()  // record → masks pausing it
         var springEdges = 0
@@ -105,5 +105,5 @@ extension SpringBankCore {
 
 extension SpringBank {
     /// Checks every internal invariant; throws the first one broken. For tests.
-    func _checkInvariants() throws { try core._checkInvariants() }
+    func _checkInvariants() throws(InvariantViolation) { try core._checkInvariants() }
 }

@@ -262,7 +262,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
                 displacements: nowhere, velocities: nowhere, targets: nowhere, scale: .identity, naturalFrequency: 1))
         }
         let batch = ConfigurationBatch(
-            configuration: configuration, scale: scale, lanes: Lanes.self, planValidity: planValidity, lanesEntry: (batchLanes, index))
+            configuration: configuration, scale: scale, integerLaneUnit: Lanes.integerLaneUnit, planValidity: planValidity, lanesEntry: (batchLanes, index))
         batches[index] = batch
         if index == batchObjects.count { batchObjects.append(nil) }
         batchObjects[index] = Unmanaged.passUnretained(batch)

@@ -139,6 +139,8 @@ final class Float64Reference: ReferenceArithmetic {
 
     func retargeted(_ state: State, to target: Float, configuration: SpringConfiguration) throws(SpringKernelError) -> State {
         try check(target, .target)
+        // The target it has already (in its bits): nothing changes.
+        if target.bitPattern == state.target.bitPattern { return state }
         if state.error == 0 {
             // The kernel's own float32 operations on the same float32 numbers: exact.
             let value = state.target + Float(state.d)

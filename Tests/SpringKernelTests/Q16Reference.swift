@@ -139,6 +139,8 @@ struct Q16Reference: ReferenceArithmetic {
     }
 
     func retargeted(_ state: State, to target: Q16, configuration: SpringConfiguration) throws(SpringKernelError) -> State {
+        // The target it has already: nothing changes, nothing is checked.
+        if target.raw == state.target { return state }
         let delta = try lane(try displacement(state.target, target.raw), shift: state.scale.displacementShift, .displacement)
         let (d, overflow) = state.d.addingReportingOverflow(delta)
         if overflow { throw .outOfRange(.displacement) }

@@ -33,6 +33,34 @@ struct KernelRegressionTests {
         #expect(throws: SpringKernelError.invalidTimeStep(0)) { try bank.step(dt: 0) }
     }
 
+    /// Was: `retarget(_:to:)` and its batch form recomputed the displacement of a spring retargeted
+    /// to the target it already had, (target + displacement) − target, which rounds it by up to an
+    /// ulp, while the storage-order retarget (which skips unchanged targets) kept it; the same
+    /// writes then gave different bits through the two APIs (found by `.ci/cross check`'s stream
+    /// comparison). Now every form leaves such a spring as it is.
+    @Test("a retarget to the target a spring already has changes nothing, in every form")
+    func retargetToOwnTargetChangesNothing() throws {
+        // A displacement whose sum with the target rounds: 3 + 2^-20 · 1.5 is not a float.
+        let target: Float = 3, value: Float = 3 + 0x1.8p-20 * 1000
+        for form in 0..<3 {
+            let bank = SpringBank<Float32Lanes>(threading: .single)
+            var springs: [SpringHandle] = []
+            for i in 0..<40 { springs.append(try bank.add(value: value + Float(i) * 0x1p-12, target: target, velocity: 7, tolerance: 1e-6)) }
+            try bank.step(dt: 1.0 / 60)
+            let before = bank.stateHash()
+            switch form {
+            case 0: for spring in springs { try bank.retarget(spring, to: target) }
+            case 1: try bank.retarget(springs, to: [Float](repeating: target, count: springs.count))
+            default:
+                let layout = bank.storageLayout()
+                let targets = [Float](repeating: target, count: layout.count)
+                try targets.withUnsafeBufferPointer { try bank.retarget(in: layout, to: $0) }
+            }
+            #expect(bank.stateHash() == before, "form \(form)")
+            try bank._checkInvariants()
+        }
+    }
+
     /// Was: the last step's event lists were cleared before `dt` was validated, so a refused step
     /// lost them. `dt` is now checked before anything changes.
     @Test("a refused step keeps the previous step's rest events")

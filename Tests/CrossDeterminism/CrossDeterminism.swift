@@ -1,0 +1,230 @@
+// The program `.ci/cross check` builds for every architecture (aarch64, riscv64 and wasm32 under
+// emulation, x86-64 for its baseline, AVX2 and AVX-512) and whose lines must be equal on all of
+// them. It uses the kernel's public API only and runs as Embedded Swift, so it prints with
+// `print` of strings and integers alone (no floating-point formatting). Apart from the scene,
+// which is the kernel's own (SPI), it uses the public API only.
+//
+// Lines:
+// - the DeterminismScene's hash and rest frame, Q16.16 and float32 (the hashes the test suite
+//   and `spring-bench determinism` pin on x86-64);
+// - the fidelity sample: 256 Q16.16 springs against the exact motion over 240 frames of a
+//   jittered clock, the worst deviation in LSB (2⁻¹⁶) and the frames compared;
+// - the refusals of bad input (NaN, out-of-range Q16.16, an invalid configuration, dt ≤ 0), as
+//   error names;
+// - the storage-order streams (the shims' C loops: the portable code off x86-64) against the
+//   one-spring calls, in both formats: reads, retargets and state writes, bit for bit.
+@_spi(KernelInternals) import SpringKernel
+
+@main
+struct CrossDeterminism {
+    static func main() {
+        scene(Q16Lanes.self)
+        scene(Float32Lanes.self)
+        fidelity()
+        refusals()
+        streams(Float32Lanes.self, name: "float32", value: { Float($0) / 64 }, bits: { UInt64($0.bitPattern) })
+        streams(Q16Lanes.self, name: "q16.16", value: { Q16(raw: Int32($0) << 10) }, bits: { UInt64(UInt32(bitPattern: $0.raw)) })
+    }
+
+    static func scene<Lanes: SpringLaneArithmetic>(_ lanes: Lanes.Type) {
+        do throws(DeterminismScene.SceneError) {
+            let result = try DeterminismScene.run(lanes)
+            print("scene \(Lanes.formatName): hash \(hex(result.hash)), rest frame \(result.restFrame)")
+        } catch {
+            print("scene \(Lanes.formatName): \(name(of: error))")
+        }
+    }
+
+    /// 256 Q16.16 springs of assorted configurations and moves, stepped under a jittered clock
+    /// and compared each frame with the exact motion from their start (``SpringMotion``, whose
+    /// closed form uses the kernel's deterministic exp, sin and cos, so this line is the same
+    /// everywhere).
+    static func fidelity() {
+        var random = Random(seed: 0xF1DE_1171)
+        let bank = SpringBank<Q16Lanes>(threading: .single)
+        var cases: [(spring: SpringHandle, motion: SpringMotion, from: Double, to: Double, velocity: Double)] = []
+        do throws(SpringKernelError) {
+            for _ in 0..<256 {
+                let configuration = try SpringConfiguration(
+                    tension: Double(40 + random.next(1500)), friction: Double(4 + random.next(60)), mass: 1)
+                let from = Double(Int(random.next(20_000)) - 10_000) / 16
+                let to = Double(Int(random.next(20_000)) - 10_000) / 16
+                let velocity = Double(Int(random.next(4000)) - 2000)
+                guard let value = Q16(from), let target = Q16(to), let speed = Q16(velocity), let band = Q16(0.5) else { continue }
+                let spring = try bank.add(value: value, target: target, velocity: speed, configuration: configuration, tolerance: band)
+                cases.append((spring, SpringMotion(configuration), value.doubleValue, target.doubleValue, speed.doubleValue))
+            }
+            var time = 0.0, worst = 0.0, compared = 0
+            for frame in 0..<240 {
+                // 1/60 s ± 15 %, on a 1/2^20 grid so that the sum of frames is exact.
+                let dt = Double((1 << 20) / 60 + Int(random.next(5000)) - 2500) / Double(1 << 20)
+                try bank.step(dt: dt)
+                time += dt
+                // Until it rests: a spring at rest holds its target, within its tolerance of the motion.
+                for c in cases where frame % 4 == 0 {
+                    guard try !bank.isAtRest(c.spring) else { continue }
+                    let exact = c.to + c.motion.displacement(after: time, from: c.from - c.to, velocity: c.velocity)
+                    let deviation = abs(try bank.value(of: c.spring).doubleValue - exact) * Q16.scale
+                    worst = max(worst, deviation)
+                    compared += 1
+                }
+            }
+            print("fidelity q16.16: \(cases.count) springs, \(compared) samples, worst deviation \(Int(worst.rounded(.up))) LSB")
+        } catch {
+            print("fidelity q16.16: \(name(of: error))")
+        }
+    }
+
+    /// Bad input, refused with the same error on every machine.
+    static func refusals() {
+        let float = SpringBank<Float32Lanes>(threading: .single)
+        let fixed = SpringBank<Q16Lanes>(threading: .single)
+        refusal("NaN value") { () throws(SpringKernelError) in _ = try float.add(value: .nan, target: 0, tolerance: 0.5) }
+        refusal("infinite target") { () throws(SpringKernelError) in _ = try float.add(value: 0, target: .infinity, tolerance: 0.5) }
+        refusal("Q16.16 motion out of range") { () throws(SpringKernelError) in _ = try fixed.add(value: .max, target: .min, tolerance: Q16(raw: 1 << 15)) }
+        refusal("Q16.16 velocity out of range") { () throws(SpringKernelError) in
+            _ = try fixed.add(value: 0, target: 1, velocity: Q16(raw: .max), tolerance: Q16(raw: 1 << 15))
+        }
+        refusal("negative tension") { () throws(SpringKernelError) in _ = try SpringConfiguration(tension: -1, friction: 30) }
+        refusal("NaN friction") { () throws(SpringKernelError) in _ = try SpringConfiguration(tension: 342, friction: .nan) }
+        refusal("zero tolerance") { () throws(SpringKernelError) in _ = try float.add(value: 0, target: 1, tolerance: 0) }
+        refusal("dt 0") { () throws(SpringKernelError) in try float.step(dt: 0) }
+        refusal("dt -1/60") { () throws(SpringKernelError) in try fixed.step(dt: -1.0 / 60) }
+        refusal("dt NaN") { () throws(SpringKernelError) in try fixed.step(dt: .nan) }
+        print("refusals: float32 hash \(hex(float.stateHash())), q16.16 hash \(hex(fixed.stateHash())) (unchanged by the refusals)")
+    }
+
+    static func refusal(_ what: String, _ body: () throws(SpringKernelError) -> Void) {
+        do {
+            try body()
+            print("refused \(what): accepted (expected a refusal)")
+        } catch {
+            print("refused \(what): \(name(of: error))")
+        }
+    }
+
+    /// Two banks of one format given the same springs: one read and written in storage order (the
+    /// streams), the other one spring at a time; every read and the final state hashes must agree.
+    static func streams<Lanes: SpringLaneArithmetic>(
+        _ lanes: Lanes.Type, name format: String, value: (Int) -> Lanes.Value, bits: (Lanes.Value) -> UInt64
+    ) {
+        var random = Random(seed: 0x57AE_A115)
+        let streamed = SpringBank<Lanes>(threading: .single), single = SpringBank<Lanes>(threading: .single)
+        var checks = 0, mismatches = 0
+        func check(_ equal: Bool) {
+            checks += 1
+            if !equal { mismatches += 1 }
+        }
+        do {
+            // Several configurations and tolerances: Q16.16 batches at several lane scales.
+            let configurations = [
+                try SpringConfiguration(tension: 342, friction: 30), try SpringConfiguration(tension: 1323, friction: 91),
+                try SpringConfiguration(tension: 20, friction: 2), try SpringConfiguration(tension: 900, friction: 10),
+            ]
+            let tolerances = [value(32), value(2), value(512)]
+            var handles: [(streamed: SpringHandle, single: SpringHandle)] = []
+            for i in 0..<1000 {
+                let (v, t, w) = (value(Int(random.next(4000)) - 2000), value(Int(random.next(4000)) - 2000), value(Int(random.next(800)) - 400))
+                let configuration = configurations[i % configurations.count], tolerance = tolerances[i % tolerances.count]
+                handles.append((
+                    try streamed.add(value: v, target: t, velocity: w, configuration: configuration, tolerance: tolerance),
+                    try single.add(value: v, target: t, velocity: w, configuration: configuration, tolerance: tolerance)))
+            }
+            for round in 0..<12 {
+                try streamed.step(dt: 1.0 / 60)
+                try single.step(dt: 1.0 / 60)
+                let layout = streamed.storageLayout()
+                var order = [SpringHandle](repeating: handles[0].streamed, count: layout.count)
+                var values = [Lanes.Value](repeating: value(0), count: layout.count)
+                var velocities = values, targets = values
+                try order.withUnsafeMutableBufferPointer { buffer throws(SpringKernelError) in try streamed.springs(in: layout, into: buffer) }
+                try values.withUnsafeMutableBufferPointer { buffer throws(SpringKernelError) in try streamed.values(in: layout, into: buffer) }
+                try velocities.withUnsafeMutableBufferPointer { buffer throws(SpringKernelError) in try streamed.velocities(in: layout, into: buffer) }
+                try targets.withUnsafeMutableBufferPointer { buffer throws(SpringKernelError) in try streamed.targets(in: layout, into: buffer) }
+                var twin: [SpringHandle: SpringHandle] = [:]
+                for pair in handles { twin[pair.streamed] = pair.single }
+                for i in 0..<layout.count {
+                    guard let other = twin[order[i]] else { check(false); continue }
+                    check(bits(values[i]) == bits(try single.value(of: other)))
+                    check(bits(velocities[i]) == bits(try single.velocity(of: other)))
+                    check(bits(targets[i]) == bits(try single.target(of: other)))
+                }
+                // Writes: every other round new targets, else new states, for every spring.
+                for i in 0..<layout.count {
+                    if round % 2 == 0 {
+                        targets[i] = random.next(3) == 0 ? targets[i] : value(Int(random.next(4000)) - 2000)
+                    } else {
+                        values[i] = value(Int(random.next(4000)) - 2000)
+                        velocities[i] = value(Int(random.next(800)) - 400)
+                    }
+                }
+                if round % 2 == 0 {
+                    try targets.withUnsafeBufferPointer { buffer throws(SpringKernelError) in try streamed.retarget(in: layout, to: buffer) }
+                    for i in 0..<layout.count { if let other = twin[order[i]] { try single.retarget(other, to: targets[i]) } }
+                } else {
+                    try values.withUnsafeBufferPointer { v throws(SpringKernelError) in
+                        try velocities.withUnsafeBufferPointer { w throws(SpringKernelError) in try streamed.setState(in: layout, values: v, velocities: w) }
+                    }
+                    for i in 0..<layout.count {
+                        if let other = twin[order[i]] { try single.setState(of: other, value: values[i], velocity: velocities[i]) }
+                    }
+                }
+                check(streamed.stateHash() == single.stateHash())
+            }
+            print("streams \(format): \(checks) checks, \(mismatches) mismatches, hash \(hex(streamed.stateHash()))")
+        } catch {
+            print("streams \(format): \(name(of: error))")
+        }
+    }
+
+    /// The error's case name (its description would print floating-point numbers).
+    static func name(of error: DeterminismScene.SceneError) -> String {
+        switch error {
+        case .didNotComeToRest: "didNotComeToRest"
+        case .kernel(let error): name(of: error)
+        }
+    }
+
+    static func name(of error: SpringKernelError) -> String {
+        switch error {
+        case .nonFinite(let quantity): "nonFinite(\(quantity.rawValue))"
+        case .outOfRange(let quantity): "outOfRange(\(quantity.rawValue))"
+        case .invalidConfiguration(let parameter): "invalidConfiguration(\(parameter.rawValue))"
+        case .invalidTimeStep: "invalidTimeStep"
+        case .timeStepMismatch: "timeStepMismatch"
+        case .countMismatch: "countMismatch"
+        case .nonPositiveTolerance: "nonPositiveTolerance"
+        case .staleHandle: "staleHandle"
+        case .foreignHandle: "foreignHandle"
+        case .stalePauseMask: "stalePauseMask"
+        case .pauseDepthExceeded: "pauseDepthExceeded"
+        case .tooManyConfigurations: "tooManyConfigurations"
+        case .tooManySprings: "tooManySprings"
+        case .reentrantMutation: "reentrantMutation"
+        case .invalidCapacity: "invalidCapacity"
+        case .notInMask: "notInMask"
+        case .staleLayout: "staleLayout"
+        @unknown default: "unknown"
+        }
+    }
+
+    static func hex(_ value: UInt64) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for shift in stride(from: 60, through: 0, by: -4) { text.append(digits[Int((value >> UInt64(shift)) & 15)]) }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
+
+/// SplitMix64: the same numbers on every machine.
+struct Random {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(_ bound: UInt64) -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return (z ^ (z >> 31)) % bound
+    }
+}
