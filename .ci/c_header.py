@@ -191,16 +191,20 @@ def swift_docs(directory):
             if stripped.startswith("///"):
                 pending.append((stripped[3:][1:] if stripped[3:4] == " " else stripped[3:], f"{path}:{number}"))
                 continue
-            c = re.fullmatch(r"@c(?:\((\w+)\))?", stripped)
+            c = re.match(r"@c(?:\((\w+)\))?(?=\s|$)\s*(.*)", stripped)
             if c:
                 exported = (c.group(1), pending)
-            elif exported:
-                declaration = re.match(r"(?:public\s+)?(func|enum)\s+(\w+)", stripped)
+                stripped = c.group(2)  # the declaration, if on the same line
+            if exported and stripped:
+                declaration = re.match(
+                    r"(?:(?:public|package|final|nonisolated|@\w+(?:\([^)]*\))?)\s+)*(func|enum)\s+(\w+)", stripped)
                 if declaration:
                     name = exported[0] or declaration.group(2)
                     docs[name] = exported[1]
                     enum = name if declaration.group(1) == "enum" else None
-                exported = None
+                    exported = None
+                elif not stripped.startswith("@"):
+                    exported = None
             elif enum:
                 case = re.match(r"case\s+(\w+)\s*=", stripped)
                 if case:
@@ -282,6 +286,11 @@ ATTRIBUTES_CLOSE = """\
 ATTRIBUTE_MACROS = {"nodiscard": "SPRING_KERNEL_NODISCARD", "noexcept": "SPRING_KERNEL_NOEXCEPT"}
 
 
+def declarator(type_, name):
+    """`float *out` and `double dt`: a type and a name, the `*` against the name."""
+    return f"{type_}{'' if type_.endswith('*') else ' '}{name}"
+
+
 def comment(lines, indent=""):
     return "".join(f"{indent}///{' ' + line if line else ''}\n" for line in lines)
 
@@ -292,9 +301,9 @@ def prototype(function):
     head = ""
     if "nodiscard" in function.attributes:
         head = ATTRIBUTE_MACROS["nodiscard"] + " "
-    head += f"{function.returns}{'' if function.returns.endswith('*') else ' '}{function.name}("
+    head += declarator(function.returns, function.name) + "("
     tail = ")" + (" " + ATTRIBUTE_MACROS["noexcept"] if "noexcept" in function.attributes else "") + ";"
-    parameters = [f"{p.type}{'' if p.type.endswith('*') else ' '}{p.name}" for p in function.parameters] or ["void"]
+    parameters = [declarator(p.type, p.name) for p in function.parameters] or ["void"]
     one_line = head + ", ".join(parameters) + tail
     if len(one_line) <= WIDTH:
         return one_line + "\n"
@@ -356,7 +365,7 @@ def parse_plain_header(text):
 
 
 def describe(function):
-    return f"{function.returns} {function.name}({', '.join(p.type + ' ' + p.name for p in function.parameters)})"
+    return f"{declarator(function.returns, function.name)}({', '.join(declarator(p.type, p.name) for p in function.parameters)})"
 
 
 def drift(expected, actual):
