@@ -1,6 +1,7 @@
 /* The README's bad-input table, the C interface's column: one test per row that C can reach,
- * each checking the status code and that the bank's state hash did not move. Run under
- * AddressSanitizer by .ci/c-clients (a bad pointer or a read past a buffer fails the run). */
+ * each checking the status code and that the bank's state hash did not move, and printing the call
+ * and its status. .ci/c-clients runs it built by gcc and by clang (the two must print the same
+ * lines) and under AddressSanitizer (a bad pointer or a read past a buffer fails the run). */
 #include "spring_kernel.h"
 
 #include <inttypes.h>
@@ -10,12 +11,14 @@
 
 static int failures = 0;
 
-/* Expects `call` to return `expected` and leave the bank's hash as it was. */
+/* Expects `call` to return `expected` and leave the bank's hash as it was. Prints each call and the
+ * status it got, so that .ci/c-clients can compare the builds of gcc and clang line by line. */
 #define EXPECT(bank, expected, call)                                                                             \
     do {                                                                                                         \
         uint64_t before_ = 0, after_ = 0;                                                                        \
         int has_bank_ = sk_bank_state_hash((bank), &before_) == sk_status_ok;                                    \
         sk_status got_ = (call);                                                                                 \
+        printf("%s: %s -> %s\n", __func__, #call, sk_status_name(got_));                                         \
         if (got_ != (expected)) {                                                                                \
             fprintf(stderr, "%s:%d: %s: %s, expected %s\n", __func__, __LINE__, #call, sk_status_name(got_),      \
                     sk_status_name(expected));                                                                   \
