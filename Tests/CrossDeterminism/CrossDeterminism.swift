@@ -1,8 +1,7 @@
 // The program `.ci/cross check` builds for every architecture (aarch64, riscv64 and wasm32 under
 // emulation, x86-64 for its baseline, AVX2 and AVX-512) and whose lines must be equal on all of
-// them. It uses the kernel's public API only and runs as Embedded Swift, so it prints with
-// `print` of strings and integers alone (no floating-point formatting). Apart from the scene,
-// which is the kernel's own (SPI), it uses the public API only.
+// them. It runs as Embedded Swift and prints integers and hashes only (a deviation in LSB, not a
+// Double). Apart from the scene, which is the kernel's own (SPI), it uses the public API only.
 //
 // Lines:
 // - the DeterminismScene's hash and rest frame, Q16.16 and float32 (the hashes the test suite
@@ -177,7 +176,7 @@ struct CrossDeterminism {
         }
     }
 
-    /// The error's case name (its description would print floating-point numbers).
+    /// The error's case name (its description would also print the refused numbers).
     static func name(of error: DeterminismScene.SceneError) -> String {
         switch error {
         case .didNotComeToRest: "didNotComeToRest"

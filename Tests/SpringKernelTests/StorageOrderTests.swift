@@ -299,7 +299,7 @@ struct StorageOrderTests {
         #expect(streamed.storageLayout().count == 517)
     }
 
-    @Test("every variant of the C streams this CPU runs (AVX-512, AVX2, baseline) reads and writes the same bits")
+    @Test("every variant of the C streams this CPU runs (AVX-512, AVX2, the portable code: the only one off x86-64) reads and writes the same bits")
     func streamVariantsAgree() throws {
         /// Reads, a retarget of some lanes, a state set and steps, with the streams held to `level`.
         func run(level: Int32) throws -> [UInt64] {

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""The instruction mix of the kernel's step loops in a disassembled aarch64 object.
+
+Usage: step_mix.py DISASSEMBLY   (llvm-objdump -d --no-show-raw-insn of a program that steps both
+formats). Prints, per format, how many of the step's instructions work on vector registers and
+the most frequent ones; exits 1 if a format's step is not vector code (called by .ci/cross check).
+"""
+import collections
+import re
+import sys
+
+# The object is built with a section per function: objdump prints "Disassembly of section
+# .text.SYMBOL:" before each (its symbol lines name aarch64's mapping symbol `$x`), then
+# "  offset:\tmnemonic\toperands".
+functions = {}
+name = None
+for line in open(sys.argv[1]):
+    header = re.match(r'^Disassembly of section \.text\.(.*):$', line)
+    if header:
+        name = header.group(1)
+        functions.setdefault(name, [])
+    elif name and '\t' in line:
+        parts = line.rstrip('\n').split('\t')
+        if len(parts) >= 2 and parts[1].strip():
+            functions[name].append((parts[1].strip(), parts[2] if len(parts) > 2 else ''))
+
+VECTOR = re.compile(r'\bv\d+\.(4s|2d|2s|16b|8b|8h|4h)\b|\bq\d+\b')
+ok = True
+for label, lanes in (("float32", "12Float32LanesO"), ("q16.16", "8Q16LanesO")):
+    # The step's loops, specialised for the format into the program (as into any client): the
+    # plan's advance, which inlines the format's bundle loop, and the format's own advance.
+    chosen = [n for n in functions
+              if ("StepExecutionO7advance_7bundles" in n and n.split("RzlFZAA")[-1].startswith(lanes))
+              or n.startswith("$e12SpringKernel" + lanes + "7advance_7bundles")]
+    ops = collections.Counter()
+    vector_ops = collections.Counter()
+    for n in chosen:
+        for op, operands in functions[n]:
+            ops[op] += 1
+            lanes_used = VECTOR.search(operands)
+            if lanes_used:
+                vector_ops["%s %s" % (op, lanes_used.group(1) or "q")] += 1
+    vector = sum(vector_ops.values())
+    shown = sorted(vector_ops.items(), key=lambda kv: (-kv[1], kv[0]))[:12]
+    print("%s step (%d functions): %d of %d instructions on vector registers: %s" % (
+        label, len(chosen), vector, sum(ops.values()), ", ".join("%s %d" % kv for kv in shown)))
+    if not chosen or vector < 16:
+        ok = False
+        print("%s: the step loop is not vector code" % label)
+sys.exit(0 if ok else 1)
