@@ -44,7 +44,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Parameters:
     ///   - threading: how many threads a step uses.
     ///   - capacity: springs to reserve room for, 0 to ``maximumSpringCount``. The reservation
-    ///     is made at once (about 80 bytes a spring); like any Swift allocation, one the system
+    ///     is made at once (an 88-byte record a spring); like any Swift allocation, one the system
     ///     cannot give stops the process.
     /// - Throws: ``SpringKernelError/invalidCapacity(_:)`` for a negative capacity or one above
     ///   ``maximumSpringCount`` (more springs than a bank can ever hold).
