@@ -41,8 +41,10 @@ let package = Package(
             dependencies: ["_SpringKernelShims"],
             swiftSettings: library
         ),
-        // The fixed-point step's float-to-integer rounding (cvtps2dq), which Swift can only write
-        // with a range check per lane: a header of static inline C, compiled into its callers.
+        // C beside the kernel: the fixed-point step's float-to-integer rounding (static inline in
+        // the header: Swift can only write it with a range check per lane), the storage-order
+        // streams (a portable body each, with AVX-512 and AVX2 variants chosen by the CPU on
+        // x86-64), and the platform needs Platform.swift wraps (rounding mode, processor count).
         .target(name: "_SpringKernelShims"),
         // `@c` functions over the kernel's public API; the compiler writes their header.
         .target(
