@@ -1,3 +1,11 @@
+/// Slots `lower..<upper` of a batch, whose springs are awake and changed trajectory in a
+/// storage-order write since the last prediction.
+struct ChangedRun {
+    var batch: Unmanaged<ConfigurationBatch>
+    var lower: Int32
+    var upper: Int32
+}
+
 /// The bank's own order of springs (see ``StorageLayout``): the walk over it that reads and
 /// writes in storage order share, and the caller's user values, kept by slot so that walk streams
 /// them.
@@ -68,13 +76,6 @@ extension SpringBankCore {
 /// springs cannot change slot before it (every slot move bumps the layout version, which the
 /// prediction checks; moving one is a mutation, which predicts first).
 extension SpringBankCore {
-    /// Slots `lower..<upper` of a batch, whose springs are awake and changed trajectory in a
-    /// storage-order write since the last prediction.
-    struct ChangedRun {
-        var batch: Unmanaged<ConfigurationBatch>
-        var lower: Int32
-        var upper: Int32
-    }
 
     /// Notes that the awake springs in `slots` of `batch` changed trajectory: they are predicted
     /// again before anything can see their schedule. Runs are merged with the last one when they

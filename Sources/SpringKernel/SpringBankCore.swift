@@ -1,3 +1,60 @@
+/// One spring's bookkeeping, plain data so the table holding it needs no reference counting.
+/// The spring's lanes live in `batches[batch]` at `slot`; the masks that list it are its edges
+/// in ``SpringBankCore/maskEdges``, from `firstMaskEdge`.
+struct SpringRecord {
+    var generation: UInt32 = 0
+    /// The configuration batch, or −1 when the record is free.
+    var batch: Int32 = -1
+    var slot: Int32 = 0
+    /// Bumped whenever the spring's rest-schedule entry is replaced or dropped; entries with an
+    /// older stamp are stale. A free record keeps its stamp and its entry (see `queuedDue`).
+    var stamp: UInt32 = 0
+    var tolerance: Double = 0 { didSet { inverseToleranceSquared = 1 / (tolerance * tolerance) } }
+    /// 1 / tolerance², for the rest predictor's per-event bound (a multiply, not a divide).
+    var inverseToleranceSquared = Double.infinity
+    /// When the spring is next looked at, on the bank's ``FrameClock`` reading (seconds for a
+    /// variable clock, frames for a fixed one): its rest if `dueIsRest`, else the time to predict
+    /// it exactly (a lower bound on its rest). ∞ when it has none.
+    var due = Double.infinity
+    /// The state and bank time the spring's trajectory last changed at (variable clock): its
+    /// exact rest is predicted from these, not from its lanes when the check comes, so the
+    /// lanes' rounding since (a fixed-point spring's drift) cannot move its rest earlier.
+    var changeDisplacement = 0.0
+    var changeVelocity = 0.0
+    var changeTime = 0.0
+    /// The due time of the record's live schedule entry, or ∞. It may be earlier than `due`
+    /// (the spring changed since, and its check moved on): the entry is then queued again at
+    /// `due` when it pops, instead of a new entry per change. A removed spring's entry stays
+    /// with its record until it pops, and a spring added in the record takes it over, so
+    /// removing and adding springs every frame queues nothing new.
+    var queuedDue = Double.infinity
+    /// The caller's own value for the spring (an entity id, an index into its tables).
+    /// The spring's first edge in ``SpringBankCore/maskEdges``, or ``MaskEdge/none``.
+    var firstMaskEdge = MaskEdge.none
+    /// While a batch call runs: the spring's position in the call's list, plus one (0: not
+    /// listed). It finds a spring listed twice, or a spring's restart values, with no table.
+    var listedAt: UInt32 = 0
+    /// `due` is the spring's rest, not the time to predict it.
+    var dueIsRest = false
+    /// A step saturated one of the spring's lanes (the format could not hold the exact result).
+    var wasSaturated = false
+    var awaitingPrediction = false
+    /// Paused mid-motion with its schedule kept: `due` is then measured from the moment it was
+    /// paused, so a resume that leaves its state alone moves it on instead of predicting
+    /// again (the motion is the same, later; see ``SpringBankCore/resumeSchedule(record:)``).
+    var scheduleSuspended = false
+    /// How many pausing masks hold the spring: it is paused while this is non-zero.
+    var pauseDepth: UInt8 = 0
+
+    var isLive: Bool { batch >= 0 }
+}
+
+/// A batch per configuration and lane scale (one scale for float lanes).
+struct BatchKey: Hashable {
+    var configuration: SpringConfiguration
+    var scale: LaneScale
+}
+
 /// The machinery behind every ``SpringBank``, whatever its lane format: spring records and handles,
 /// one ``ConfigurationBatch`` per configuration, pause masks, the rest schedule and the step's
 /// bookkeeping. Lanes are handled as raw 32-bit patterns; the few operations that depend on the
@@ -6,56 +63,6 @@
 /// with no existential or dynamic cast (which Embedded Swift does not have).
 @usableFromInline
 final class SpringBankCore<Lanes: SpringLaneArithmetic> {
-    /// One spring's bookkeeping, plain data so the table holding it needs no reference counting.
-    /// The spring's lanes live in `batches[batch]` at `slot`; the masks that list it are its edges
-    /// in ``SpringBankCore/maskEdges``, from `firstMaskEdge`.
-    struct SpringRecord {
-        var generation: UInt32 = 0
-        /// The configuration batch, or −1 when the record is free.
-        var batch: Int32 = -1
-        var slot: Int32 = 0
-        /// Bumped whenever the spring's rest-schedule entry is replaced or dropped; entries with an
-        /// older stamp are stale. A free record keeps its stamp and its entry (see `queuedDue`).
-        var stamp: UInt32 = 0
-        var tolerance: Double = 0 { didSet { inverseToleranceSquared = 1 / (tolerance * tolerance) } }
-        /// 1 / tolerance², for the rest predictor's per-event bound (a multiply, not a divide).
-        var inverseToleranceSquared = Double.infinity
-        /// When the spring is next looked at, on the bank's ``FrameClock`` reading (seconds for a
-        /// variable clock, frames for a fixed one): its rest if `dueIsRest`, else the time to predict
-        /// it exactly (a lower bound on its rest). ∞ when it has none.
-        var due = Double.infinity
-        /// The state and bank time the spring's trajectory last changed at (variable clock): its
-        /// exact rest is predicted from these, not from its lanes when the check comes, so the
-        /// lanes' rounding since (a fixed-point spring's drift) cannot move its rest earlier.
-        var changeDisplacement = 0.0
-        var changeVelocity = 0.0
-        var changeTime = 0.0
-        /// The due time of the record's live schedule entry, or ∞. It may be earlier than `due`
-        /// (the spring changed since, and its check moved on): the entry is then queued again at
-        /// `due` when it pops, instead of a new entry per change. A removed spring's entry stays
-        /// with its record until it pops, and a spring added in the record takes it over, so
-        /// removing and adding springs every frame queues nothing new.
-        var queuedDue = Double.infinity
-        /// The caller's own value for the spring (an entity id, an index into its tables).
-        /// The spring's first edge in ``SpringBankCore/maskEdges``, or ``MaskEdge/none``.
-        var firstMaskEdge = MaskEdge.none
-        /// While a batch call runs: the spring's position in the call's list, plus one (0: not
-        /// listed). It finds a spring listed twice, or a spring's restart values, with no table.
-        var listedAt: UInt32 = 0
-        /// `due` is the spring's rest, not the time to predict it.
-        var dueIsRest = false
-        /// A step saturated one of the spring's lanes (the format could not hold the exact result).
-        var wasSaturated = false
-        var awaitingPrediction = false
-        /// Paused mid-motion with its schedule kept: `due` is then measured from the moment it was
-        /// paused, so a resume that leaves its state alone moves it on instead of predicting
-        /// again (the motion is the same, later; see ``SpringBankCore/resumeSchedule(record:)``).
-        var scheduleSuspended = false
-        /// How many pausing masks hold the spring: it is paused while this is non-zero.
-        var pauseDepth: UInt8 = 0
-
-        var isLive: Bool { batch >= 0 }
-    }
 
     /// The bits of a lane that are zero exactly when it reads 0: all but the sign of a float
     /// (−0 is 0), all of an integer.
@@ -72,11 +79,6 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     // Swift would make on each (a call and a thread-local access set, several per slot swap) can
     // find nothing, so they are turned off for these tables.
     @exclusivity(unchecked) var batches: [ConfigurationBatch?] = []
-    /// A batch per configuration and lane scale (one scale for float lanes).
-    struct BatchKey: Hashable {
-        var configuration: SpringConfiguration
-        var scale: LaneScale
-    }
     var batchOfKey: [BatchKey: Int] = [:]
     /// The last keys looked up and their batches, most recent first: springs are added and moved
     /// in runs of one configuration or between a few (an engine toggling two feels), and hashing
