@@ -70,8 +70,8 @@ extension SpringBank {
 
     /// Writes the handle of the layout's i-th spring into `springs[i]` (see ``values(in:into:)``).
     ///
-    /// Each handle's generation is read from its spring's record, one lookup a spring: slower than
-    /// ``userValues(in:into:)``, which stream.
+    /// The handles are streamed like the values: each batch keeps its slots' record indices and
+    /// generations beside its lanes, so no spring's record is visited.
     public func springs(in layout: StorageLayout, into springs: UnsafeMutableBufferPointer<SpringHandle>) throws(SpringKernelError) {
         try core.check(layout, count: springs.count)
         guard let out = springs.baseAddress else { return }

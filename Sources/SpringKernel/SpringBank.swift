@@ -388,8 +388,11 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// Pauses every spring of the mask: its lanes stay bit-identical through any number of steps.
-    /// Costs a few word operations per bundle the mask touches, not a call per spring.
-    /// Pausing a mask that is already pausing does nothing.
+    /// Each member that was moving leaves its batch's moving region (its slot is swapped past the
+    /// moving springs: lanes, handle, generation, user value), so a paused spring costs later
+    /// steps nothing. Pausing a mask that is already pausing does nothing.
+    ///
+    /// - Complexity: O(members of the mask).
     public func pause(_ mask: PauseMaskID) throws(SpringKernelError) {
         try core.pause(mask)
     }

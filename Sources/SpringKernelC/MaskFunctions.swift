@@ -94,9 +94,9 @@ public func sk_mask_remove(_ bank: UInt64, _ mask: UInt64, _ springs: UnsafePoin
     }
 }
 
-/// Pauses every spring of the mask: their state stays bit-identical through any number of steps
-/// (a few word operations per 16 springs, not a call per spring). Pausing a pausing mask does
-/// nothing.
+/// Pauses every spring of the mask: their state stays bit-identical through any number of steps.
+/// Each member that was moving is swapped out of its batch's moving springs (O(members) once;
+/// a paused spring costs later steps nothing). Pausing a pausing mask does nothing.
 @c(sk_mask_pause)
 public func sk_mask_pause(_ bank: UInt64, _ mask: UInt64) -> sk_status {
     status { () throws(Refusal) in

@@ -384,9 +384,9 @@ SPRING_KERNEL_NODISCARD sk_status sk_mask_destroy(uint64_t bank, uint64_t mask) 
 SPRING_KERNEL_NODISCARD sk_status sk_mask_insert(
     uint64_t bank, uint64_t mask, const uint64_t *springs, size_t count) SPRING_KERNEL_NOEXCEPT;
 
-/// Pauses every spring of the mask: their state stays bit-identical through any number of steps
-/// (a few word operations per 16 springs, not a call per spring). Pausing a pausing mask does
-/// nothing.
+/// Pauses every spring of the mask: their state stays bit-identical through any number of steps.
+/// Each member that was moving is swapped out of its batch's moving springs (O(members) once;
+/// a paused spring costs later steps nothing). Pausing a pausing mask does nothing.
 SPRING_KERNEL_NODISCARD sk_status sk_mask_pause(uint64_t bank, uint64_t mask) SPRING_KERNEL_NOEXCEPT;
 
 /// Takes `count` springs out of a mask (springs it does not list are skipped); a spring that no
