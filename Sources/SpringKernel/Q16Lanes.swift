@@ -7,7 +7,7 @@ import _SpringKernelShims
 /// bits): about ±32768 units in steps of 2⁻¹⁶. Targets are stored as such.
 ///
 /// **In the lanes** a spring's displacement from its target and its velocity are `Int32` at a
-/// resolution that follows the spring (a ``LaneScale`` per batch, so per configuration and
+/// resolution that follows the spring (a `LaneScale` per batch, so per configuration and
 /// tolerance class): the displacement in steps of 2⁻¹⁴ of the tolerance's power of two (2⁻²² for
 /// a 1/256 opacity band, 2⁻²⁴ for a 0.001 band; Q16.16 itself for bands of 0.25 and more), the velocity
 /// in steps that make it the same size as the displacement once divided by the natural
@@ -20,13 +20,13 @@ import _SpringKernelShims
 ///
 /// **Step.** Each lane moves by its increment: d' = d + ⌊c11·d + c12·v⌉, v' = v + ⌊c21·d + c22·v⌉
 /// with c11 = a11 − 1, c22 = a22 − 1 and c12, c21 scaled to the lanes, evaluated in binary32
-/// (``Step``) and rounded to the nearest integer, ties to even. Going through binary32 costs a
+/// (`Step`) and rounded to the nearest integer, ties to even. Going through binary32 costs a
 /// conversion each way (`vcvtdq2ps`, `vcvtps2dq`) but no 64-bit product, which AVX2 lacks; the
 /// increment, not the new lane, is rounded to 24 bits, which keeps that rounding far below the
 /// lane step where errors accumulate. Rounding to nearest has no bias, so slow motions do not
 /// creep to their target ahead of the exact motion; its limit cycles do not matter because rest
 /// is decided from the exact motion and the spring is then snapped exactly onto its target
-/// (``SettlePredictor``).
+/// (`SettlePredictor`).
 ///
 /// **Overflow** cannot come from the motion itself; rounding could, in principle, pump an
 /// undamped spring's energy past 2³⁰ lane steps after about 10⁹ steps. A lane found beyond that
@@ -38,8 +38,8 @@ import _SpringKernelShims
 ///
 /// **Determinism.** The step is IEEE-754 binary32 arithmetic, each operation correctly rounded
 /// to nearest even and none fused, on integer lanes; a bank's step pins round-to-nearest for the
-/// frame (``NearestRounding``) and no subnormal occurs (``smallestCoefficient``). The
-/// coefficients and scales come from ``DeterministicMath`` and IEEE operations on `Double`. So a
+/// frame (`NearestRounding`) and no subnormal occurs (`smallestCoefficient`). The
+/// coefficients and scales come from `DeterministicMath` and IEEE operations on `Double`. So a
 /// bank gives the same bits on every machine, for the SIMD and scalar loops and any number of
 /// threads.
 public enum Q16Lanes: SpringLaneArithmetic {

@@ -118,7 +118,7 @@ extension SpringBank {
     /// Adds `velocity` to the velocity of every spring the mask lists (an impulse to a group);
     /// springs at rest start moving, paused ones keep the new velocity until they are resumed.
     ///
-    /// - Throws: what ``addVelocity(_:to:)`` throws for a member that would throw it, or
+    /// - Throws: what `addVelocity(_:to:)` (one spring) throws for a member that would throw it, or
     ///   ``SpringKernelError/stalePauseMask(_:)``; nothing is changed then.
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
     @_specialize(where Lanes == Float32Lanes)

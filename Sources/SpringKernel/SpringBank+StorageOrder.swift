@@ -113,7 +113,7 @@ extension SpringBank {
         }
     }
 
-    /// Pulls the layout's i-th spring toward `targets[i]`, for every i, as ``retarget(_:to:)`` does
+    /// Pulls the layout's i-th spring toward `targets[i]`, for every i, as `retarget(_:to:)` (one spring) does
     /// one spring; a spring whose target is already `targets[i]` (the same bits) is left exactly as
     /// it is, so an engine that writes every target every frame changes, and later predicts, only
     /// the springs whose targets moved.
@@ -124,7 +124,7 @@ extension SpringBank {
     /// Q16.16: a call that moves a target beyond ±16384 (2³⁰ steps), or a motion near the limits of
     /// its batch's lanes, is checked one spring at a time: the same result, at about 20 ns a spring.
     ///
-    /// - Throws: what ``values(in:into:)`` throws, or what ``retarget(_:to:)`` throws for the first
+    /// - Throws: what ``values(in:into:)`` throws, or what `retarget(_:to:)` (one spring) throws for the first
     ///   spring that would throw it (a NaN target: ``SpringKernelError/nonFinite(_:)``). Nothing is
     ///   changed then.
     @_specialize(where Lanes == Float32Lanes)

@@ -89,6 +89,10 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// moving and is predicted at the next step.
     ///
     /// - Parameters:
+    ///   - value: where the spring starts.
+    ///   - target: the value it is pulled toward.
+    ///   - velocity: its velocity in value units per second (nil: 0).
+    ///   - configuration: its tension, friction and mass.
     ///   - tolerance: the half-width of the rest band in the value's own units (0.5 points for a
     ///     position, 1/256 for an opacity).
     ///   - userValue: the caller's own value for the spring (an entity id, an index into its

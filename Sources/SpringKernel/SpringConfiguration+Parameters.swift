@@ -138,7 +138,7 @@ extension SpringConfiguration {
     /// reaches this time, whatever the frame durations.
     ///
     /// SwiftUI's `settlingDuration` estimates this for one case (a unit move from rest, epsilon
-    /// 0.001); this is the kernel's own closed-form prediction, ``SettlePredictor``, for any case.
+    /// 0.001); this is the kernel's own closed-form prediction, `SettlePredictor`, for any case.
     ///
     /// ```swift
     /// SpringConfiguration.default.settlingDuration(distance: 100, tolerance: 0.5)  // about 0.39 s

@@ -1,6 +1,6 @@
 /// The arithmetic of one lane format: how a spring's state is stored in 32-bit lanes (its
 /// displacement from its target, its velocity, its target) and how one step advances a bundle of
-/// lanes. Rest is predicted from the exact motion for every format alike (``SettlePredictor``).
+/// lanes. Rest is predicted from the exact motion for every format alike (`SettlePredictor`).
 ///
 /// A ``SpringBank`` is the same machinery for every format (storage, handles, configurations,
 /// pause masks, the rest schedule, threads); only the conforming type differs. The package ships

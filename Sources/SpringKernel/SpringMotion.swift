@@ -12,7 +12,7 @@
 ///
 /// The over-damped case is evaluated as two decaying exponentials once βt ≥ 1 so that nothing
 /// overflows however long the step (a two-second hitch or a day), and through sinh/β below that so
-/// that nothing cancels near critical damping. exp, sin and cos come from ``DeterministicMath``,
+/// that nothing cancels near critical damping. exp, sin and cos come from `DeterministicMath`,
 /// not libm, so the propagator is the same bits on every machine.
 public struct SpringMotion: Hashable, Sendable {
     /// The damping regime of a configuration.
