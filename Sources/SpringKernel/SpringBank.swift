@@ -44,14 +44,17 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Parameters:
     ///   - threading: how many threads a step uses.
     ///   - capacity: springs to reserve room for, 0 to ``maximumSpringCount``. The reservation
-    ///     is made at once (about 80 bytes a spring); like any Swift allocation, one the system
-    ///     cannot give stops the process.
+    ///     is asked of the system at once (88 bytes a spring's record, 94 GB for the maximum);
+    ///     pages are only touched as springs are added.
     /// - Throws: ``SpringKernelError/invalidCapacity(_:)`` for a negative capacity or one above
-    ///   ``maximumSpringCount`` (more springs than a bank can ever hold).
+    ///   ``maximumSpringCount`` (more springs than a bank can ever hold);
+    ///   ``SpringKernelError/outOfMemory`` when the system cannot give the reservation (no bank
+    ///   is made, and the process goes on).
     public init(threading: StepThreading = .automatic, capacity: Int) throws(SpringKernelError) {
         guard capacity >= 0, capacity <= SpringBankCore.maximumSpringCount else { throw .invalidCapacity(capacity) }
-        core = SpringBankCore(lanes: Lanes.self, threading: threading, reservingCapacity: capacity)
+        core = SpringBankCore(lanes: Lanes.self, threading: threading, reservingCapacity: 0)
         frameState = core.frameState
+        guard core.records.reserveCapacityIfAvailable(capacity) else { throw .outOfMemory }
     }
 
     /// How many threads a step uses (see ``setThreading(_:)``).
@@ -443,6 +446,16 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         let record = Int(index)
         guard record < core.records.count, core.records[record].isLive else { return nil }
         return core.handle(ofRecord: record)
+    }
+
+    /// The highest generation any spring or mask record of the bank has had: every handle it
+    /// issued carries this generation or a lower one. The C interface moves its registry slot's
+    /// generations past it when the bank is destroyed, so the next bank there issues none of them.
+    package var highestGeneration: UInt32 {
+        var highest: UInt32 = 0
+        for record in 0..<core.records.count { highest = Swift.max(highest, core.records[record].generation) }
+        for mask in core.masks { highest = Swift.max(highest, mask.generation) }
+        return highest
     }
 
     /// The pause mask at record `index`, or nil if none lives there (see ``spring(atIndex:)``).

@@ -38,6 +38,8 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
     /// A ``StorageLayout`` the bank no longer has (a spring changed slot or region since it was
     /// taken) or another bank's.
     case staleLayout
+    /// The system could not give the memory a capacity asked for (``SpringBank/init(threading:capacity:)``).
+    case outOfMemory
 
     public var description: String {
         switch self {
@@ -58,6 +60,7 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
         case .invalidCapacity(let capacity): "capacity \(capacity) is outside 0...\(SpringBankCore.maximumSpringCount)"
         case .notInMask(let handle, let mask): "\(handle) is not in \(mask)"
         case .staleLayout: "the storage layout is out of date: springs moved since it was taken"
+        case .outOfMemory: "the system could not give the memory the capacity asks for"
         }
     }
 }

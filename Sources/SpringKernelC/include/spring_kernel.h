@@ -356,7 +356,7 @@ typedef SWIFT_ENUM(int32_t, sk_region, closed) {
 };
 
 /// What a <code>sk_</code> call did: <code>sk_status_ok</code> (0), or why it refused and changed nothing.
-/// Codes 1–28 mirror the Swift API’s <code>SpringKernelError</code>, one per case and quantity; codes from 100
+/// Codes 1–29 mirror the Swift API’s <code>SpringKernelError</code>, one per case and quantity; codes from 100
 /// are the C interface’s own (a NULL buffer, an unknown bank id, an output buffer too short …).
 /// <code>sk_status_name</code> names each. A refused call leaves the bank exactly as it was.
 typedef SWIFT_ENUM(int32_t, sk_status, closed) {
@@ -421,6 +421,8 @@ typedef SWIFT_ENUM(int32_t, sk_status, closed) {
 /// A layout version the bank no longer has (a spring changed slot or region since
 /// <code>sk_bank_layout</code> gave it): take the layout again.
   sk_status_stale_layout = 28,
+/// The system could not give the memory a capacity asks for (<code>sk_bank_create</code>).
+  sk_status_out_of_memory = 29,
 /// A buffer the call needs was NULL.
   sk_status_null_pointer = 100,
 /// The bank id is 0, was destroyed, or was never made.
@@ -433,6 +435,9 @@ typedef SWIFT_ENUM(int32_t, sk_status, closed) {
   sk_status_invalid_argument = 104,
 /// 65,535 banks are alive at once already.
   sk_status_too_many_banks = 105,
+/// Another thread’s call is running on the bank (a bank is used from one thread at a time):
+/// this call did nothing. Detected, not waited for; not a lock to rely on.
+  sk_status_busy = 106,
 };
 
 /// Adds <code>count</code> float32 springs, spring i at <code>values[i]</code> pulled toward <code>targets[i]</code> at
@@ -440,7 +445,8 @@ typedef SWIFT_ENUM(int32_t, sk_status, closed) {
 /// defaults are 342, 30, 1) and tolerance (the rest band’s half-width: 0.5 for points, 1.0/256 for
 /// an opacity). Writes their handles to <code>springs</code>.
 /// A spring added exactly at its target with zero velocity starts at rest. If any spring is
-/// refused, none is added (the handles written so far are invalid).
+/// refused, none is added and nothing in the bank moves (no handle, generation or layout version):
+/// the call changes nothing, and <code>springs</code> is not written.
 SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_add_f32(uint64_t bank, size_t count, float const * _Nullable values, float const * _Nullable targets, float const * _Nullable velocities, double tension, double friction, double mass, float tolerance, uint64_t * _Nullable springs) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
 
 /// Adds <code>count</code> Q16.16 springs, as <code>sk_bank_add_f32</code> (every value a raw <code>int32_t</code>, the number
@@ -458,8 +464,10 @@ SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_counts(uint64_t bank, size_t * _Nu
 /// Makes an empty bank and writes its id to <code>*bank</code> (never 0).
 /// Threading contract: a bank is not thread-safe. Use each bank from one thread at a time (any
 /// thread, handed over with the usual synchronisation); different banks may be used on different
-/// threads at once. A step may use several threads internally (<code>threads</code>); that never changes the
-/// bits.
+/// threads at once. A call on a bank while another thread’s call runs on it is refused with
+/// <code>sk_status_busy</code> and does nothing (detected with a flag each call takes, not waited for: do not
+/// rely on it as a lock). A step may use several threads internally (<code>threads</code>); that never
+/// changes the bits.
 /// <ul>
 ///   <li>
 ///     <code>format</code>: an <code>sk_format</code>.
@@ -469,14 +477,19 @@ SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_counts(uint64_t bank, size_t * _Nu
 ///     last-level cache), 1 one, n exactly n.
 ///   </li>
 ///   <li>
-///     <code>capacity</code>: springs to reserve room for.
+///     <code>capacity</code>: springs to reserve room for, 0 to 2^30 (88 bytes a spring, asked of the system at
+///     once).
 ///   </li>
 /// </ul>
 /// Returns <code>sk_status_invalid_argument</code> for an unknown format or negative threads,
-/// <code>sk_status_null_pointer</code> for a NULL <code>bank</code>, <code>sk_status_too_many_banks</code> past 65,535 live banks.
+/// <code>sk_status_invalid_capacity</code> for a capacity above 2^30, <code>sk_status_out_of_memory</code> when the
+/// system cannot give the capacity (nothing is made), <code>sk_status_null_pointer</code> for a NULL <code>bank</code>,
+/// <code>sk_status_too_many_banks</code> past 65,535 live banks.
 SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_create(int32_t format, int32_t threads, size_t capacity, uint64_t * _Nullable bank) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
 
-/// Destroys a bank: its id and every handle it issued become invalid.
+/// Destroys a bank: its id and every handle it issued become invalid (the next banks made are
+/// given none of them back, see the header’s note on handles). Returns <code>sk_status_busy</code>, and
+/// destroys nothing, while another thread’s call runs on the bank.
 SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_destroy(uint64_t bank) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
 
 /// Adds <code>deltas[i]</code> to the velocity of <code>springs[i]</code> (an impulse), for every i; a spring listed
@@ -490,7 +503,9 @@ SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_impulse_q16(uint64_t bank, uint64_
 /// Writes how many springs <code>region</code> (an <code>sk_region</code>) holds to <code>*count</code>, and the bank’s layout
 /// version to <code>*version</code>: the order the <code>sk_layout_</code> calls read and write in, until a spring
 /// changes slot or region (it rests or starts to move in a step or a retarget, is paused, resumed,
-/// added, removed or configured), which moves the version on. Either pointer may be NULL.
+/// added, removed or configured), which moves the version on. A version is the bank’s own: another
+/// bank’s (a destroyed one’s included) is refused as <code>sk_status_stale_layout</code> within 2^32 banks
+/// made. Either pointer may be NULL.
 SWIFT_EXTERN SWIFT_ENUM_TAG sk_status sk_bank_layout(uint64_t bank, int32_t region, size_t * _Nullable count, uint64_t * _Nullable version) SWIFT_NOEXCEPT SWIFT_WARN_UNUSED_RESULT;
 
 /// Reads a quantity (an <code>sk_quantity</code>) of <code>count</code> float32 springs into <code>out[0..<count]</code>: the
