@@ -13,6 +13,8 @@ extension SpringBank {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func retarget(_ springs: UnsafeBufferPointer<SpringHandle>, to targets: UnsafeBufferPointer<Lanes.Value>) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         guard springs.count == targets.count else { throw .countMismatch(expected: springs.count, given: targets.count) }
         // Check everything first, keeping each new displacement and target for the second pass.
@@ -62,6 +64,8 @@ extension SpringBank {
         of springs: UnsafeBufferPointer<SpringHandle>, values: UnsafeBufferPointer<Lanes.Value>,
         velocities: UnsafeBufferPointer<Lanes.Value>
     ) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         guard springs.count == values.count else { throw .countMismatch(expected: springs.count, given: values.count) }
         guard springs.count == velocities.count else { throw .countMismatch(expected: springs.count, given: velocities.count) }
@@ -89,6 +93,8 @@ extension SpringBank {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func addVelocity(_ deltas: UnsafeBufferPointer<Lanes.Value>, to springs: UnsafeBufferPointer<SpringHandle>) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         guard springs.count == deltas.count else { throw .countMismatch(expected: springs.count, given: deltas.count) }
         // Impulses to one spring add up, so the check follows each spring's velocity through the
@@ -124,6 +130,8 @@ extension SpringBank {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func addVelocity(_ velocity: Lanes.Value, toEveryMemberOf mask: PauseMaskID) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         let mask = try core.maskIndex(mask)
         // Each member once (a mask lists a spring at most once), in the mask's own order: the
@@ -148,6 +156,8 @@ extension SpringBank {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func setConfiguration(of springs: UnsafeBufferPointer<SpringHandle>, to configuration: SpringConfiguration) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         try move(springs, configuration: configuration, tolerance: nil)
     }
@@ -161,6 +171,8 @@ extension SpringBank {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func setTolerance(of springs: UnsafeBufferPointer<SpringHandle>, to tolerance: Lanes.Value) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         try move(springs, configuration: nil, tolerance: try Lanes.tolerance(tolerance))
     }
@@ -246,6 +258,8 @@ extension SpringBank {
         _ mask: PauseMaskID, restarting springs: UnsafeBufferPointer<SpringHandle>, values: UnsafeBufferPointer<Lanes.Value>,
         velocities: UnsafeBufferPointer<Lanes.Value>
     ) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         guard springs.count == values.count else { throw .countMismatch(expected: springs.count, given: values.count) }
         guard springs.count == velocities.count else { throw .countMismatch(expected: springs.count, given: velocities.count) }

@@ -26,7 +26,12 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// The most springs one bank holds.
     public static var maximumSpringCount: Int { SpringBankCore.maximumSpringCount }
-    /// The most distinct configurations one bank holds at once.
+    /// The most configuration batches one bank holds at once: 65,536. A batch is a configuration
+    /// at one lane scale, so a float32 bank (one scale) holds 65,536 distinct configurations; a
+    /// ``Q16Lanes`` bank stores each configuration at the scale its springs' tolerances ask for
+    /// (one per binary exponent of the tolerance), so springs of one configuration with, say,
+    /// 8 tolerance classes take 8 batches, and 8,192 such configurations fill the bank.
+    /// One more throws ``SpringKernelError/tooManyConfigurations``.
     public static var maximumConfigurationCount: Int { SpringBankCore.maximumConfigurationCount }
     /// The most pause masks that can hold one spring at once.
     public static var maximumPauseDepth: Int { SpringBankCore.maximumPauseDepth }
@@ -109,6 +114,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         value: Lanes.Value, target: Lanes.Value, velocity: Lanes.Value? = nil,
         configuration: SpringConfiguration = .default, tolerance: Lanes.Value, userValue: UInt64 = 0
     ) throws(SpringKernelError) -> SpringHandle {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         let goal = try Lanes.lanePattern(of: target, as: .target)
         let displacement = try Lanes.displacementPattern(value: try Lanes.lanePattern(of: value, as: .value), target: goal)
         let speed = try velocity.map { v throws(SpringKernelError) in try Lanes.lanePattern(of: v, as: .velocity) } ?? 0
@@ -183,6 +190,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func retarget(_ spring: SpringHandle, to target: Lanes.Value) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         let index = try core.recordIndex(spring)
         let goal = try Lanes.lanePattern(of: target, as: .target)
@@ -254,6 +263,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func addVelocity(_ velocity: Lanes.Value, to spring: SpringHandle) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         let index = try core.recordIndex(spring)
         core.setState(record: index, velocity: try impulsedVelocity(record: index, adding: velocity))
@@ -265,6 +276,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func setState(of spring: SpringHandle, value: Lanes.Value, velocity: Lanes.Value) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         let index = try core.recordIndex(spring)
         let state = try storedState(record: index, value: value, velocity: velocity)
@@ -276,6 +289,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func setConfiguration(of spring: SpringHandle, to configuration: SpringConfiguration) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         let index = try core.recordIndex(spring)
         try core.setConfiguration(record: index, configuration, tolerance: core.records[index].tolerance)
@@ -283,6 +298,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// Sets the spring's tolerance, in value units.
     public func setTolerance(of spring: SpringHandle, to tolerance: Lanes.Value) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         let index = try core.recordIndex(spring)
         try core.setConfiguration(record: index, core.batch(ofRecord: index).batch.configuration, tolerance: try Lanes.tolerance(tolerance))
@@ -316,6 +333,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// Under the default ``FrameClock/variable`` clock, a moving spring rests on the first frame
     /// that ends at least this long from now, unless it is changed before.
     public func restTime(of spring: SpringHandle) throws(SpringKernelError) -> Double {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         let index = try core.recordIndex(spring)
         return core.isAwake(record: index) ? core.restTime(record: index) : 0
     }
@@ -324,6 +343,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// steps of `dt`: after `frames` more steps (0: it already does), or, when `isFinal` is false,
     /// not known within `frames` steps.
     public func predictRest(of spring: SpringHandle, dt: Double) throws(SpringKernelError) -> RestPrediction {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         let index = try core.recordIndex(spring)
         guard dt.isFinite, dt > 0 else { throw .invalidTimeStep(dt) }
         return core.predictRest(record: index, duration: dt)
@@ -371,6 +392,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// Adds a spring to a mask; if the mask is pausing, the spring is paused too.
     public func insert(_ spring: SpringHandle, into mask: PauseMaskID) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.insert(spring, into: mask)
     }
 
@@ -379,11 +402,15 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Throws: ``SpringKernelError/notInMask(_:_:)`` if the mask does not list the spring (a
     ///   caller that thinks it does has lost track of its masks), changing nothing.
     public func remove(_ spring: SpringHandle, from mask: PauseMaskID) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.remove(spring, from: mask)
     }
 
     /// Removes a mask, resuming its springs (without changing their state) if it was pausing.
     public func removePauseMask(_ mask: PauseMaskID) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.removePauseMask(mask)
     }
 
@@ -391,6 +418,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// Costs a few word operations per bundle the mask touches, not a call per spring.
     /// Pausing a mask that is already pausing does nothing.
     public func pause(_ mask: PauseMaskID) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.pause(mask)
     }
 
@@ -398,6 +427,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// paused: its motion, and its rest, continue as if the pause had not happened, later. Resuming
     /// a mask that is not pausing does nothing.
     public func resume(_ mask: PauseMaskID) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.resume(mask)
     }
 
@@ -415,6 +446,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         _ mask: PauseMaskID,
         restart: (SpringHandle) -> (value: Lanes.Value, velocity: Lanes.Value)?
     ) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.resume(mask) { spring throws(SpringKernelError) in
             guard let state = restart(spring) else { return nil }
             let stored = try storedState(record: try core.recordIndex(spring), value: state.value, velocity: state.velocity)

@@ -25,7 +25,8 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
     case stalePauseMask(PauseMaskID)
     /// Pausing would hold a spring under more than ``SpringBank/maximumPauseDepth`` masks at once.
     case pauseDepthExceeded(SpringHandle)
-    /// The bank already holds ``SpringBank/maximumConfigurationCount`` distinct configurations.
+    /// The bank already holds ``SpringBank/maximumConfigurationCount`` configuration batches (a
+    /// configuration at one lane scale: see there).
     case tooManyConfigurations
     /// The bank already holds ``SpringBank/maximumSpringCount`` springs.
     case tooManySprings
