@@ -86,6 +86,16 @@ struct UnsafeTable<Element: BitwiseCopyable> {
         adopt(Self.storage(capacity: capacity), capacity: capacity)
     }
 
+    /// Room for `count` more elements, grown by doubling: a run of small batches appended one
+    /// after another copies the table a logarithmic number of times, not once a batch.
+    func reserveCapacity(appending count: Int) {
+        let needed = header.pointee.count + count
+        guard needed > header.pointee.capacity else { return }
+        var grown = header.pointee.capacity
+        while grown < needed { grown *= 2 }
+        reserveCapacity(grown)
+    }
+
     /// Reserves room for `capacity` elements if the system can give it; false (the table as it
     /// was) when it cannot.
     func reserveCapacityIfAvailable(_ capacity: Int) -> Bool {

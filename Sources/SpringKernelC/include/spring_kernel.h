@@ -408,7 +408,10 @@ typedef SWIFT_ENUM(int32_t, sk_status, closed) {
   sk_status_stale_pause_mask = 21,
 /// A spring would be held by more than 255 pause masks at once.
   sk_status_pause_depth_exceeded = 22,
-/// The bank already holds 65,536 distinct configurations.
+/// The bank already holds 65,536 configuration batches: 65,536 distinct configurations in a
+/// float32 bank; in a Q16.16 bank a batch is a configuration at one lane scale (one per binary
+/// exponent of the tolerance), so fewer configurations when their springs’ tolerances differ
+/// (8 tolerance classes: 8,192).
   sk_status_too_many_configurations = 23,
 /// The bank already holds 2^30 springs.
   sk_status_too_many_springs = 24,
