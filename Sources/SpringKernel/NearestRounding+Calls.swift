@@ -5,15 +5,35 @@
 /// caller's environment after), so the same calls give the same bits and the same refusals in
 /// every rounding mode, with flush-to-zero and denormals-are-zero or without.
 extension NearestRounding {
-    /// 1, computed where the optimizer cannot see it, for ``isCurrent(_:)``.
-    @usableFromInline @inline(never) @_optimize(none)
-    static func runtimeOne() -> Double { 1 }
+    /// 1, read from memory the optimizer cannot see through, for ``isCurrent(_:)``: a 1 it can
+    /// see (a constant, `dt / dt` of an inlined step's constant dt, a function's constant
+    /// result) lets it fold the test to "nearest" in the default environment it assumes.
+    @inlinable
+    static var one: Double { _nearestRoundingProbe }
 
     /// Enters round-to-nearest unless the thread is in it already: nil then.
     @inline(__always)
     static func enterUnlessCurrent() -> SavedEnvironment? {
-        isCurrent(runtimeOne()) ? nil : enter()
+        isCurrent(one) ? nil : enter()
     }
+
+    /// `configuration`, through a call the optimizer cannot see into, when `entered` (a pinned
+    /// environment): the compiler assumes one floating-point environment and may compute
+    /// arithmetic on an argument (ω, σ of a configuration passed by value) ahead of the call that
+    /// sets the mode, in the caller's mode after all (the bank fuzz target found one, in an
+    /// optimized build). Arithmetic on the result cannot move before ``enter()``.
+    @inline(__always)
+    static func fenced(_ configuration: SpringConfiguration, after entered: SavedEnvironment?) -> SpringConfiguration {
+        entered == nil ? configuration : fence(configuration)
+    }
+
+    @usableFromInline @inline(never) @_optimize(none)
+    static func fence(_ configuration: SpringConfiguration) -> SpringConfiguration { configuration }
+
+    /// `values`, through a call the optimizer cannot see into (see ``fenced(_:after:)``): for
+    /// arithmetic on arguments after ``enter()``, and on results before ``leave(_:)``.
+    @usableFromInline @inline(never) @_optimize(none)
+    static func fence(_ values: (Double, Double, Double)) -> (Double, Double, Double) { values }
 
     /// Leaves what ``enterUnlessCurrent()`` entered, if anything.
     @inline(__always)
@@ -21,6 +41,10 @@ extension NearestRounding {
         if let saved { leave(saved) }
     }
 }
+
+/// Always 1: a global other modules could write (it is never written), so its value is not a
+/// constant to the optimizer (see ``NearestRounding/one``).
+@usableFromInline nonisolated(unsafe) var _nearestRoundingProbe = 1.0
 
 extension SpringBank {
     /// Round-to-nearest for a call on a bank of scaled (Q16.16) lanes, whose bits must not depend

@@ -159,7 +159,7 @@ extension SpringBank {
         let rounding = enterNearestRounding()
         defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
-        try move(springs, configuration: configuration, tolerance: nil)
+        try move(springs, configuration: NearestRounding.fenced(configuration, after: rounding), tolerance: nil)
     }
 
     /// Sets the tolerance of every listed spring, as ``setTolerance(of:to:)`` does one (each keeps

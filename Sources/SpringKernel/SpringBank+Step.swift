@@ -22,7 +22,7 @@ extension SpringBank {
     public func step(dt: Double, path: StepPath = .simd) throws(SpringKernelError) {
         // Q16.16 lanes step in binary32: a thread in another rounding mode gets round-to-nearest
         // for the frame (the test folds away for float32 banks, which follow the thread's mode).
-        if Lanes.self == Q16Lanes.self, !NearestRounding.isCurrent(dt / dt) {
+        if Lanes.self == Q16Lanes.self, !NearestRounding.isCurrent(NearestRounding.one) {
             return try stepRoundingToNearest(dt: dt, path: path)
         }
         try stepInCurrentRounding(dt: dt, path: path)
@@ -33,7 +33,8 @@ extension SpringBank {
     func stepRoundingToNearest(dt: Double, path: StepPath) throws(SpringKernelError) {
         let saved = NearestRounding.enter()
         defer { NearestRounding.leave(saved) }
-        try stepInCurrentRounding(dt: dt, path: path)
+        // dt through a fence: its checks and coefficients are not computed before enter().
+        try stepInCurrentRounding(dt: NearestRounding.fence((dt, 0, 0)).0, path: path)
     }
 
     /// The frame itself.

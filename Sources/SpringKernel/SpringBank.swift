@@ -116,6 +116,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     ) throws(SpringKernelError) -> SpringHandle {
         let rounding = enterNearestRounding()
         defer { NearestRounding.leave(ifEntered: rounding) }
+        let configuration = NearestRounding.fenced(configuration, after: rounding)
         let goal = try Lanes.lanePattern(of: target, as: .target)
         let displacement = try Lanes.displacementPattern(value: try Lanes.lanePattern(of: value, as: .value), target: goal)
         let speed = try velocity.map { v throws(SpringKernelError) in try Lanes.lanePattern(of: v, as: .velocity) } ?? 0
@@ -291,6 +292,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     public func setConfiguration(of spring: SpringHandle, to configuration: SpringConfiguration) throws(SpringKernelError) {
         let rounding = enterNearestRounding()
         defer { NearestRounding.leave(ifEntered: rounding) }
+        let configuration = NearestRounding.fenced(configuration, after: rounding)
         try core.checkMutable()
         let index = try core.recordIndex(spring)
         try core.setConfiguration(record: index, configuration, tolerance: core.records[index].tolerance)
@@ -317,6 +319,12 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Throws: ``SpringKernelError/invalidTimeStep(_:)`` for a fixed duration that is not finite
     ///   and positive; ``SpringKernelError/reentrantMutation`` inside a callback.
     public func setFrameClock(_ clock: FrameClock) throws(SpringKernelError) {
+        // A Q16.16 bank's check of the duration (a subnormal one is positive) in nearest, with
+        // denormals read as they are (see NearestRounding.fenced).
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
+        var clock = clock
+        if rounding != nil, case .fixed(let duration) = clock { clock = .fixed(frameDuration: NearestRounding.fence((duration, 0, 0)).0) }
         try core.setFrameClock(clock)
     }
 
@@ -336,7 +344,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         let rounding = enterNearestRounding()
         defer { NearestRounding.leave(ifEntered: rounding) }
         let index = try core.recordIndex(spring)
-        return core.isAwake(record: index) ? core.restTime(record: index) : 0
+        let seconds = core.isAwake(record: index) ? core.restTime(record: index) : 0
+        // Computed before the caller's environment comes back (see NearestRounding.fenced).
+        return rounding == nil ? seconds : NearestRounding.fence((seconds, 0, 0)).0
     }
 
     /// When the spring stays within its tolerance for good, predicted from its current state for

@@ -39,6 +39,7 @@ extension SpringConfiguration {
     public init(duration: Double, bounce: Double = 0) throws(SpringKernelError) {
         let rounding = NearestRounding.enterUnlessCurrent()
         defer { NearestRounding.leave(ifEntered: rounding) }
+        let (duration, bounce, _) = rounding == nil ? (duration, bounce, 0) : NearestRounding.fence((duration, bounce, 0))
         guard bounce.isFinite, bounce > -1, bounce <= 1 else { throw .invalidConfiguration(.bounce) }
         let dampingRatio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
         try self.init(massOneStiffness: try Self.stiffness(period: duration), dampingRatio: dampingRatio, blaming: .bounce)
@@ -64,6 +65,7 @@ extension SpringConfiguration {
     public init(response: Double, dampingRatio: Double) throws(SpringKernelError) {
         let rounding = NearestRounding.enterUnlessCurrent()
         defer { NearestRounding.leave(ifEntered: rounding) }
+        let (response, dampingRatio, _) = rounding == nil ? (response, dampingRatio, 0) : NearestRounding.fence((response, dampingRatio, 0))
         guard dampingRatio.isFinite, dampingRatio >= 0 else { throw .invalidConfiguration(.dampingRatio) }
         try self.init(massOneStiffness: try Self.stiffness(period: response), dampingRatio: dampingRatio, blaming: .dampingRatio)
     }
@@ -97,6 +99,7 @@ extension SpringConfiguration {
     public init(visualDuration: Double, bounce: Double) throws(SpringKernelError) {
         let rounding = NearestRounding.enterUnlessCurrent()
         defer { NearestRounding.leave(ifEntered: rounding) }
+        let (visualDuration, bounce, _) = rounding == nil ? (visualDuration, bounce, 0) : NearestRounding.fence((visualDuration, bounce, 0))
         guard bounce.isFinite else { throw .invalidConfiguration(.bounce) }
         let stiffness = try Self.stiffness(period: 1.2 * visualDuration)
         try self.init(massOneStiffness: stiffness, dampingRatio: min(max(1 - bounce, 0.05), 1), blaming: .bounce)
@@ -118,6 +121,7 @@ extension SpringConfiguration {
     public init(dampingRatio: Double, stiffness: Double) throws(SpringKernelError) {
         let rounding = NearestRounding.enterUnlessCurrent()
         defer { NearestRounding.leave(ifEntered: rounding) }
+        let (dampingRatio, stiffness, _) = rounding == nil ? (dampingRatio, stiffness, 0) : NearestRounding.fence((dampingRatio, stiffness, 0))
         guard dampingRatio.isFinite, dampingRatio >= 0 else { throw .invalidConfiguration(.dampingRatio) }
         guard stiffness.isFinite, stiffness > 0, stiffness <= Self.parameterLimit else { throw .invalidConfiguration(.tension) }
         try self.init(massOneStiffness: stiffness, dampingRatio: dampingRatio, blaming: .dampingRatio)
@@ -165,8 +169,12 @@ extension SpringConfiguration {
         guard distance.isFinite, initialVelocity.isFinite, tolerance.isFinite, tolerance > 0 else { return .nan }
         let rounding = NearestRounding.enterUnlessCurrent()
         defer { NearestRounding.leave(ifEntered: rounding) }
+        let (distance, initialVelocity, tolerance) =
+            rounding == nil ? (distance, initialVelocity, tolerance) : NearestRounding.fence((distance, initialVelocity, tolerance))
         let displacement = distance / tolerance, velocity = initialVelocity / tolerance
         guard displacement.isFinite, velocity.isFinite else { return .nan }
-        return SettlePredictor.restTime(displacement: displacement, velocity: velocity, tolerance: 1, motion: SpringMotion(self))
+        let seconds = SettlePredictor.restTime(
+            displacement: displacement, velocity: velocity, tolerance: 1, motion: SpringMotion(rounding == nil ? self : NearestRounding.fence(self)))
+        return rounding == nil ? seconds : NearestRounding.fence((seconds, 0, 0)).0
     }
 }

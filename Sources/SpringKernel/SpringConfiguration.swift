@@ -77,6 +77,8 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
     public init(tension: Double = 342, friction: Double = 30, mass: Double = 1) throws(SpringKernelError) {
         let rounding = NearestRounding.enterUnlessCurrent()
         defer { NearestRounding.leave(ifEntered: rounding) }
+        // The checks' arithmetic after the mode is set (see NearestRounding.fenced).
+        let (tension, friction, mass) = rounding == nil ? (tension, friction, mass) : NearestRounding.fence((tension, friction, mass))
         guard tension.isFinite, tension > 0, tension <= Self.parameterLimit else {
             throw .invalidConfiguration(.tension)
         }

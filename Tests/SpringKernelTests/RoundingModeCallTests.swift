@@ -60,15 +60,15 @@ struct RoundingModeCallTests {
         return seen
     }
 
-    /// `run()` with `environment` set around it; the caller's environment is restored after.
-    static func run(in environment: (inout fenv_t) -> Void) -> [String] {
+    /// `body` with `environment` set around it; the caller's environment is restored after.
+    static func run(in environment: (inout fenv_t) -> Void, _ body: () -> [String] = run) -> [String] {
         var saved = fenv_t()
         fegetenv(&saved)
         var set = saved
         environment(&set)
         fesetenv(&set)
         let mode = fegetround()
-        let seen = run()
+        let seen = body()
         #expect(fegetround() == mode, "a call left another rounding mode")
         var after = fenv_t()
         fegetenv(&after)
@@ -77,6 +77,31 @@ struct RoundingModeCallTests {
         #endif
         fesetenv(&saved)
         return seen
+    }
+
+    @Test("a subnormal damping rate (friction 3e-307 at mass 10⁶) rests alike with flush-to-zero and denormals-are-zero (found by the fuzzer)")
+    func subnormalDamping() {
+        func run() -> [String] {
+            let bank = SpringBank<Q16Lanes>(threading: .single)
+            var seen: [String] = []
+            do {
+                let configuration = try SpringConfiguration(tension: 1, friction: 3.1482613686645696e-307, mass: 1e6)
+                let spring = try bank.add(value: Q16(raw: 0), target: Q16(raw: 0), velocity: Q16(raw: -1 << 16), configuration: configuration, tolerance: Q16(raw: 1 << 15))
+                for _ in 0..<2 { try bank.step(dt: 1e307) }
+                seen.append("rest time \(try bank.restTime(of: spring)), at rest \(try bank.isAtRest(spring))")
+            } catch {
+                seen.append("\(error)")
+            }
+            seen.append(String(bank.stateHash(), radix: 16))
+            return seen
+        }
+        let nearest = run()
+        #if arch(x86_64)
+        for bits: UInt32 in [0x8040, 0x8000, 0x0040, 0xC040] {
+            let flushed = Self.run(in: { $0.__mxcsr = ($0.__mxcsr & ~0x6000) | bits }, run)
+            #expect(flushed == nearest, "MXCSR bits \(String(bits, radix: 16))")
+        }
+        #endif
     }
 
     @Test("adds, retargets, configurations, tolerances and steps give the same bits and refusals in every rounding mode")
