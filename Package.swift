@@ -85,6 +85,13 @@ let package = Package(
             dependencies: ["SpringKernel", "CompilerCheck"],
             swiftSettings: strict
         ),
+        // The C interface called from Swift: refusals that change nothing, identities that do not
+        // alias, the in-use flag (the C clients in Tests/CClients run it from C, under ASan).
+        .testTarget(
+            name: "SpringKernelCTests",
+            dependencies: ["SpringKernelC", "SpringKernel"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "MotionInteractionsTests",
             dependencies: ["MotionInteractions", "CompilerCheck"],

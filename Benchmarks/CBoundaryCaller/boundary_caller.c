@@ -48,4 +48,13 @@ int32_t boundary_layout_retarget(uint64_t bank, uint64_t version, const float *t
     return sk_layout_retarget_f32(bank, sk_region_all, version, targets, count);
 }
 
+int32_t boundary_calls(uint64_t bank, int32_t which, int64_t calls) {
+    uint64_t frames = 0;
+    for (int64_t i = 0; i < calls; i++) {
+        sk_status status = which == 0 ? sk_bank_counts(bank, NULL, NULL, &frames) : sk_bank_step(bank, 1.0 / 60);
+        if (status != sk_status_ok) return status;
+    }
+    return 0;
+}
+
 void boundary_memcpy(void *destination, const void *source, size_t bytes) { memcpy(destination, source, bytes); }

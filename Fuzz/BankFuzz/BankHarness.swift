@@ -81,8 +81,14 @@ final class BankHarness<Lanes: FuzzLanes> {
          1e307, .greatestFiniteMagnitude, 1.0 / 60 * 1.1, 1.0 / 60 * 0.9]
     }
 
-    init(input: FuzzInput) {
+    /// The caller's environment every bank call is made in (nil: the default, nearest).
+    let environment: CallerEnvironment?
+    /// Whether each call was accepted, in order: compared between runs in two environments.
+    var outcomes: [Bool] = []
+
+    init(input: FuzzInput, environment: CallerEnvironment? = nil) {
         self.input = input
+        self.environment = environment
     }
 
     // MARK: Decoding
@@ -134,15 +140,39 @@ final class BankHarness<Lanes: FuzzLanes> {
         let before = bank.stateHash()
         let clock = bank.frameClock
         do {
-            try body()
+            try inEnvironment(name, body)
         } catch {
             guard bank.stateHash() == before else { violated("\(name) threw \(error) and changed the bank") }
             checkInvariants(name)
+            outcomes.append(false)
             return false
         }
+        outcomes.append(true)
         checkInvariants(name)
         refreshTracks(touched: touched, all: bank.frameClock != clock)
         return true
+    }
+
+    /// Runs a bank call in the harness's caller environment, checking the call gives it back.
+    func inEnvironment(_ name: String, _ body: () throws(SpringKernelError) -> Void) throws(SpringKernelError) {
+        guard let environment else { return try body() }
+        let saved = environment.enter()
+        var set = fenv_t()
+        fegetenv(&set)
+        defer {
+            var after = fenv_t()
+            fegetenv(&after)
+            var saved = saved
+            fesetenv(&saved)
+            // The control bits (modes, masks, FTZ, DAZ), not the exception flags a call may raise.
+            #if arch(x86_64)
+            let same = after.__mxcsr & 0xFFC0 == set.__mxcsr & 0xFFC0 && after.__control_word == set.__control_word
+            #else
+            let same = true
+            #endif
+            guard same else { violated("\(name) did not give the caller's environment back") }
+        }
+        try body()
     }
 
     func checkInvariants(_ name: String) {
@@ -407,11 +437,13 @@ final class BankHarness<Lanes: FuzzLanes> {
             }
         }
         do {
-            try bank.step(dt: dt, path: path)
+            try inEnvironment("step(dt: \(dt))") { () throws(SpringKernelError) in try bank.step(dt: dt, path: path) }
         } catch {
             guard bank.stateHash() == before, bank.frame == frame else { violated("a refused step(dt: \(dt)) changed the bank") }
+            outcomes.append(false)
             return
         }
+        outcomes.append(true)
         checkInvariants("step(dt: \(dt))")
         guard bank.frame == frame + 1 else { violated("step did not advance the frame") }
         for spring in springs {

@@ -78,7 +78,9 @@ public final class GestureRecognizer {
     ///
     /// Estimated by a least-squares fit over the samples of the last ``velocityWindow`` seconds,
     /// so it is exact for a steady drag whatever the frame times; a single sample, or samples
-    /// that share one timestamp, give zero; it is always finite and at most ``maximumSpeed``.
+    /// that share one timestamp, give zero; it is always finite and at most ``maximumSpeed``: a
+    /// faster one (a flick of 10¹⁶⁰ pt/s, or one past `Double`) is capped at ``maximumSpeed`` in
+    /// its own direction, never dropped to zero.
     public var velocity: CGPoint {
         switch state {
         case .began, .changed: currentEstimate()
@@ -156,10 +158,19 @@ public final class GestureRecognizer {
 
     private func currentEstimate() -> CGPoint {
         let (vx, vy) = estimator.velocity()
-        let speed = (vx * vx + vy * vy).squareRoot()
-        guard speed.isFinite else { return .zero }
-        let scale = speed > maximumSpeed ? maximumSpeed / speed : 1
-        return CGPoint(x: vx * scale, y: vy * scale)
+        guard !vx.isNaN, !vy.isNaN else { return .zero }
+        // A speed past Double (an infinite component) is capped in the direction of its infinite
+        // components.
+        let (x, y) = vx.isInfinite || vy.isInfinite
+            ? (vx.isInfinite ? (vx < 0 ? -1.0 : 1) : 0, vy.isInfinite ? (vy < 0 ? -1.0 : 1) : 0) : (vx, vy)
+        // Measured against the larger component: squaring a flick past 10¹⁵⁴ pt/s would overflow.
+        let largest = max(abs(x), abs(y))
+        guard largest > 0 else { return .zero }
+        let (unitX, unitY) = (x / largest, y / largest)
+        let speed = largest * (unitX * unitX + unitY * unitY).squareRoot()
+        let unbounded = vx.isInfinite || vy.isInfinite
+        let scale = unbounded || speed > maximumSpeed ? maximumSpeed / speed : 1
+        return CGPoint(x: x * scale, y: y * scale)
     }
 }
 

@@ -24,8 +24,17 @@ extension MotionRuntime {
     /// The first call only records the timestamp. After that, the springs advance by exactly the
     /// time since the timestamp they were last advanced to, jitter, adaptive refresh rates and
     /// hitches included: the kernel's rest prediction holds for any frame durations and costs
-    /// nothing more when they change. A timestamp that is not later than the last one by at least
-    /// ``minimumTimestampStep`` steps nothing (the time is carried to the next frame).
+    /// nothing more when they change.
+    ///
+    /// This is the one place the timestamp policy is stated:
+    /// - later by ``minimumTimestampStep`` or more: steps the time since the last timestamp;
+    /// - repeated, or later by less (a sliver of rounding): steps nothing, and the time is carried
+    ///   to the next frame;
+    /// - earlier by ``minimumTimestampStep`` or more (a display clock that restarted): a clock
+    ///   reset. It steps one frame of the last stepped frame's duration (1/60 s before any), and
+    ///   later timestamps are measured from this one, so the springs never wait for the old clock
+    ///   to come round again;
+    /// - earlier by less: steps nothing (jitter).
     ///
     /// - Throws: ``MotionRuntimeError/invalidTimestamp(_:)`` for a non-finite timestamp (nothing
     ///   changes), ``MotionRuntimeError/reentrantAdvance`` from inside a delivery's callback.
@@ -84,10 +93,16 @@ extension MotionRuntime {
             return nil
         }
         let elapsed = timestamp - last
-        guard elapsed > 0 else { return nil }
-        // A sliver of time (a repeated timestamp plus rounding) is carried to the next frame.
+        if elapsed <= -Self.minimumTimestampStep {
+            // The clock restarted: one frame of the last duration, then on from here.
+            springTimestamp = timestamp
+            return lastTimestampStep
+        }
+        // A sliver of time (a repeated timestamp plus rounding, or jitter back) is carried to the
+        // next frame.
         guard elapsed >= Self.minimumTimestampStep else { return nil }
         springTimestamp = timestamp
+        lastTimestampStep = elapsed
         return elapsed
     }
 

@@ -104,6 +104,8 @@ public final class MotionRuntime {
 
     /// The timestamp the springs have been advanced to (see ``advance(toTimestamp:)``).
     @usableFromInline var springTimestamp: Double?
+    /// The duration of the last frame ``advance(toTimestamp:)`` stepped: what a clock reset steps.
+    @usableFromInline var lastTimestampStep = 1.0 / 60
 
     /// A runtime with an empty kernel.
     ///

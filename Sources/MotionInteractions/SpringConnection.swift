@@ -180,12 +180,17 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
 
     override func restartState() -> (values: SIMD4<Float>, velocities: SIMD4<Float>, restarting: UInt8) {
         guard let initialValue, let initialVelocity else { return (.zero, .zero, 0) }
-        let values = initialValue.value.springComponents
+        var values = initialValue.value.springComponents
         var velocities = initialVelocity.value.springComponents
         var restarting: UInt8 = 0
         for component in 0..<handles.count {
-            if SpringInput.isUsable(values[component]) { restarting |= 1 << component }
-            if !SpringInput.isUsable(velocities[component]) { velocities[component] = 0 }
+            // Past the kernel's range (a drag carried beyond ±10¹⁵): clamped to it, not dropped,
+            // so the spring still restarts there with the release velocity. NaN restarts nothing.
+            if let value = SpringInput.clamped(values[component]) {
+                values[component] = value
+                restarting |= 1 << component
+            }
+            velocities[component] = SpringInput.clamped(velocities[component]) ?? 0
         }
         return (values, velocities, restarting)
     }
@@ -235,5 +240,11 @@ private final class ConfigurationObservation<T: SpringAnimatable>: Observation<S
 enum SpringInput {
     static func isUsable(_ value: Float) -> Bool {
         value.isFinite && abs(value) <= Float32Lanes.valueLimit
+    }
+
+    /// A restart value or velocity the kernel takes: clamped to ±``Float32Lanes/valueLimit``
+    /// (an infinity too: the direction is kept); nil for NaN.
+    static func clamped(_ value: Float) -> Float? {
+        value.isNaN ? nil : min(max(value, -Float32Lanes.valueLimit), Float32Lanes.valueLimit)
     }
 }

@@ -67,6 +67,11 @@ public final class Tossable: AttachWithSpring {
     /// spring restarts: whatever order the recognizer's subscribers run in, the toss starts with
     /// the gesture's own release velocity.
     ///
+    /// Out-of-range input is clamped, never dropped: a drag carried past the kernel's range
+    /// (±10¹⁵ points) restarts from ±10¹⁵ with the release velocity, and a flick faster than the
+    /// recognizer's `maximumSpeed` (10¹⁶⁰ pt/s included) is tossed at `maximumSpeed` in its own
+    /// direction. A NaN position at the release restarts from where the spring was paused.
+    ///
     /// - Parameter panGestureRecognizer: the recognizer to use; when nil, one is made. A
     ///   recognizer attached to no element is attached to `containerView` (and detached again
     ///   when the Tossable is removed from its runtime).

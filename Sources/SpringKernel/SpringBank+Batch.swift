@@ -13,6 +13,8 @@ extension SpringBank {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func retarget(_ springs: UnsafeBufferPointer<SpringHandle>, to targets: UnsafeBufferPointer<Lanes.Value>) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         guard springs.count == targets.count else { throw .countMismatch(expected: springs.count, given: targets.count) }
         // Check everything first, keeping each new displacement and target for the second pass.
@@ -62,6 +64,8 @@ extension SpringBank {
         of springs: UnsafeBufferPointer<SpringHandle>, values: UnsafeBufferPointer<Lanes.Value>,
         velocities: UnsafeBufferPointer<Lanes.Value>
     ) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         guard springs.count == values.count else { throw .countMismatch(expected: springs.count, given: values.count) }
         guard springs.count == velocities.count else { throw .countMismatch(expected: springs.count, given: velocities.count) }
@@ -89,6 +93,8 @@ extension SpringBank {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func addVelocity(_ deltas: UnsafeBufferPointer<Lanes.Value>, to springs: UnsafeBufferPointer<SpringHandle>) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         guard springs.count == deltas.count else { throw .countMismatch(expected: springs.count, given: deltas.count) }
         // Impulses to one spring add up, so the check follows each spring's velocity through the
@@ -124,6 +130,8 @@ extension SpringBank {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func addVelocity(_ velocity: Lanes.Value, toEveryMemberOf mask: PauseMaskID) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         let mask = try core.maskIndex(mask)
         // Each member once (a mask lists a spring at most once), in the mask's own order: the
@@ -148,19 +156,54 @@ extension SpringBank {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func setConfiguration(of springs: UnsafeBufferPointer<SpringHandle>, to configuration: SpringConfiguration) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
-        // The destination batch depends on the lane scale, which follows the tolerance in scaled
-        // formats: looked up again only when the tolerance changes along the list.
-        var lastTolerance = Double.nan, destination = -1, scale = LaneScale.identity
+        try move(springs, configuration: NearestRounding.fenced(configuration, after: rounding), tolerance: nil)
+    }
+
+    /// Sets the tolerance of every listed spring, as ``setTolerance(of:to:)`` does one (each keeps
+    /// its configuration).
+    ///
+    /// - Throws: what ``setTolerance(of:to:)`` throws, for the tolerance or for the first spring
+    ///   that would throw it (a stale handle; for ``Q16Lanes``, a motion the new lane scale cannot
+    ///   hold); nothing is changed then.
+    @_specialize(where Lanes == Float32Lanes)
+    @_specialize(where Lanes == Q16Lanes)
+    public func setTolerance(of springs: UnsafeBufferPointer<SpringHandle>, to tolerance: Lanes.Value) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
+        try core.checkMutable()
+        try move(springs, configuration: nil, tolerance: try Lanes.tolerance(tolerance))
+    }
+
+    /// Sets the tolerance of every listed spring (see the buffer form).
+    public func setTolerance(of springs: [SpringHandle], to tolerance: Lanes.Value) throws(SpringKernelError) {
+        try springs.withUnsafeBufferPointer { springs throws(SpringKernelError) in try setTolerance(of: springs, to: tolerance) }
+    }
+
+    /// Moves every listed spring to the batch of `configuration` (nil: its own) and `tolerance`
+    /// (nil: its own), checking all of them before any moves.
+    @inline(__always)
+    private func move(
+        _ springs: UnsafeBufferPointer<SpringHandle>, configuration newConfiguration: SpringConfiguration?, tolerance newTolerance: Double?
+    ) throws(SpringKernelError) {
+        // The destination batch depends on the configuration and on the lane scale, which follows
+        // the tolerance in scaled formats: looked up again only when either changes along the list.
+        var lastKey: (configuration: SpringConfiguration, tolerance: UInt64)? = nil
+        var destination = -1, scale = LaneScale.identity
         core.staged.removeAll()
         do throws(SpringKernelError) {
             for spring in springs {
                 let index = try core.recordIndex(spring)
-                let tolerance = core.records[index].tolerance
-                if destination < 0 || (Lanes.hasScaledLanes && tolerance.bitPattern != lastTolerance.bitPattern) {
+                let configuration = newConfiguration ?? core.batch(ofRecord: index).batch.configuration
+                let tolerance = newTolerance ?? core.records[index].tolerance
+                let toleranceKey = Lanes.hasScaledLanes ? tolerance.bitPattern : 0
+                if lastKey == nil || lastKey!.configuration != configuration || lastKey!.tolerance != toleranceKey {
+                    // A batch made for an earlier element and left empty goes if this one is refused.
                     scale = core.laneScale(configuration: configuration, tolerance: tolerance)
                     destination = try core.batchIndex(for: configuration, scale: scale)
-                    lastTolerance = tolerance
+                    lastKey = (configuration, toleranceKey)
                 }
                 guard Lanes.hasScaledLanes else {
                     // One lane scale: the lanes move as they are, read when they move.
@@ -183,6 +226,9 @@ extension SpringBank {
             // Batches made for the call and left empty go again.
             core.releaseStagedBatches(andAlso: destination)
             throw error
+        }
+        if let newTolerance {
+            for i in 0..<core.staged.count { core.records[Int(core.staged[i].record)].tolerance = newTolerance }
         }
         core.setConfigurationStaged(lanesStaged: Lanes.hasScaledLanes)
     }
@@ -212,6 +258,8 @@ extension SpringBank {
         _ mask: PauseMaskID, restarting springs: UnsafeBufferPointer<SpringHandle>, values: UnsafeBufferPointer<Lanes.Value>,
         velocities: UnsafeBufferPointer<Lanes.Value>
     ) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         guard springs.count == values.count else { throw .countMismatch(expected: springs.count, given: values.count) }
         guard springs.count == velocities.count else { throw .countMismatch(expected: springs.count, given: velocities.count) }

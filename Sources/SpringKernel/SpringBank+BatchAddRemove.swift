@@ -20,6 +20,9 @@ extension SpringBank {
         configuration: SpringConfiguration = .default, tolerance: Lanes.Value,
         into handles: UnsafeMutableBufferPointer<SpringHandle>
     ) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
+        let configuration = NearestRounding.fenced(configuration, after: rounding)
         try core.checkMutable()
         let count = handles.count
         guard values.count == count else { throw .countMismatch(expected: count, given: values.count) }

@@ -20,7 +20,7 @@ extension SpringBank {
     public func step(dt: Double, path: StepPath = .simd) throws(SpringKernelError) {
         // Q16.16 lanes step in binary32: a thread in another rounding mode gets round-to-nearest
         // for the frame (the test folds away for float32 banks, which follow the thread's mode).
-        if Lanes.stepsInNearestRounding, !NearestRounding.isCurrent(dt / dt) {
+        if Lanes.stepsInNearestRounding, !NearestRounding.isCurrent(NearestRounding.one) {
             return try stepRoundingToNearest(dt: dt, path: path)
         }
         try stepInCurrentRounding(dt: dt, path: path)
@@ -31,7 +31,8 @@ extension SpringBank {
     func stepRoundingToNearest(dt: Double, path: StepPath) throws(SpringKernelError) {
         let saved = NearestRounding.enter()
         defer { NearestRounding.leave(saved) }
-        try stepInCurrentRounding(dt: dt, path: path)
+        // dt through a fence: its checks and coefficients are not computed before enter().
+        try stepInCurrentRounding(dt: NearestRounding.fence((dt, 0, 0)).0, path: path)
     }
 
     /// The frame itself.
@@ -95,9 +96,8 @@ enum StepExecution {
             let end = plan.totalBundles * (part + 1) / plan.threadCount
             // Each thread writes its own slot; they are read after concurrentPerform returns.
             // A worker keeps its own floating-point environment: Q16 lanes pin round-to-nearest
-            // there too (threadCount / threadCount is 1, computed at run time).
-            let one = Double(plan.threadCount) / Double(plan.threadCount)
-            if Lanes.stepsInNearestRounding, !NearestRounding.isCurrent(one) {
+            // there too.
+            if Lanes.stepsInNearestRounding, !NearestRounding.isCurrent(NearestRounding.one) {
                 let saved = NearestRounding.enter()
                 results[part] = advance(plan, bundles: start..<end, path: path, checksBound: checksBound, lanes: lanes)
                 NearestRounding.leave(saved)

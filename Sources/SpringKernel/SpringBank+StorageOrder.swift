@@ -130,6 +130,8 @@ extension SpringBank {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func retarget(in layout: StorageLayout, to targets: UnsafeBufferPointer<Lanes.Value>) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable(predictingChanges: false)
         try core.check(layout, count: targets.count)
         guard let goals = targets.baseAddress else { return }
@@ -247,6 +249,8 @@ extension SpringBank {
     public func setState(
         in layout: StorageLayout, values: UnsafeBufferPointer<Lanes.Value>, velocities: UnsafeBufferPointer<Lanes.Value>
     ) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable(predictingChanges: false)
         try core.check(layout, count: values.count)
         try core.check(layout, count: velocities.count)

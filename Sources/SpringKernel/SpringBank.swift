@@ -26,7 +26,12 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// The most springs one bank holds.
     public static var maximumSpringCount: Int { BankLimits.maximumSpringCount }
-    /// The most distinct configurations one bank holds at once.
+    /// The most configuration batches one bank holds at once: 65,536. A batch is a configuration
+    /// at one lane scale, so a float32 bank (one scale) holds 65,536 distinct configurations; a
+    /// ``Q16Lanes`` bank stores each configuration at the scale its springs' tolerances ask for
+    /// (one per binary exponent of the tolerance), so springs of one configuration with, say,
+    /// 8 tolerance classes take 8 batches, and 8,192 such configurations fill the bank.
+    /// One more throws ``SpringKernelError/tooManyConfigurations``.
     public static var maximumConfigurationCount: Int { BankLimits.maximumConfigurationCount }
     /// The most pause masks that can hold one spring at once.
     public static var maximumPauseDepth: Int { BankLimits.maximumPauseDepth }
@@ -44,14 +49,17 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Parameters:
     ///   - threading: how many threads a step uses.
     ///   - capacity: springs to reserve room for, 0 to ``maximumSpringCount``. The reservation
-    ///     is made at once (an 88-byte record a spring); like any Swift allocation, one the system
-    ///     cannot give stops the process.
+    ///     is asked of the system at once (88 bytes a spring's record, 94 GB for the maximum);
+    ///     pages are only touched as springs are added.
     /// - Throws: ``SpringKernelError/invalidCapacity(_:)`` for a negative capacity or one above
-    ///   ``maximumSpringCount`` (more springs than a bank can ever hold).
+    ///   ``maximumSpringCount`` (more springs than a bank can ever hold);
+    ///   ``SpringKernelError/outOfMemory`` when the system cannot give the reservation (no bank
+    ///   is made, and the process goes on).
     public init(threading: StepThreading = .automatic, capacity: Int) throws(SpringKernelError) {
         guard capacity >= 0, capacity <= BankLimits.maximumSpringCount else { throw .invalidCapacity(capacity) }
-        core = SpringBankCore(threading: threading, reservingCapacity: capacity)
+        core = SpringBankCore(threading: threading, reservingCapacity: 0)
         frameState = core.frameState
+        guard core.records.reserveCapacityIfAvailable(capacity) else { throw .outOfMemory }
     }
 
     /// How many threads a step uses (see ``setThreading(_:)``).
@@ -110,6 +118,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         value: Lanes.Value, target: Lanes.Value, velocity: Lanes.Value? = nil,
         configuration: SpringConfiguration = .default, tolerance: Lanes.Value, userValue: UInt64 = 0
     ) throws(SpringKernelError) -> SpringHandle {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
+        let configuration = NearestRounding.fenced(configuration, after: rounding)
         let goal = try Lanes.lanePattern(of: target, as: .target)
         let displacement = try Lanes.displacementPattern(value: try Lanes.lanePattern(of: value, as: .value), target: goal)
         let speed = try velocity.map { v throws(SpringKernelError) in try Lanes.lanePattern(of: v, as: .velocity) } ?? 0
@@ -184,6 +195,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func retarget(_ spring: SpringHandle, to target: Lanes.Value) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         let index = try core.recordIndex(spring)
         let goal = try Lanes.lanePattern(of: target, as: .target)
@@ -258,6 +271,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func addVelocity(_ velocity: Lanes.Value, to spring: SpringHandle) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         let index = try core.recordIndex(spring)
         core.setState(record: index, velocity: try impulsedVelocity(record: index, adding: velocity))
@@ -269,6 +284,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func setState(of spring: SpringHandle, value: Lanes.Value, velocity: Lanes.Value) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         let index = try core.recordIndex(spring)
         let state = try storedState(record: index, value: value, velocity: velocity)
@@ -280,6 +297,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func setConfiguration(of spring: SpringHandle, to configuration: SpringConfiguration) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
+        let configuration = NearestRounding.fenced(configuration, after: rounding)
         try core.checkMutable()
         let index = try core.recordIndex(spring)
         try core.setConfiguration(record: index, configuration, tolerance: core.records[index].tolerance)
@@ -287,6 +307,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// Sets the spring's tolerance, in value units.
     public func setTolerance(of spring: SpringHandle, to tolerance: Lanes.Value) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         let index = try core.recordIndex(spring)
         try core.setConfiguration(record: index, core.batch(ofRecord: index).batch.configuration, tolerance: try Lanes.tolerance(tolerance))
@@ -304,6 +326,12 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Throws: ``SpringKernelError/invalidTimeStep(_:)`` for a fixed duration that is not finite
     ///   and positive; ``SpringKernelError/reentrantMutation`` inside a callback.
     public func setFrameClock(_ clock: FrameClock) throws(SpringKernelError) {
+        // A Q16.16 bank's check of the duration (a subnormal one is positive) in nearest, with
+        // denormals read as they are (see NearestRounding.fenced).
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
+        var clock = clock
+        if rounding != nil, case .fixed(let duration) = clock { clock = .fixed(frameDuration: NearestRounding.fence((duration, 0, 0)).0) }
         try core.setFrameClock(clock)
     }
 
@@ -320,14 +348,20 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// Under the default ``FrameClock/variable`` clock, a moving spring rests on the first frame
     /// that ends at least this long from now, unless it is changed before.
     public func restTime(of spring: SpringHandle) throws(SpringKernelError) -> Double {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         let index = try core.recordIndex(spring)
-        return core.isAwake(record: index) ? core.restTime(record: index) : 0
+        let seconds = core.isAwake(record: index) ? core.restTime(record: index) : 0
+        // Computed before the caller's environment comes back (see NearestRounding.fenced).
+        return rounding == nil ? seconds : NearestRounding.fence((seconds, 0, 0)).0
     }
 
     /// When the spring stays within its tolerance for good, predicted from its current state for
     /// steps of `dt`: after `frames` more steps (0: it already does), or, when `isFinal` is false,
     /// not known within `frames` steps.
     public func predictRest(of spring: SpringHandle, dt: Double) throws(SpringKernelError) -> RestPrediction {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         let index = try core.recordIndex(spring)
         guard dt.isFinite, dt > 0 else { throw .invalidTimeStep(dt) }
         return core.predictRest(record: index, duration: dt)
@@ -375,6 +409,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// Adds a spring to a mask; if the mask is pausing, the spring is paused too.
     public func insert(_ spring: SpringHandle, into mask: PauseMaskID) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.insert(spring, into: mask)
     }
 
@@ -383,11 +419,15 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Throws: ``SpringKernelError/notInMask(_:_:)`` if the mask does not list the spring (a
     ///   caller that thinks it does has lost track of its masks), changing nothing.
     public func remove(_ spring: SpringHandle, from mask: PauseMaskID) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.remove(spring, from: mask)
     }
 
     /// Removes a mask, resuming its springs (without changing their state) if it was pausing.
     public func removePauseMask(_ mask: PauseMaskID) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.removePauseMask(mask)
     }
 
@@ -398,6 +438,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     ///
     /// - Complexity: O(members of the mask).
     public func pause(_ mask: PauseMaskID) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.pause(mask)
     }
 
@@ -405,6 +447,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// paused: its motion, and its rest, continue as if the pause had not happened, later. Resuming
     /// a mask that is not pausing does nothing.
     public func resume(_ mask: PauseMaskID) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.resume(mask)
     }
 
@@ -422,6 +466,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         _ mask: PauseMaskID,
         restart: (SpringHandle) -> (value: Lanes.Value, velocity: Lanes.Value)?
     ) throws(SpringKernelError) {
+        let rounding = enterNearestRounding()
+        defer { NearestRounding.leave(ifEntered: rounding) }
         try core.resume(mask) { spring throws(SpringKernelError) in
             guard let state = restart(spring) else { return nil }
             let stored = try storedState(record: try core.recordIndex(spring), value: state.value, velocity: state.velocity)
@@ -453,6 +499,16 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         let record = Int(index)
         guard record < core.records.count, core.records[record].isLive else { return nil }
         return core.handle(ofRecord: record)
+    }
+
+    /// The highest generation any spring or mask record of the bank has had: every handle it
+    /// issued carries this generation or a lower one. The C interface moves its registry slot's
+    /// generations past it when the bank is destroyed, so the next bank there issues none of them.
+    package var highestGeneration: UInt32 {
+        var highest: UInt32 = 0
+        for record in 0..<core.records.count { highest = Swift.max(highest, core.records[record].generation) }
+        for mask in core.masks { highest = Swift.max(highest, mask.generation) }
+        return highest
     }
 
     /// The pause mask at record `index`, or nil if none lives there (see ``spring(atIndex:)``).

@@ -5,7 +5,9 @@
 /// ω₀ = √k (a stiffness or a duration 2π / ω₀) and its damping ratio ζ = c / (2√k), so each
 /// initializer computes k, then ζ, then c = 2ζ√k. Values no peer would take throw
 /// ``SpringKernelError/invalidConfiguration(_:)`` naming the argument at fault, and the result is
-/// validated like any configuration (tension in (0, 10⁶], friction in [0, 10⁶]).
+/// validated like any configuration (tension in (0, 10⁶], friction in [0, 10⁶]). Each computes in
+/// round-to-nearest whatever the caller's rounding mode, so it gives the same configuration on
+/// every thread.
 extension SpringConfiguration {
     /// SwiftUI's `Spring(duration:bounce:)`, which is also Flutter's
     /// `SpringDescription.withDurationAndBounce`: mass 1,
@@ -28,12 +30,16 @@ extension SpringConfiguration {
     ///
     /// - Parameters:
     ///   - duration: the perceptual duration in seconds, 2π / ω₀ (the period of the undamped
-    ///     spring); finite, positive and at least 2π / 1000 s (6.3 ms: stiffness at most 10⁶).
+    ///     spring); finite, positive, at least 2π / 1000 s (6.3 ms: stiffness at most 10⁶) and at most
+    ///     2π · 10²⁰ s (stiffness at least ``minimumStiffnessPerMass``).
     ///   - bounce: 0 for a critically damped spring, up to 1 for an undamped one, down toward −1
     ///     for more and more overdamped ones; in (−1, 1].
     /// - Throws: ``SpringKernelError/invalidConfiguration(_:)`` with ``Parameter/duration`` or
     ///   ``Parameter/bounce``.
     public init(duration: Double, bounce: Double = 0) throws(SpringKernelError) {
+        let rounding = NearestRounding.enterUnlessCurrent()
+        defer { NearestRounding.leave(ifEntered: rounding) }
+        let (duration, bounce, _) = rounding == nil ? (duration, bounce, 0) : NearestRounding.fence((duration, bounce, 0))
         guard bounce.isFinite, bounce > -1, bounce <= 1 else { throw .invalidConfiguration(.bounce) }
         let dampingRatio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
         try self.init(massOneStiffness: try Self.stiffness(period: duration), dampingRatio: dampingRatio, blaming: .bounce)
@@ -52,11 +58,14 @@ extension SpringConfiguration {
     /// Fluid Interfaces", 2018: stiffness (2π / response)², damping 4π ζ / response).
     ///
     /// - Parameters:
-    ///   - response: the period 2π / ω₀ in seconds; finite, positive, at least 2π / 1000 s.
+    ///   - response: the period 2π / ω₀ in seconds; finite, positive, in [2π / 1000, 2π · 10²⁰] s.
     ///   - dampingRatio: ζ: 1 critically damped, below 1 bouncy, 0 undamped; finite and ≥ 0.
     /// - Throws: ``SpringKernelError/invalidConfiguration(_:)`` with ``Parameter/duration`` or
     ///   ``Parameter/dampingRatio``.
     public init(response: Double, dampingRatio: Double) throws(SpringKernelError) {
+        let rounding = NearestRounding.enterUnlessCurrent()
+        defer { NearestRounding.leave(ifEntered: rounding) }
+        let (response, dampingRatio, _) = rounding == nil ? (response, dampingRatio, 0) : NearestRounding.fence((response, dampingRatio, 0))
         guard dampingRatio.isFinite, dampingRatio >= 0 else { throw .invalidConfiguration(.dampingRatio) }
         try self.init(massOneStiffness: try Self.stiffness(period: response), dampingRatio: dampingRatio, blaming: .dampingRatio)
     }
@@ -83,11 +92,14 @@ extension SpringConfiguration {
     /// `damping = 2 · clamp(0.05, 1, 1 − bounce) · √stiffness`, mass 1.
     ///
     /// - Parameters:
-    ///   - visualDuration: seconds; finite, positive, at least 2π / 1200 s (5.2 ms).
+    ///   - visualDuration: seconds; finite, positive, in [2π / 1200, 2π · 10²⁰ / 1.2] s (5.2 ms up).
     ///   - bounce: any finite number.
     /// - Throws: ``SpringKernelError/invalidConfiguration(_:)`` with ``Parameter/duration`` or
     ///   ``Parameter/bounce``.
     public init(visualDuration: Double, bounce: Double) throws(SpringKernelError) {
+        let rounding = NearestRounding.enterUnlessCurrent()
+        defer { NearestRounding.leave(ifEntered: rounding) }
+        let (visualDuration, bounce, _) = rounding == nil ? (visualDuration, bounce, 0) : NearestRounding.fence((visualDuration, bounce, 0))
         guard bounce.isFinite else { throw .invalidConfiguration(.bounce) }
         let stiffness = try Self.stiffness(period: 1.2 * visualDuration)
         try self.init(massOneStiffness: stiffness, dampingRatio: min(max(1 - bounce, 0.05), 1), blaming: .bounce)
@@ -107,17 +119,22 @@ extension SpringConfiguration {
     /// - Throws: ``SpringKernelError/invalidConfiguration(_:)`` with ``Parameter/dampingRatio`` or
     ///   ``Parameter/tension`` (the stiffness).
     public init(dampingRatio: Double, stiffness: Double) throws(SpringKernelError) {
+        let rounding = NearestRounding.enterUnlessCurrent()
+        defer { NearestRounding.leave(ifEntered: rounding) }
+        let (dampingRatio, stiffness, _) = rounding == nil ? (dampingRatio, stiffness, 0) : NearestRounding.fence((dampingRatio, stiffness, 0))
         guard dampingRatio.isFinite, dampingRatio >= 0 else { throw .invalidConfiguration(.dampingRatio) }
         guard stiffness.isFinite, stiffness > 0, stiffness <= Self.parameterLimit else { throw .invalidConfiguration(.tension) }
         try self.init(massOneStiffness: stiffness, dampingRatio: dampingRatio, blaming: .dampingRatio)
     }
 
-    /// k = (2π / period)², or `.duration` if the period is unusable or k leaves (0, 10⁶].
+    /// k = (2π / period)², or `.duration` if the period is unusable or k leaves
+    /// [``minimumStiffnessPerMass``, 10⁶] (the mass is 1: a period so long that ω₀² is below the
+    /// least a configuration takes is the duration's fault, not the natural frequency's).
     private static func stiffness(period: Double) throws(SpringKernelError) -> Double {
         guard period.isFinite, period > 0 else { throw .invalidConfiguration(.duration) }
         let root = 2 * Double.pi / period
         let stiffness = root * root
-        guard stiffness > 0, stiffness <= parameterLimit else { throw .invalidConfiguration(.duration) }
+        guard stiffness >= minimumStiffnessPerMass, stiffness <= parameterLimit else { throw .invalidConfiguration(.duration) }
         return stiffness
     }
 
@@ -143,9 +160,21 @@ extension SpringConfiguration {
     /// ```swift
     /// SpringConfiguration.default.settlingDuration(distance: 100, tolerance: 0.5)  // about 0.39 s
     /// ```
+    ///
+    /// The answer depends only on the ratios distance / tolerance and initialVelocity / tolerance
+    /// (the motion is linear), and is computed from them, in units of the tolerance: a move of
+    /// 100e200 with a tolerance of 0.5e200 settles when a move of 100 with 0.5 does. NaN for a
+    /// non-finite argument, a tolerance that is not positive, or a ratio beyond Double.
     public func settlingDuration(distance: Double, initialVelocity: Double = 0, tolerance: Double) -> Double {
         guard distance.isFinite, initialVelocity.isFinite, tolerance.isFinite, tolerance > 0 else { return .nan }
-        return SettlePredictor.restTime(
-            displacement: distance, velocity: initialVelocity, tolerance: tolerance, motion: SpringMotion(self))
+        let rounding = NearestRounding.enterUnlessCurrent()
+        defer { NearestRounding.leave(ifEntered: rounding) }
+        let (distance, initialVelocity, tolerance) =
+            rounding == nil ? (distance, initialVelocity, tolerance) : NearestRounding.fence((distance, initialVelocity, tolerance))
+        let displacement = distance / tolerance, velocity = initialVelocity / tolerance
+        guard displacement.isFinite, velocity.isFinite else { return .nan }
+        let seconds = SettlePredictor.restTime(
+            displacement: displacement, velocity: velocity, tolerance: 1, motion: SpringMotion(rounding == nil ? self : NearestRounding.fence(self)))
+        return rounding == nil ? seconds : NearestRounding.fence((seconds, 0, 0)).0
     }
 }

@@ -71,7 +71,14 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Makes a configuration, or throws ``SpringKernelError/invalidConfiguration(_:)``.
+    ///
+    /// The checks run in round-to-nearest whatever the caller's rounding mode, so a configuration
+    /// is accepted or refused alike on every thread.
     public init(tension: Double = 342, friction: Double = 30, mass: Double = 1) throws(SpringKernelError) {
+        let rounding = NearestRounding.enterUnlessCurrent()
+        defer { NearestRounding.leave(ifEntered: rounding) }
+        // The checks' arithmetic after the mode is set (see NearestRounding.fenced).
+        let (tension, friction, mass) = rounding == nil ? (tension, friction, mass) : NearestRounding.fence((tension, friction, mass))
         guard tension.isFinite, tension > 0, tension <= Self.parameterLimit else {
             throw .invalidConfiguration(.tension)
         }

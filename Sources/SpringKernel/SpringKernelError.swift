@@ -25,7 +25,8 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
     case stalePauseMask(PauseMaskID)
     /// Pausing would hold a spring under more than ``SpringBank/maximumPauseDepth`` masks at once.
     case pauseDepthExceeded(SpringHandle)
-    /// The bank already holds ``SpringBank/maximumConfigurationCount`` distinct configurations.
+    /// The bank already holds ``SpringBank/maximumConfigurationCount`` configuration batches (a
+    /// configuration at one lane scale: see there).
     case tooManyConfigurations
     /// The bank already holds ``SpringBank/maximumSpringCount`` springs.
     case tooManySprings
@@ -38,6 +39,8 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
     /// A ``StorageLayout`` the bank no longer has (a spring changed slot or region since it was
     /// taken) or another bank's.
     case staleLayout
+    /// The system could not give the memory a capacity asked for (``SpringBank/init(threading:capacity:)``).
+    case outOfMemory
 
     public var description: String {
         switch self {
@@ -58,6 +61,7 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
         case .invalidCapacity(let capacity): "capacity \(capacity) is outside 0...\(BankLimits.maximumSpringCount)"
         case .notInMask(let handle, let mask): "\(handle) is not in \(mask)"
         case .staleLayout: "the storage layout is out of date: springs moved since it was taken"
+        case .outOfMemory: "the system could not give the memory the capacity asks for"
         }
     }
 }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A growable table of plain values whose storage the bank owns and reaches through one
 /// pointer: reading or writing an element is a load or store, with no reference counting and no
 /// dynamic exclusivity check (which a `var` array in a class costs on every access).
@@ -16,12 +24,29 @@ struct UnsafeTable<Element: BitwiseCopyable> {
     init(capacity: Int = 16) {
         let capacity = max(capacity, 1)
         header = .allocate(capacity: 1)
-        header.initialize(to: Header(base: .allocate(capacity: capacity), count: 0, capacity: capacity))
+        header.initialize(to: Header(base: Self.storage(capacity: capacity), count: 0, capacity: capacity))
     }
 
     func deallocate() {
-        header.pointee.base.deallocate()
+        free(header.pointee.base)
         header.deallocate()
+    }
+
+    /// Storage for `capacity` elements, or nil when the system cannot give it (malloc, not
+    /// `allocate(capacity:)`, which stops the process instead).
+    private static func storage(tryingCapacity capacity: Int) -> UnsafeMutablePointer<Element>? {
+        let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
+        guard !overflow, MemoryLayout<Element>.alignment <= 16, let raw = malloc(Swift.max(bytes, 1)) else { return nil }
+        return raw.bindMemory(to: Element.self, capacity: capacity)
+    }
+
+    /// Storage for `capacity` elements; stops the process when the system cannot give it, like
+    /// any Swift allocation.
+    private static func storage(capacity: Int) -> UnsafeMutablePointer<Element> {
+        guard let storage = storage(tryingCapacity: capacity) else {
+            fatalError("failed to allocate \(capacity) elements of \(MemoryLayout<Element>.stride) bytes")
+        }
+        return storage
     }
 
     var count: Int { header.pointee.count }
@@ -58,9 +83,31 @@ struct UnsafeTable<Element: BitwiseCopyable> {
 
     func reserveCapacity(_ capacity: Int) {
         guard capacity > header.pointee.capacity else { return }
-        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+        adopt(Self.storage(capacity: capacity), capacity: capacity)
+    }
+
+    /// Room for `count` more elements, grown by doubling: a run of small batches appended one
+    /// after another copies the table a logarithmic number of times, not once a batch.
+    func reserveCapacity(appending count: Int) {
+        let needed = header.pointee.count + count
+        guard needed > header.pointee.capacity else { return }
+        var grown = header.pointee.capacity
+        while grown < needed { grown *= 2 }
+        reserveCapacity(grown)
+    }
+
+    /// Reserves room for `capacity` elements if the system can give it; false (the table as it
+    /// was) when it cannot.
+    func reserveCapacityIfAvailable(_ capacity: Int) -> Bool {
+        guard capacity > header.pointee.capacity else { return true }
+        guard let fresh = Self.storage(tryingCapacity: capacity) else { return false }
+        adopt(fresh, capacity: capacity)
+        return true
+    }
+
+    private func adopt(_ fresh: UnsafeMutablePointer<Element>, capacity: Int) {
         fresh.moveInitialize(from: header.pointee.base, count: header.pointee.count)
-        header.pointee.base.deallocate()
+        free(header.pointee.base)
         header.pointee.base = fresh
         header.pointee.capacity = capacity
     }

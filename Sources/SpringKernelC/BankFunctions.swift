@@ -16,16 +16,21 @@ public enum sk_format: Int32 {
 ///
 /// Threading contract: a bank is not thread-safe. Use each bank from one thread at a time (any
 /// thread, handed over with the usual synchronisation); different banks may be used on different
-/// threads at once. A step may use several threads internally (`threads`); that never changes the
-/// bits.
+/// threads at once. A call on a bank while another thread's call runs on it is refused with
+/// `sk_status_busy` and does nothing (detected with a flag each call takes, not waited for: do not
+/// rely on it as a lock). A step may use several threads internally (`threads`); that never
+/// changes the bits.
 ///
 /// - `format`: an `sk_format`.
 /// - `threads`: threads a step uses: 0 automatic (one until the moving springs' lanes fill half the
 ///   last-level cache), 1 one, n exactly n.
-/// - `capacity`: springs to reserve room for.
+/// - `capacity`: springs to reserve room for, 0 to 2^30 (88 bytes a spring, asked of the system at
+///   once).
 ///
 /// Returns `sk_status_invalid_argument` for an unknown format or negative threads,
-/// `sk_status_null_pointer` for a NULL `bank`, `sk_status_too_many_banks` past 65,535 live banks.
+/// `sk_status_invalid_capacity` for a capacity above 2^30, `sk_status_out_of_memory` when the
+/// system cannot give the capacity (nothing is made), `sk_status_null_pointer` for a NULL `bank`,
+/// `sk_status_too_many_banks` past 65,535 live banks.
 @c(sk_bank_create)
 public func sk_bank_create(_ format: Int32, _ threads: Int32, _ capacity: UInt, _ bank: UnsafeMutablePointer<UInt64>?) -> sk_status {
     status { () throws(Refusal) in
@@ -33,13 +38,18 @@ public func sk_bank_create(_ format: Int32, _ threads: Int32, _ capacity: UInt, 
         guard let format = sk_format(rawValue: format), let threading = threading(threads) else {
             throw Refusal(._invalid_argument)
         }
-        let reserve = min(try checkedCount(capacity), SpringBank<Float32Lanes>.maximumSpringCount)
-        bank.pointee = try BankRegistry.shared.register { number in
+        guard let reserve = Int(exactly: capacity), reserve <= SpringBank<Float32Lanes>.maximumSpringCount else {
+            throw Refusal(._invalid_capacity)
+        }
+        // Made before it is registered: the reservation is not made under the registry's lock.
+        let made: BankEntry.Bank = try kernel { () throws(SpringKernelError) in
             switch format {
-            // `reserve` is within 0...2^30, so the kernel cannot refuse it.
-            case ._float32: BankEntry(bank: .float(try! SpringBank(threading: threading, capacity: reserve)), number: number)
-            case ._q16: BankEntry(bank: .fixed(try! SpringBank(threading: threading, capacity: reserve)), number: number)
+            case ._float32: .float(try SpringBank(threading: threading, capacity: reserve))
+            case ._q16: .fixed(try SpringBank(threading: threading, capacity: reserve))
             }
+        }
+        bank.pointee = try BankRegistry.shared.register { number, generationOffset, versionBase in
+            BankEntry(bank: made, number: number, generationOffset: generationOffset, versionBase: versionBase)
         }
     }
 }
@@ -54,7 +64,9 @@ private func threading(_ threads: Int32) -> StepThreading? {
     }
 }
 
-/// Destroys a bank: its id and every handle it issued become invalid.
+/// Destroys a bank: its id and every handle it issued become invalid (the next banks made are
+/// given none of them back, see the header's note on handles). Returns `sk_status_busy`, and
+/// destroys nothing, while another thread's call runs on the bank.
 @c(sk_bank_destroy)
 public func sk_bank_destroy(_ bank: UInt64) -> sk_status {
     status { () throws(Refusal) in try BankRegistry.shared.unregister(bank) }
@@ -63,8 +75,7 @@ public func sk_bank_destroy(_ bank: UInt64) -> sk_status {
 /// Sets how many threads a step uses (as `sk_bank_create`'s `threads`).
 @c(sk_bank_set_threading)
 public func sk_bank_set_threading(_ bank: UInt64, _ threads: Int32) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard let threading = threading(threads) else { throw Refusal(._invalid_argument) }
         switch entry.bank {
         case .float(let bank): try kernel { () throws(SpringKernelError) in try bank.setThreading(threading) }
@@ -80,8 +91,7 @@ public func sk_bank_set_threading(_ bank: UInt64, _ threads: Int32) -> sk_status
 /// Returns `sk_status_invalid_time_step` for a NaN, infinite or negative duration.
 @c(sk_bank_set_fixed_timestep)
 public func sk_bank_set_fixed_timestep(_ bank: UInt64, _ frame_duration: Double) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let clock: FrameClock = frame_duration == 0 ? .variable : .fixed(frameDuration: frame_duration)
         switch entry.bank {
         case .float(let bank): try kernel { () throws(SpringKernelError) in try bank.setFrameClock(clock) }
@@ -96,9 +106,9 @@ public func sk_bank_set_fixed_timestep(_ bank: UInt64, _ frame_duration: Double)
 /// Returns `sk_status_invalid_time_step` or `sk_status_time_step_mismatch`; nothing is stepped then.
 @c(sk_bank_step)
 public func sk_bank_step(_ bank: UInt64, _ dt: Double) -> sk_status {
-    status { () throws(Refusal) in
+    status(using: bank) { entry throws(Refusal) in
         // Each case is its own specialisation of the kernel's inlined step.
-        switch try BankRegistry.shared.entry(bank).bank {
+        switch entry.bank {
         case .float(let bank): try kernel { () throws(SpringKernelError) in try bank.step(dt: dt) }
         case .fixed(let bank): try kernel { () throws(SpringKernelError) in try bank.step(dt: dt) }
         }
@@ -113,8 +123,7 @@ public func sk_bank_step(_ bank: UInt64, _ dt: Double) -> sk_status {
 /// `sk_status_short_buffer` with `*count` set: call with `capacity` 0 (and `springs` NULL) to ask.
 @c(sk_bank_rested)
 public func sk_bank_rested(_ bank: UInt64, _ springs: UnsafeMutablePointer<UInt64>?, _ capacity: UInt, _ count: UnsafeMutablePointer<UInt>?) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let list: [SpringHandle] =
             switch entry.bank {
             case .float(let bank): bank.restedInLastStep
@@ -128,8 +137,7 @@ public func sk_bank_rested(_ bank: UInt64, _ springs: UnsafeMutablePointer<UInt6
 /// after ~10^9 steps of an undamped spring's rounding drift) like `sk_bank_rested`.
 @c(sk_bank_saturated)
 public func sk_bank_saturated(_ bank: UInt64, _ springs: UnsafeMutablePointer<UInt64>?, _ capacity: UInt, _ count: UnsafeMutablePointer<UInt>?) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let list: [SpringHandle] =
             switch entry.bank {
             case .float(let bank): bank.saturatedInLastStep
@@ -157,9 +165,9 @@ private func write(
 public func sk_bank_counts(
     _ bank: UInt64, _ springs: UnsafeMutablePointer<UInt>?, _ awake: UnsafeMutablePointer<UInt>?, _ frames: UnsafeMutablePointer<UInt64>?
 ) -> sk_status {
-    status { () throws(Refusal) in
+    status(using: bank) { entry throws(Refusal) in
         let counts: (springs: Int, awake: Int, frames: Int) =
-            switch try BankRegistry.shared.entry(bank).bank {
+            switch entry.bank {
             case .float(let bank): (bank.count, bank.awakeCount, bank.frame)
             case .fixed(let bank): (bank.count, bank.awakeCount, bank.frame)
             }
@@ -174,9 +182,9 @@ public func sk_bank_counts(
 /// hashes mean equal states, across languages and (Q16.16) machines.
 @c(sk_bank_state_hash)
 public func sk_bank_state_hash(_ bank: UInt64, _ hash: UnsafeMutablePointer<UInt64>?) -> sk_status {
-    status { () throws(Refusal) in
+    status(using: bank) { entry throws(Refusal) in
         guard let hash else { throw Refusal(._null_pointer) }
-        switch try BankRegistry.shared.entry(bank).bank {
+        switch entry.bank {
         case .float(let bank): hash.pointee = bank.stateHash()
         case .fixed(let bank): hash.pointee = bank.stateHash()
         }

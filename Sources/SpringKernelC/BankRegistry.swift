@@ -4,7 +4,9 @@ import Synchronization
 /// One bank a C caller holds, with the number its handles carry.
 ///
 /// C callers promise to use a bank from one thread at a time (the header says so), which is what
-/// the Swift type system enforces for Swift callers; the registry only hands the entry over.
+/// the Swift type system enforces for Swift callers. The C interface checks the promise: every
+/// call holds the entry's in-use flag (``BankRegistry/use(_:_:)``), and a second thread's call on
+/// the same bank meanwhile is refused with `sk_status_busy` before it touches anything.
 final class BankEntry: @unchecked Sendable {
     /// The bank, in its lane format: each call switches on it, so the kernel's inlinable code
     /// (the step above all) is specialised here for both formats.
@@ -17,12 +19,34 @@ final class BankEntry: @unchecked Sendable {
     /// The registry slot, 1...65535: the top 16 bits of every spring and mask handle the bank
     /// issues, so a handle of another live bank is always told apart.
     let number: UInt64
+    /// Added to every generation the bank's handles carry (mod 2^18): the generations the slot's
+    /// earlier banks issued are used up, so their handles name nothing here (see
+    /// ``BankRegistry``).
+    let generationOffset: UInt32
+    /// Added to the kernel's layout version in what C sees: the bank's serial number times 2^32,
+    /// so another bank's version is never this one's (within 2^32 banks made).
+    let versionBase: UInt64
+    /// Set while a C call runs on the bank.
+    let inUse = Atomic<Bool>(false)
     /// Handles unpacked for a batch call, kept between calls so batches allocate nothing.
     var springs: [SpringHandle] = []
 
-    init(bank: Bank, number: UInt64) {
+    init(bank: Bank, number: UInt64, generationOffset: UInt32, versionBase: UInt64) {
         self.bank = bank
         self.number = number
+        self.generationOffset = generationOffset
+        self.versionBase = versionBase
+    }
+
+    /// The generations (of springs and masks) the bank has issued so far, at most: one past the
+    /// highest, capped at 2^18 (all of them).
+    var generationsIssued: UInt32 {
+        let highest: UInt32 =
+            switch bank {
+            case .float(let bank): bank.highestGeneration
+            case .fixed(let bank): bank.highestGeneration
+            }
+        return highest >= PackedHandle.generationMask ? PackedHandle.generationMask + 1 : highest + 1
     }
 }
 
@@ -30,13 +54,22 @@ final class BankEntry: @unchecked Sendable {
 /// reused. A destroyed or made-up id finds no entry (`sk_status_invalid_bank`) instead of freed
 /// memory, which an opaque pointer could not promise.
 ///
-/// Slots are handed out round-robin, so a slot (and the bank number in old spring handles) comes
-/// back only after every other slot was used.
+/// A spring or mask handle carries the slot (16 bits) and 18 bits of a generation, not the serial:
+/// so that a destroyed bank's handles name nothing in the next bank of its slot, each slot keeps a
+/// generation offset that moves past every generation its banks issued. A new bank's handles carry
+/// `offset + generation` (mod 2^18), and when it is destroyed the slot's offset moves on by the
+/// generations it issued (at least 1). An old handle could name a spring again only once the
+/// slot's offset has gone round 2^18; slots are handed out round-robin (a slot comes back only
+/// after every free slot was used), so that takes 2^18 × (65,535 − live banks) bank creations:
+/// more than 2^32 while at most 49,151 banks are alive at once. Layout versions carry the serial
+/// number instead (``BankEntry/versionBase``): unique across 2^32 banks made.
 final class BankRegistry: Sendable {
     static let shared = BankRegistry()
 
     private struct State {
         var entries: [(serial: UInt64, entry: BankEntry)?] = [nil]  // slot 0 is never a bank
+        /// Each slot's generation offset (see ``BankEntry/generationOffset``).
+        var generationOffsets: [UInt32] = [0]
         var live = 0
         var cursor = 0
         var nextSerial: UInt64 = 1
@@ -44,8 +77,9 @@ final class BankRegistry: Sendable {
 
     private let state = Mutex(State())
 
-    /// Registers a new bank; returns its id.
-    func register(_ make: (UInt64) -> BankEntry) throws(Refusal) -> UInt64 {
+    /// Registers a new bank; returns its id. `make` is given the slot number, the generation
+    /// offset and the layout version base.
+    func register(_ make: (_ number: UInt64, _ generationOffset: UInt32, _ versionBase: UInt64) -> BankEntry) throws(Refusal) -> UInt64 {
         let slotCount = 1 << 16
         return try state.withLock { state throws(Refusal) -> UInt64 in
             guard state.live < slotCount - 1 else { throw Refusal(._too_many_banks) }
@@ -53,6 +87,7 @@ final class BankRegistry: Sendable {
             if state.entries.count < slotCount {
                 slot = state.entries.count
                 state.entries.append(nil)
+                state.generationOffsets.append(0)
             } else {
                 slot = state.cursor
                 repeat { slot = slot % (slotCount - 1) + 1 } while state.entries[slot] != nil
@@ -60,7 +95,7 @@ final class BankRegistry: Sendable {
             state.cursor = slot
             let serial = state.nextSerial
             state.nextSerial += 1
-            state.entries[slot] = (serial, make(UInt64(slot)))
+            state.entries[slot] = (serial, make(UInt64(slot), state.generationOffsets[slot], serial << 32))
             state.live += 1
             return serial << 16 | UInt64(slot)
         }
@@ -77,11 +112,29 @@ final class BankRegistry: Sendable {
         return found
     }
 
-    /// Forgets the bank `id` names; it is freed once no call is using it.
+    /// Runs `body` on the bank `id` names, holding its in-use flag: refused with `sk_status_busy`
+    /// if another call (on another thread) holds it.
+    @inline(__always)
+    func use<Result>(_ id: UInt64, _ body: (BankEntry) throws(Refusal) -> Result) throws(Refusal) -> Result {
+        let entry = try entry(id)
+        guard entry.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            throw Refusal(._busy)
+        }
+        defer { entry.inUse.store(false, ordering: .releasing) }
+        return try body(entry)
+    }
+
+    /// Forgets the bank `id` names; it is freed once no call is using it. Refused with
+    /// `sk_status_busy` while another thread's call runs on it.
     func unregister(_ id: UInt64) throws(Refusal) {
-        let removed = state.withLock { state -> Bool in
+        let removed = try state.withLock { state throws(Refusal) -> Bool in
             let slot = Int(id & 0xFFFF)
             guard slot < state.entries.count, let live = state.entries[slot], live.serial == id >> 16 else { return false }
+            // Taken for good: a call that found the entry before it left the table is refused.
+            guard live.entry.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+                throw Refusal(._busy)
+            }
+            state.generationOffsets[slot] = (live.entry.generationOffset &+ live.entry.generationsIssued) & PackedHandle.generationMask
             state.entries[slot] = nil
             state.live -= 1
             return true

@@ -19,11 +19,12 @@ public enum sk_region: Int32 {
 /// Writes how many springs `region` (an `sk_region`) holds to `*count`, and the bank's layout
 /// version to `*version`: the order the `sk_layout_` calls read and write in, until a spring
 /// changes slot or region (it rests or starts to move in a step or a retarget, is paused, resumed,
-/// added, removed or configured), which moves the version on. Either pointer may be NULL.
+/// added, removed or configured), which moves the version on. A version is the bank's own: another
+/// bank's (a destroyed one's included) is refused as `sk_status_stale_layout` within 2^32 banks
+/// made. Either pointer may be NULL.
 @c(sk_bank_layout)
 public func sk_bank_layout(_ bank: UInt64, _ region: Int32, _ count: UnsafeMutablePointer<UInt>?, _ version: UnsafeMutablePointer<UInt64>?) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let region = try storageRegion(region)
         let layout =
             switch entry.bank {
@@ -31,7 +32,7 @@ public func sk_bank_layout(_ bank: UInt64, _ region: Int32, _ count: UnsafeMutab
             case .fixed(let bank): bank.storageLayout(of: region)
             }
         count?.pointee = UInt(layout.count)
-        version?.pointee = layout.version
+        version?.pointee = layout.version &+ entry.versionBase
     }
 }
 
@@ -44,10 +45,9 @@ public func sk_bank_layout(_ bank: UInt64, _ region: Int32, _ count: UnsafeMutab
 public func sk_layout_read_f32(
     _ bank: UInt64, _ quantity: Int32, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<Float>?, _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
-        try read(quantity, of: try layout(of: bank, region, version), in: bank, into: try output(out, try checkedCount(count)))
+        try read(quantity, of: try layout(of: bank, region, version, in: entry), in: bank, into: try output(out, try checkedCount(count)))
     }
 }
 
@@ -56,10 +56,9 @@ public func sk_layout_read_f32(
 public func sk_layout_read_q16(
     _ bank: UInt64, _ quantity: Int32, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<Int32>?, _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
-        let layout = try layout(of: bank, region, version)
+        let layout = try layout(of: bank, region, version, in: entry)
         try output(out, try checkedCount(count)).withMemoryRebound(to: Q16.self) { out throws(Refusal) in
             try read(quantity, of: layout, in: bank, into: out)
         }
@@ -86,15 +85,14 @@ private func read<Lanes>(
 public func sk_layout_read_user_values(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<UInt64>?, _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let values = try output(out, try checkedCount(count))
         switch entry.bank {
         case .float(let bank):
-            let layout = try layout(of: bank, region, version)
+            let layout = try layout(of: bank, region, version, in: entry)
             try layoutCall(layout, count: values.count) { () throws(SpringKernelError) in try bank.userValues(in: layout, into: values) }
         case .fixed(let bank):
-            let layout = try layout(of: bank, region, version)
+            let layout = try layout(of: bank, region, version, in: entry)
             try layoutCall(layout, count: values.count) { () throws(SpringKernelError) in try bank.userValues(in: layout, into: values) }
         }
     }
@@ -107,12 +105,11 @@ public func sk_layout_read_user_values(
 public func sk_layout_read_springs(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<UInt64>?, _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let packed = try output(out, try checkedCount(count))
         switch entry.bank {
-        case .float(let bank): try readSprings(of: try layout(of: bank, region, version), in: bank, of: entry, into: packed)
-        case .fixed(let bank): try readSprings(of: try layout(of: bank, region, version), in: bank, of: entry, into: packed)
+        case .float(let bank): try readSprings(of: try layout(of: bank, region, version, in: entry), in: bank, of: entry, into: packed)
+        case .fixed(let bank): try readSprings(of: try layout(of: bank, region, version, in: entry), in: bank, of: entry, into: packed)
         }
     }
 }
@@ -134,15 +131,14 @@ private func readSprings<Lanes>(
 public func sk_layout_set_user_values(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ values: UnsafePointer<UInt64>?, _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let values = try input(values, try checkedCount(count))
         switch entry.bank {
         case .float(let bank):
-            let layout = try layout(of: bank, region, version)
+            let layout = try layout(of: bank, region, version, in: entry)
             try kernel { () throws(SpringKernelError) in try bank.setUserValues(in: layout, from: values) }
         case .fixed(let bank):
-            let layout = try layout(of: bank, region, version)
+            let layout = try layout(of: bank, region, version, in: entry)
             try kernel { () throws(SpringKernelError) in try bank.setUserValues(in: layout, from: values) }
         }
     }
@@ -161,10 +157,9 @@ public func sk_layout_set_user_values(
 public func sk_layout_retarget_f32(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ targets: UnsafePointer<Float>?, _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
-        let layout = try layout(of: bank, region, version)
+        let layout = try layout(of: bank, region, version, in: entry)
         let targets = try input(targets, try checkedCount(count))
         try kernel { () throws(SpringKernelError) in try bank.retarget(in: layout, to: targets) }
     }
@@ -175,10 +170,9 @@ public func sk_layout_retarget_f32(
 public func sk_layout_retarget_q16(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ targets: UnsafePointer<Int32>?, _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
-        let layout = try layout(of: bank, region, version)
+        let layout = try layout(of: bank, region, version, in: entry)
         try withQ16(try input(targets, try checkedCount(count))) { targets throws(Refusal) in
             try kernel { () throws(SpringKernelError) in try bank.retarget(in: layout, to: targets) }
         }
@@ -195,10 +189,9 @@ public func sk_layout_set_state_f32(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ values: UnsafePointer<Float>?, _ velocities: UnsafePointer<Float>?,
     _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
-        let layout = try layout(of: bank, region, version)
+        let layout = try layout(of: bank, region, version, in: entry)
         let n = try checkedCount(count)
         let values = try input(values, n)
         try withVelocities(velocities, n) { velocities throws(Refusal) in
@@ -213,10 +206,9 @@ public func sk_layout_set_state_q16(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ values: UnsafePointer<Int32>?, _ velocities: UnsafePointer<Int32>?,
     _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
-        let layout = try layout(of: bank, region, version)
+        let layout = try layout(of: bank, region, version, in: entry)
         let n = try checkedCount(count)
         try withQ16(try input(values, n)) { values throws(Refusal) in
             try withVelocities(velocities, n) { raw throws(Refusal) in
@@ -234,10 +226,11 @@ private func storageRegion(_ region: Int32) throws(Refusal) -> StorageRegion {
     return region
 }
 
-/// The bank's layout of `region`, refused unless it is still at `version`.
-private func layout<Lanes>(of bank: SpringBank<Lanes>, _ region: Int32, _ version: UInt64) throws(Refusal) -> StorageLayout {
+/// The bank's layout of `region`, refused unless it is still at `version` (as C sees it: the
+/// kernel's version plus the entry's ``BankEntry/versionBase``, so another bank's is refused).
+private func layout<Lanes>(of bank: SpringBank<Lanes>, _ region: Int32, _ version: UInt64, in entry: BankEntry) throws(Refusal) -> StorageLayout {
     let layout = bank.storageLayout(of: try storageRegion(region))
-    guard layout.version == version else { throw Refusal(._stale_layout) }
+    guard layout.version &+ entry.versionBase == version else { throw Refusal(._stale_layout) }
     return layout
 }
 

@@ -6,8 +6,7 @@ import SpringKernel
 /// to `*mask`. A mask is made not pausing.
 @c(sk_mask_create)
 public func sk_mask_create(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ mask: UnsafeMutablePointer<UInt64>?) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard let mask else { throw Refusal(._null_pointer) }
         let n = try checkedCount(count)
         switch entry.bank {
@@ -26,8 +25,7 @@ public func sk_mask_create(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ 
 /// Destroys a mask, resuming its springs (without changing their state) if it was pausing.
 @c(sk_mask_destroy)
 public func sk_mask_destroy(_ bank: UInt64, _ mask: UInt64) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         switch entry.bank {
         case .float(let bank):
             let mask = try entry.mask(mask, in: bank)
@@ -44,8 +42,7 @@ public func sk_mask_destroy(_ bank: UInt64, _ mask: UInt64) -> sk_status {
 /// spring would be held by a 256th mask.
 @c(sk_mask_insert)
 public func sk_mask_insert(_ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let n = try checkedCount(count)
         switch entry.bank {
         case .float(let bank): try insert(springs, n, into: try entry.mask(mask, in: bank), of: bank, entry)
@@ -56,19 +53,17 @@ public func sk_mask_insert(_ bank: UInt64, _ mask: UInt64, _ springs: UnsafePoin
 
 private func insert<Lanes>(_ packed: UnsafePointer<UInt64>?, _ count: Int, into mask: PauseMaskID, of bank: SpringBank<Lanes>, _ entry: BankEntry) throws(Refusal) {
     try entry.withSprings(packed, count, in: bank) { springs throws(Refusal) in
-        let members = Set(try kernel { () throws(SpringKernelError) in try bank.springs(in: mask) })
-        var inserted: [SpringHandle] = []
-        do throws(Refusal) {
-            for spring in springs where !members.contains(spring) {
-                try kernel { () throws(SpringKernelError) in try bank.insert(spring, into: mask) }
-                inserted.append(spring)
+        // Every spring checked before any is inserted: the springs the mask does not list yet
+        // (each once), and, for a pausing mask, that none of them is held by 255 masks already.
+        var members = Set(try kernel { () throws(SpringKernelError) in try bank.springs(in: mask) })
+        var fresh: [SpringHandle] = []
+        for spring in springs where members.insert(spring).inserted { fresh.append(spring) }
+        if try kernel({ () throws(SpringKernelError) in try bank.isPausing(mask) }) {
+            for spring in fresh where try kernel({ () throws(SpringKernelError) in try bank.pauseDepth(of: spring) }) >= SpringBank<Lanes>.maximumPauseDepth {
+                throw Refusal(.pauseDepthExceeded(spring))
             }
-        } catch {
-            // Taking a spring back out of the mask lets go of the hold this call added and
-            // nothing else: no step ran in between, so its state is as it was.
-            for spring in inserted.reversed() { try? bank.remove(spring, from: mask) }
-            throw error
         }
+        for spring in fresh { try kernel { () throws(SpringKernelError) in try bank.insert(spring, into: mask) } }
     }
 }
 
@@ -76,20 +71,22 @@ private func insert<Lanes>(_ packed: UnsafePointer<UInt64>?, _ count: Int, into 
 /// other mask holds moves on from where it was paused.
 @c(sk_mask_remove)
 public func sk_mask_remove(_ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let n = try checkedCount(count)
         switch entry.bank {
-        case .float(let bank):
-            let mask = try entry.mask(mask, in: bank)
-            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
-                for spring in springs { try kernel { () throws(SpringKernelError) in try bank.remove(spring, from: mask) } }
-            }
-        case .fixed(let bank):
-            let mask = try entry.mask(mask, in: bank)
-            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
-                for spring in springs { try kernel { () throws(SpringKernelError) in try bank.remove(spring, from: mask) } }
-            }
+        case .float(let bank): try remove(springs, n, from: try entry.mask(mask, in: bank), of: bank, entry)
+        case .fixed(let bank): try remove(springs, n, from: try entry.mask(mask, in: bank), of: bank, entry)
+        }
+    }
+}
+
+private func remove<Lanes>(_ packed: UnsafePointer<UInt64>?, _ count: Int, from mask: PauseMaskID, of bank: SpringBank<Lanes>, _ entry: BankEntry) throws(Refusal) {
+    try entry.withSprings(packed, count, in: bank) { springs throws(Refusal) in
+        // Every handle is checked (withSprings) before any spring leaves; a spring the mask does
+        // not list, or listed again, is skipped, so no removal below can be refused.
+        var members = Set(try kernel { () throws(SpringKernelError) in try bank.springs(in: mask) })
+        for spring in springs where members.remove(spring) != nil {
+            try kernel { () throws(SpringKernelError) in try bank.remove(spring, from: mask) }
         }
     }
 }
@@ -99,8 +96,7 @@ public func sk_mask_remove(_ bank: UInt64, _ mask: UInt64, _ springs: UnsafePoin
 /// a paused spring costs later steps nothing). Pausing a pausing mask does nothing.
 @c(sk_mask_pause)
 public func sk_mask_pause(_ bank: UInt64, _ mask: UInt64) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         switch entry.bank {
         case .float(let bank):
             let mask = try entry.mask(mask, in: bank)
@@ -122,8 +118,7 @@ public func sk_mask_resume_f32(
     _ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<Float>?,
     _ velocities: UnsafePointer<Float>?, _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         try resume(try entry.mask(mask, in: bank), of: bank, entry, springs, try input(values, n), try input(velocities, n))
@@ -136,8 +131,7 @@ public func sk_mask_resume_q16(
     _ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<Int32>?,
     _ velocities: UnsafePointer<Int32>?, _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         let mask = try entry.mask(mask, in: bank)

@@ -5,9 +5,12 @@ import SpringKernel
 ///
 ///     bits 63–48 bank number · 47–30 generation mod 2^18 · 29–0 index
 ///
-/// The C layer unpacks a handle by the index, then checks the bank number (a handle of another live
-/// bank is always refused) and the generation's low bits against the spring living there (a removed
-/// spring's handle is refused until its record has been reused 2^18 times). 0 is never a handle.
+/// The generation bits are the bank's generation offset (see ``BankRegistry``) plus the spring's
+/// or mask's generation, mod 2^18. The C layer unpacks a handle by the index, then checks the bank
+/// number (a handle of another live bank is always refused) and the generation bits against the
+/// spring living there (a removed spring's handle is refused until its record has been reused 2^18
+/// times; a destroyed bank's, by the next banks of its slot, until the slot's offset has gone round
+/// 2^18). 0 is never a handle.
 enum PackedHandle {
     static let indexBits: UInt64 = 30
     static let generationBits: UInt64 = 18
@@ -27,11 +30,11 @@ enum PackedHandle {
 
 extension BankEntry {
     func pack(_ spring: SpringHandle) -> UInt64 {
-        PackedHandle.pack(index: spring.index, generation: spring.generation, bank: number)
+        PackedHandle.pack(index: spring.index, generation: spring.generation &+ generationOffset, bank: number)
     }
 
     func pack(_ mask: PauseMaskID) -> UInt64 {
-        PackedHandle.pack(index: mask.index, generation: mask.generation, bank: number)
+        PackedHandle.pack(index: mask.index, generation: mask.generation &+ generationOffset, bank: number)
     }
 
     /// The spring a packed handle names in `bank`, or the status that refuses it.
@@ -39,7 +42,7 @@ extension BankEntry {
     func spring<Lanes>(_ packed: UInt64, in bank: SpringBank<Lanes>) throws(Refusal) -> SpringHandle {
         let (owner, generation, index) = PackedHandle.split(packed)
         guard owner == number else { throw Refusal(._foreign_handle) }
-        guard let spring = bank.spring(atIndex: index), spring.generation & PackedHandle.generationMask == generation else {
+        guard let spring = bank.spring(atIndex: index), (spring.generation &+ generationOffset) & PackedHandle.generationMask == generation else {
             throw Refusal(._stale_handle)
         }
         return spring
@@ -49,7 +52,7 @@ extension BankEntry {
     func mask<Lanes>(_ packed: UInt64, in bank: SpringBank<Lanes>) throws(Refusal) -> PauseMaskID {
         let (owner, generation, index) = PackedHandle.split(packed)
         guard owner == number else { throw Refusal(._foreign_handle) }
-        guard let mask = bank.pauseMask(atIndex: index), mask.generation & PackedHandle.generationMask == generation else {
+        guard let mask = bank.pauseMask(atIndex: index), (mask.generation &+ generationOffset) & PackedHandle.generationMask == generation else {
             throw Refusal(._stale_pause_mask)
         }
         return mask

@@ -21,15 +21,15 @@ public enum sk_quantity: Int32 {
 /// an opacity). Writes their handles to `springs`.
 ///
 /// A spring added exactly at its target with zero velocity starts at rest. If any spring is
-/// refused, none is added (the handles written so far are invalid).
+/// refused, none is added and nothing in the bank moves (no handle, generation or layout version):
+/// the call changes nothing, and `springs` is not written.
 @c(sk_bank_add_f32)
 public func sk_bank_add_f32(
     _ bank: UInt64, _ count: UInt, _ values: UnsafePointer<Float>?, _ targets: UnsafePointer<Float>?,
     _ velocities: UnsafePointer<Float>?, _ tension: Double, _ friction: Double, _ mass: Double, _ tolerance: Float,
     _ springs: UnsafeMutablePointer<UInt64>?
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         let speeds = velocities.map { UnsafeBufferPointer(start: $0, count: n) }
@@ -48,8 +48,7 @@ public func sk_bank_add_q16(
     _ velocities: UnsafePointer<Int32>?, _ tension: Double, _ friction: Double, _ mass: Double, _ tolerance: Int32,
     _ springs: UnsafeMutablePointer<UInt64>?
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         let configuration = try kernel { () throws(SpringKernelError) in try SpringConfiguration(tension: tension, friction: friction, mass: mass) }
@@ -69,37 +68,30 @@ public func sk_bank_add_q16(
     }
 }
 
-/// Adds springs one by one; takes them back out if one is refused.
+/// Adds the springs through the kernel's batch form, which checks every spring before it adds any
+/// (a refused call changes nothing: no handle, generation or layout version moves).
 private func add<Lanes>(
     to bank: SpringBank<Lanes>, of entry: BankEntry, values: UnsafeBufferPointer<Lanes.Value>,
     targets: UnsafeBufferPointer<Lanes.Value>, velocities: UnsafeBufferPointer<Lanes.Value>?,
     configuration: SpringConfiguration, tolerance: Lanes.Value, handles: UnsafeMutableBufferPointer<UInt64>
 ) throws(Refusal) {
-    // The tolerance is the same for all: refuse a bad one before adding anything.
+    // The tolerance is the same for all: its refusal comes first, whatever the springs.
     _ = try kernel { () throws(SpringKernelError) in try Lanes.tolerance(tolerance) }
-    var added: [SpringHandle] = []
-    added.reserveCapacity(values.count)
-    do throws(Refusal) {
-        for i in values.indices {
-            let spring = try kernel { () throws(SpringKernelError) in
-                try bank.add(value: values[i], target: targets[i], velocity: velocities?[i], configuration: configuration, tolerance: tolerance)
-            }
-            added.append(spring)
-            handles[i] = entry.pack(spring)
-        }
-    } catch {
-        // Removing what this call added restores the state (the hash covers live springs only).
-        for spring in added.reversed() { try? bank.remove(spring) }
-        throw error
+    // Handles are plain data: the kernel writes every element before this reads it.
+    let added = UnsafeMutableBufferPointer<SpringHandle>.allocate(capacity: values.count)
+    defer { added.deallocate() }
+    try kernel { () throws(SpringKernelError) in
+        try bank.add(
+            values: values, targets: targets, velocities: velocities, configuration: configuration, tolerance: tolerance, into: added)
     }
+    for i in added.indices { handles[i] = entry.pack(added[i]) }
 }
 
 /// Removes `count` springs; their handles become stale, and masks that held them let go of them.
 /// A spring listed twice is refused (`sk_status_stale_handle`: the second names a removed spring).
 @c(sk_bank_remove)
 public func sk_bank_remove(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let n = try checkedCount(count)
         switch entry.bank {
         case .float(let bank): try remove(try input(springs, n), from: bank, of: entry)
@@ -110,8 +102,8 @@ public func sk_bank_remove(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ 
 
 private func remove<Lanes>(_ packed: UnsafeBufferPointer<UInt64>, from bank: SpringBank<Lanes>, of entry: BankEntry) throws(Refusal) {
     try entry.withSprings(packed.baseAddress, packed.count, in: bank) { springs throws(Refusal) in
-        guard springs.count < 2 || Set(springs).count == springs.count else { throw Refusal(._stale_handle) }
-        for spring in springs { try kernel { () throws(SpringKernelError) in try bank.remove(spring) } }
+        // The batch form refuses a spring listed twice before it removes any.
+        try kernel { () throws(SpringKernelError) in try bank.remove(springs) }
     }
 }
 
@@ -120,8 +112,7 @@ private func remove<Lanes>(_ packed: UnsafeBufferPointer<UInt64>, from bank: Spr
 /// new target until it is resumed.
 @c(sk_bank_retarget_f32)
 public func sk_bank_retarget_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ targets: UnsafePointer<Float>?, _ count: UInt) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         let targets = try input(targets, n)
@@ -134,8 +125,7 @@ public func sk_bank_retarget_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64
 /// `sk_bank_retarget_f32` for a Q16.16 bank (raw `int32_t` targets).
 @c(sk_bank_retarget_q16)
 public func sk_bank_retarget_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ targets: UnsafePointer<Int32>?, _ count: UInt) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         try withQ16(try input(targets, n)) { targets throws(Refusal) in
@@ -151,8 +141,7 @@ public func sk_bank_retarget_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64
 /// resumed.
 @c(sk_bank_impulse_f32)
 public func sk_bank_impulse_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ deltas: UnsafePointer<Float>?, _ count: UInt) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         let deltas = try input(deltas, n)
@@ -165,8 +154,7 @@ public func sk_bank_impulse_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64>
 /// `sk_bank_impulse_f32` for a Q16.16 bank (raw `int32_t` deltas).
 @c(sk_bank_impulse_q16)
 public func sk_bank_impulse_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ deltas: UnsafePointer<Int32>?, _ count: UInt) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         try withQ16(try input(deltas, n)) { deltas throws(Refusal) in
@@ -184,8 +172,7 @@ public func sk_bank_impulse_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64>
 public func sk_bank_set_state_f32(
     _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<Float>?, _ velocities: UnsafePointer<Float>?, _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         let values = try input(values, n)
@@ -202,8 +189,7 @@ public func sk_bank_set_state_f32(
 public func sk_bank_set_state_q16(
     _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<Int32>?, _ velocities: UnsafePointer<Int32>?, _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         try withQ16(try input(values, n)) { values throws(Refusal) in
@@ -233,18 +219,18 @@ func withVelocities<Value: Numeric>(
 public func sk_bank_configure(
     _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ tension: Double, _ friction: Double, _ mass: Double
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let n = try checkedCount(count)
         let configuration = try kernel { () throws(SpringKernelError) in try SpringConfiguration(tension: tension, friction: friction, mass: mass) }
         switch entry.bank {
+        // The batch form checks every spring (the motion fits the new lane scale) before any moves.
         case .float(let bank):
             try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
-                for spring in springs { try kernel { () throws(SpringKernelError) in try bank.setConfiguration(of: spring, to: configuration) } }
+                try kernel { () throws(SpringKernelError) in try bank.setConfiguration(of: springs, to: configuration) }
             }
         case .fixed(let bank):
             try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
-                for spring in springs { try kernel { () throws(SpringKernelError) in try bank.setConfiguration(of: spring, to: configuration) } }
+                try kernel { () throws(SpringKernelError) in try bank.setConfiguration(of: springs, to: configuration) }
             }
         }
     }
@@ -253,8 +239,7 @@ public func sk_bank_configure(
 /// Sets the tolerance of `count` float32 springs (the rest band's half-width).
 @c(sk_bank_set_tolerance_f32)
 public func sk_bank_set_tolerance_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ tolerance: Float) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         try setTolerance(tolerance, of: springs, try checkedCount(count), in: bank, of: entry)
     }
@@ -263,8 +248,7 @@ public func sk_bank_set_tolerance_f32(_ bank: UInt64, _ springs: UnsafePointer<U
 /// Sets the tolerance of `count` Q16.16 springs (raw `int32_t`).
 @c(sk_bank_set_tolerance_q16)
 public func sk_bank_set_tolerance_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ tolerance: Int32) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         try setTolerance(Q16(raw: tolerance), of: springs, try checkedCount(count), in: bank, of: entry)
     }
@@ -275,7 +259,8 @@ private func setTolerance<Lanes>(
 ) throws(Refusal) {
     _ = try kernel { () throws(SpringKernelError) in try Lanes.tolerance(tolerance) }
     try entry.withSprings(packed, count, in: bank) { springs throws(Refusal) in
-        for spring in springs { try kernel { () throws(SpringKernelError) in try bank.setTolerance(of: spring, to: tolerance) } }
+        // The batch form checks every spring (the motion fits the new lane scale) before any moves.
+        try kernel { () throws(SpringKernelError) in try bank.setTolerance(of: springs, to: tolerance) }
     }
 }
 
@@ -285,8 +270,7 @@ private func setTolerance<Lanes>(
 public func sk_bank_read_f32(
     _ bank: UInt64, _ quantity: Int32, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ out: UnsafeMutablePointer<Float>?
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         guard let quantity = sk_quantity(rawValue: quantity) else { throw Refusal(._invalid_argument) }
         let n = try checkedCount(count)
@@ -299,8 +283,7 @@ public func sk_bank_read_f32(
 public func sk_bank_read_q16(
     _ bank: UInt64, _ quantity: Int32, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ out: UnsafeMutablePointer<Int32>?
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         guard let quantity = sk_quantity(rawValue: quantity) else { throw Refusal(._invalid_argument) }
         let n = try checkedCount(count)
@@ -335,8 +318,7 @@ private func read<Lanes>(
 public func sk_bank_read_user_values(
     _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ out: UnsafeMutablePointer<UInt64>?
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let n = try checkedCount(count)
         let packed = try input(springs, n), values = try output(out, n)
         switch entry.bank {
@@ -357,8 +339,7 @@ public func sk_bank_read_user_values(
 public func sk_bank_set_user_values(
     _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<UInt64>?, _ count: UInt
 ) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let n = try checkedCount(count)
         let packed = try input(springs, n), userValues = try input(values, n)
         switch entry.bank {
@@ -382,8 +363,7 @@ private func setUserValues<Lanes>(
 /// settles). A paused spring is answered as if resumed now.
 @c(sk_bank_rest_time)
 public func sk_bank_rest_time(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ seconds: UnsafeMutablePointer<Double>?) -> sk_status {
-    status { () throws(Refusal) in
-        let entry = try BankRegistry.shared.entry(bank)
+    status(using: bank) { entry throws(Refusal) in
         let n = try checkedCount(count)
         let packed = try input(springs, n)
         let out = try output(seconds, n)

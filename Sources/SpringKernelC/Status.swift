@@ -2,7 +2,7 @@ import SpringKernel
 
 /// What a `sk_` call did: `sk_status_ok` (0), or why it refused and changed nothing.
 ///
-/// Codes 1–28 mirror the Swift API's `SpringKernelError`, one per case and quantity; codes from 100
+/// Codes 1–29 mirror the Swift API's `SpringKernelError`, one per case and quantity; codes from 100
 /// are the C interface's own (a NULL buffer, an unknown bank id, an output buffer too short ...).
 /// `sk_status_name` names each. A refused call leaves the bank exactly as it was.
 @c
@@ -55,7 +55,10 @@ public enum sk_status: Int32, Sendable {
     case _stale_pause_mask = 21
     /// A spring would be held by more than 255 pause masks at once.
     case _pause_depth_exceeded = 22
-    /// The bank already holds 65,536 distinct configurations.
+    /// The bank already holds 65,536 configuration batches: 65,536 distinct configurations in a
+    /// float32 bank; in a Q16.16 bank a batch is a configuration at one lane scale (one per binary
+    /// exponent of the tolerance), so fewer configurations when their springs' tolerances differ
+    /// (8 tolerance classes: 8,192).
     case _too_many_configurations = 23
     /// The bank already holds 2^30 springs.
     case _too_many_springs = 24
@@ -68,6 +71,8 @@ public enum sk_status: Int32, Sendable {
     /// A layout version the bank no longer has (a spring changed slot or region since
     /// `sk_bank_layout` gave it): take the layout again.
     case _stale_layout = 28
+    /// The system could not give the memory a capacity asks for (`sk_bank_create`).
+    case _out_of_memory = 29
     /// A buffer the call needs was NULL.
     case _null_pointer = 100
     /// The bank id is 0, was destroyed, or was never made.
@@ -80,6 +85,9 @@ public enum sk_status: Int32, Sendable {
     case _invalid_argument = 104
     /// 65,535 banks are alive at once already.
     case _too_many_banks = 105
+    /// Another thread's call is running on the bank (a bank is used from one thread at a time):
+    /// this call did nothing. Detected, not waited for; not a lock to rely on.
+    case _busy = 106
 }
 
 /// A refused call, carried from where it was refused to the exported function that returns it.
@@ -128,6 +136,7 @@ struct Refusal: Error {
         case .invalidCapacity: status = ._invalid_capacity
         case .notInMask: status = ._not_in_mask
         case .staleLayout: status = ._stale_layout
+        case .outOfMemory: status = ._out_of_memory
         }
     }
 }
@@ -147,6 +156,13 @@ func status(_ body: () throws(Refusal) -> Void) -> sk_status {
     } catch {
         return error.status
     }
+}
+
+/// Runs an exported function's body on the bank `bank` names, holding its in-use flag (see
+/// ``BankRegistry/use(_:_:)``); returns its status.
+@inline(__always)
+func status(using bank: UInt64, _ body: (BankEntry) throws(Refusal) -> Void) -> sk_status {
+    status { () throws(Refusal) in try BankRegistry.shared.use(bank, body) }
 }
 
 /// The name of a status code, as a static NUL-terminated string ("ok", "stale_handle", ...);
@@ -184,12 +200,14 @@ public func sk_status_name(_ status: Int32) -> UnsafePointer<CChar> {
         case ._invalid_capacity: "invalid_capacity"
         case ._not_in_mask: "not_in_mask"
         case ._stale_layout: "stale_layout"
+        case ._out_of_memory: "out_of_memory"
         case ._null_pointer: "null_pointer"
         case ._invalid_bank: "invalid_bank"
         case ._short_buffer: "short_buffer"
         case ._wrong_format: "wrong_format"
         case ._invalid_argument: "invalid_argument"
         case ._too_many_banks: "too_many_banks"
+        case ._busy: "busy"
         case nil: "unknown_status"
         }
     // A string literal's bytes are static and NUL-terminated.

@@ -417,6 +417,15 @@ void sk_enter_nearest_rounding(sk_saved_fp_environment *saved) {
 #if defined(FE_TONEAREST)
     fesetround(FE_TONEAREST);
 #endif
+    // Flush-to-zero and denormals-are-zero off (fesetenv of the saved environment restores them).
+#if defined(__x86_64__)
+    unsigned int csr = __builtin_ia32_stmxcsr();
+    if (csr & 0x8040u) __builtin_ia32_ldmxcsr(csr & ~0x8040u);  // FTZ bit 15, DAZ bit 6
+#elif defined(__aarch64__)
+    uint64_t fpcr;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+    if (fpcr & (1u << 24)) __asm__ volatile("msr fpcr, %0" : : "r"(fpcr & ~(uint64_t)(1u << 24)));  // FZ
+#endif
 }
 
 void sk_leave_nearest_rounding(const sk_saved_fp_environment *saved) {

@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -356,6 +357,158 @@ static void storage_order_layouts(void) {
     OK(sk_bank_destroy(fixed));
 }
 
+static uint64_t layout_version(uint64_t bank) {
+    uint64_t version = 0;
+    OK(sk_bank_layout(bank, sk_region_all, NULL, &version));
+    return version;
+}
+
+/* Row: a capacity the system cannot give (2^30: 94 GB), or above 2^30 (it was clamped). */
+static void capacity_limits(void) {
+    uint64_t bank = 0;
+    EXPECT(0, sk_status_invalid_capacity, sk_bank_create(sk_format_float32, 1, ((size_t)1 << 30) + 1, &bank));
+    EXPECT(0, sk_status_invalid_capacity, sk_bank_create(sk_format_q16, 1, (size_t)1 << 62, &bank));
+    EXPECT(0, sk_status_invalid_capacity, sk_bank_create(sk_format_float32, 1, SIZE_MAX, &bank));
+    /* Given (lazily) or refused: never an abort. */
+    sk_status status = sk_bank_create(sk_format_float32, 1, (size_t)1 << 30, &bank);
+    if (status == sk_status_ok) {
+        OK(sk_bank_destroy(bank));
+    } else if (status != sk_status_out_of_memory) {
+        fprintf(stderr, "%s: capacity 2^30: %s\n", __func__, sk_status_name(status));
+        failures++;
+    }
+}
+
+/* Rows: any refused call changes nothing (hash, layout version, next handle); sk_mask_remove
+ * skips a spring the mask does not list. */
+static void all_or_nothing(void) {
+    uint64_t s[3];
+    /* Q16.16: the second spring swings too wide for tension 0.001; the first fits. */
+    uint64_t fixed = fixed_bank(s, 3);
+    int32_t zero = 0, fast = 3000 << 16;
+    OK(sk_bank_set_state_q16(fixed, &s[1], &zero, &fast, 1));
+    double before[3], after[3];
+    OK(sk_bank_rest_time(fixed, s, 3, before));
+    uint64_t version = layout_version(fixed);
+    EXPECT(fixed, sk_status_out_of_range_velocity, sk_bank_configure(fixed, s, 3, 0.001, 0, 1));
+    OK(sk_bank_rest_time(fixed, s, 3, after));
+    if (before[0] != after[0] || layout_version(fixed) != version) {
+        fprintf(stderr, "%s: a refused configure moved the first spring\n", __func__);
+        failures++;
+    }
+    /* The second spring far from its target: a tolerance of 2^-16 cannot hold it. */
+    int32_t far = 3000 << 16;
+    OK(sk_bank_set_state_q16(fixed, &s[1], &far, &zero, 1));
+    version = layout_version(fixed);
+    EXPECT(fixed, sk_status_out_of_range_displacement, sk_bank_set_tolerance_q16(fixed, s, 3, 1));
+    if (layout_version(fixed) != version) {
+        fprintf(stderr, "%s: a refused set_tolerance moved the layout\n", __func__);
+        failures++;
+    }
+    OK(sk_bank_destroy(fixed));
+    /* float32 {0, NaN}: refused, and the next spring gets the handle it would have. */
+    uint64_t twin_springs[1];
+    uint64_t bank = float_bank(s, 1), twin = float_bank(twin_springs, 1), added[2] = {0, 0}, next = 0, twin_next = 0;
+    version = layout_version(bank);
+    EXPECT(bank, sk_status_non_finite_value, sk_bank_add_f32(bank, 2, (float[]){0, NAN}, (float[]){0, 0}, NULL, 342, 30, 1, 0.5f, added));
+    if (layout_version(bank) != version) {
+        fprintf(stderr, "%s: a refused add moved the layout version\n", __func__);
+        failures++;
+    }
+    float one = 1;
+    OK(sk_bank_add_f32(bank, 1, &one, &one, NULL, 342, 30, 1, 0.5f, &next));
+    OK(sk_bank_add_f32(twin, 1, &one, &one, NULL, 342, 30, 1, 0.5f, &twin_next));
+    uint64_t hash = 0, twin_hash = 0;
+    OK(sk_bank_state_hash(bank, &hash));
+    OK(sk_bank_state_hash(twin, &twin_hash));
+    if (hash != twin_hash) {
+        fprintf(stderr, "%s: a refused add moved a generation\n", __func__);
+        failures++;
+    }
+    OK(sk_bank_destroy(twin));
+    /* sk_mask_remove: the unlisted spring is skipped, the listed one leaves. */
+    uint64_t mask, listed = s[0];
+    OK(sk_mask_create(bank, &listed, 1, &mask));
+    OK(sk_mask_pause(bank, mask));
+    sk_status removed = sk_mask_remove(bank, mask, (uint64_t[]){s[0], next}, 2);
+    if (removed != sk_status_ok) {
+        fprintf(stderr, "%s: sk_mask_remove with an unlisted spring: %s\n", __func__, sk_status_name(removed));
+        failures++;
+    }
+    size_t moving = 0;
+    OK(sk_bank_layout(bank, sk_region_moving, &moving, NULL));
+    if (moving != 1) {
+        fprintf(stderr, "%s: sk_mask_remove left the listed spring paused\n", __func__);
+        failures++;
+    }
+    OK(sk_bank_destroy(bank));
+}
+
+/* Row: a destroyed bank's handles and another bank's layout version. */
+static void identities(void) {
+    uint64_t old_bank, old_spring, old_mask, bank = 0, spring, mask;
+    float value = 10, zero = 0, out;
+    OK(sk_bank_create(sk_format_float32, 1, 0, &old_bank));
+    OK(sk_bank_add_f32(old_bank, 1, &value, &zero, NULL, 342, 30, 1, 0.5f, &old_spring));
+    OK(sk_mask_create(old_bank, NULL, 0, &old_mask));
+    uint64_t old_version = layout_version(old_bank);
+    OK(sk_bank_destroy(old_bank));
+    for (int i = 0; i < 3 << 16; i++) {
+        OK(sk_bank_create(sk_format_float32, 1, 0, &bank));
+        if ((bank & 0xFFFF) == (old_bank & 0xFFFF)) break;
+        OK(sk_bank_destroy(bank));
+    }
+    OK(sk_bank_add_f32(bank, 1, &value, &zero, NULL, 342, 30, 1, 0.5f, &spring));
+    OK(sk_mask_create(bank, NULL, 0, &mask));
+    EXPECT(bank, sk_status_stale_handle, sk_bank_read_f32(bank, sk_quantity_value, &old_spring, 1, &out));
+    EXPECT(bank, sk_status_stale_handle, sk_bank_retarget_f32(bank, &old_spring, &zero, 1));
+    EXPECT(bank, sk_status_stale_handle, sk_bank_remove(bank, &old_spring, 1));
+    EXPECT(bank, sk_status_stale_pause_mask, sk_mask_destroy(bank, old_mask));
+    EXPECT(bank, sk_status_stale_layout, sk_layout_read_f32(bank, sk_quantity_value, sk_region_all, old_version, &out, 1));
+    uint64_t other;
+    OK(sk_bank_create(sk_format_float32, 1, 0, &other));
+    OK(sk_bank_add_f32(other, 1, &value, &zero, NULL, 342, 30, 1, 0.5f, &spring));
+    EXPECT(bank, sk_status_stale_layout, sk_layout_read_f32(bank, sk_quantity_value, sk_region_all, layout_version(other), &out, 1));
+    OK(sk_bank_destroy(other));
+    OK(sk_bank_destroy(bank));
+}
+
+struct stepper {
+    uint64_t bank;
+    int ok, busy, other;
+};
+
+static void *step_bank(void *argument) {
+    struct stepper *stepper = argument;
+    for (int i = 0; i < 2000; i++) {
+        sk_status status = sk_bank_step(stepper->bank, 1.0 / 60);
+        if (status == sk_status_ok) stepper->ok++;
+        else if (status == sk_status_busy) stepper->busy++;
+        else stepper->other++;
+    }
+    return NULL;
+}
+
+/* Row: two threads calling into one bank: the second is refused with busy, no frame is lost. */
+static void busy(void) {
+    uint64_t bank, springs[2048];
+    float values[2048], targets[2048];
+    for (int i = 0; i < 2048; i++) values[i] = (float)(i % 100) + 1, targets[i] = 0;
+    OK(sk_bank_create(sk_format_float32, 1, 0, &bank));
+    OK(sk_bank_add_f32(bank, 2048, values, targets, NULL, 342, 0, 1, 0.5f, springs));
+    struct stepper steppers[2] = {{bank, 0, 0, 0}, {bank, 0, 0, 0}};
+    pthread_t threads[2];
+    for (int i = 0; i < 2; i++) pthread_create(&threads[i], NULL, step_bank, &steppers[i]);
+    for (int i = 0; i < 2; i++) pthread_join(threads[i], NULL);
+    uint64_t frames = 0;
+    OK(sk_bank_counts(bank, NULL, NULL, &frames));
+    if (steppers[0].other || steppers[1].other || frames != (uint64_t)(steppers[0].ok + steppers[1].ok)) {
+        fprintf(stderr, "%s: %" PRIu64 " frames for %d + %d steps\n", __func__, frames, steppers[0].ok, steppers[1].ok);
+        failures++;
+    }
+    OK(sk_bank_destroy(bank));
+}
+
 int main(void) {
     non_finite_inputs();
     float_out_of_range();
@@ -369,6 +522,10 @@ int main(void) {
     c_interface_rows();
     user_values();
     storage_order_layouts();
+    capacity_limits();
+    all_or_nothing();
+    identities();
+    busy();
     if (failures) {
         fprintf(stderr, "bad input: %d failures\n", failures);
         return 1;

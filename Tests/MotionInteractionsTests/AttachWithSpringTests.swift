@@ -128,6 +128,46 @@ struct TossableTests {
         observation.cancel()
     }
 
+    @Test("a drag released past ±1e15 restarts from ±1e15 with its release velocity (clamped, not dropped)")
+    func dragPastTheKernelRange() throws {
+        let runtime = MotionRuntime()
+        let view = MotionElement()
+        let tossable = Tossable(position: view.position, to: ReactiveProperty(CGPoint.zero), containerView: MotionElement(), springSource: springSource)
+        try runtime.add(tossable)
+        let springs = runtime.springHandles
+        var script = ScriptedDrag(tossable.panGestureRecognizer)
+        script.begin()
+        script.move(to: CGPoint(x: 1.5e15, y: -3e15))
+        script.move(to: CGPoint(x: 2e15, y: -4e15))
+        try runtime.advance(by: frame60)
+        script.end(at: CGPoint(x: 2e15, y: -4e15))
+        let velocity = tossable.panGestureRecognizer.velocity
+        #expect(velocity.x > 0 && velocity.y < 0)
+        #expect(try runtime.bank.value(of: springs[0]) == 1e15)
+        #expect(try runtime.bank.value(of: springs[1]) == -1e15)
+        #expect(try runtime.bank.velocity(of: springs[0]) == Float(velocity.x))
+        #expect(try runtime.bank.velocity(of: springs[1]) == Float(velocity.y))
+        #expect(tossable.state.value == .active)
+        try runtime.advance(by: frame60)
+        #expect(tossable.state.value == .active)
+        #expect(view.position.value.x > 1e15 * 0.5 && view.position.value.x < 1e15 * 1.01)
+    }
+
+    @Test("a flick of 1e160 pt/s (its speed squared overflows) is capped at maximumSpeed in its direction, not zero")
+    func hugeFlick() {
+        for (dx, dy) in [(1e160, 0.0), (-3e160, 4e160), (Double.greatestFiniteMagnitude, Double.greatestFiniteMagnitude)] {
+            let recognizer = GestureRecognizer()
+            recognizer.handle(.began(timestamp: 0))
+            recognizer.handle(.changed(translation: CGPoint(x: 0, y: 0), timestamp: 0.01))
+            recognizer.handle(.changed(translation: CGPoint(x: dx * 0.01, y: dy * 0.01), timestamp: 0.02))
+            recognizer.handle(.ended(translation: CGPoint(x: dx * 0.01, y: dy * 0.01), timestamp: 0.03))
+            let velocity = recognizer.velocity
+            let speed = (velocity.x * velocity.x + velocity.y * velocity.y).squareRoot()
+            #expect(abs(speed - recognizer.maximumSpeed) < 1e-6 * recognizer.maximumSpeed, "\(dx), \(dy): \(velocity)")
+            #expect(velocity.x.sign == dx.sign || dx == 0)
+        }
+    }
+
     @Test("a cancelled drag restarts the spring with no velocity, never an earlier toss's")
     func cancelledDrag() throws {
         let runtime = MotionRuntime()

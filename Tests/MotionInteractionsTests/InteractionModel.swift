@@ -294,7 +294,7 @@ final class InteractionModelRun {
         let timestamp: Double
         switch Int.random(in: 0..<10, using: &generator) {
         case 0: timestamp = clock  // repeated: steps nothing
-        case 1: timestamp = clock - 0.5  // earlier: steps nothing
+        case 1: timestamp = clock - 0.5  // earlier: a clock reset, one frame of the last duration
         case 2: timestamp = .nan
         case 3: timestamp = clock + 1.5
         default: timestamp = clock + 1.0 / 60 + Double.random(in: -0.0002...0.0002, using: &generator)
@@ -309,7 +309,7 @@ final class InteractionModelRun {
             check(error == .invalidTimestamp(timestamp) || (timestamp.isNaN && !timestamp.isFinite), "advance(toTimestamp:) threw \(error)")
             tally.refusals += 1
         }
-        if timestamp.isFinite { clock = max(clock, timestamp) }
+        if timestamp.isFinite { clock = timestamp }
     }
 
     /// The two phases apart, sometimes two steps before one delivery (the first is delivered by

@@ -75,12 +75,31 @@ struct MotionRuntimeTests {
             if abs(d) > 0.5 { oracle = Double(i) * 1e-5 }
         }
         #expect(rest >= oracle && rest < oracle + 1e-5 + frame60 * 1.15)
-        // A repeated or older timestamp steps nothing.
+        // A repeated timestamp, or one a sliver earlier, steps nothing.
         let frames = jittered.bank.frame
         try jittered.advance(toTimestamp: timestamp)
-        try jittered.advance(toTimestamp: -50)
+        try jittered.advance(toTimestamp: timestamp - MotionRuntime.minimumTimestampStep / 2)
         #expect(jittered.bank.frame == frames)
         #expect(throws: MotionRuntimeError.invalidTimestamp(.infinity)) { try jittered.advance(toTimestamp: .infinity) }
+    }
+
+    @Test("a display clock that restarts (1000 s, then 0) resets: one frame of the last duration, then on from the new clock; nothing freezes")
+    func clockRestart() throws {
+        let runtime = MotionRuntime()
+        let recorder = StreamRecorder<Float>()
+        recorder.record(springSource(Spring(to: ReactiveProperty(Float(100)), initialValue: ReactiveProperty(Float(0)))), in: runtime)
+        try runtime.advance(toTimestamp: 1000)
+        try runtime.advance(toTimestamp: 1000 + frame60)
+        #expect(runtime.bank.frame == 1)
+        let before = runtime.bank.time
+        try runtime.advance(toTimestamp: 0)
+        #expect(runtime.bank.frame == 2)
+        #expect(abs(runtime.bank.time - (before + frame60)) < 1e-9)
+        for i in 1...5 { try runtime.advance(toTimestamp: Double(i) * frame60) }
+        #expect(runtime.bank.frame == 7)
+        #expect(abs(runtime.bank.time - (before + 6 * frame60)) < 1e-9)
+        for i in 6...120 { try runtime.advance(toTimestamp: Double(i) * frame60) }
+        #expect(recorder.states.last == .atRest)
     }
 
     @Test("after a hitch, display-link frames step again at once")

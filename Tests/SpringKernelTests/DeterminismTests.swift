@@ -96,9 +96,11 @@ struct FixedPointEnvironmentTests {
         print("fixed-point moving bank: hash \(String(nearest, radix: 16))")
         #expect(nearest == Self.pinnedMovingHash)
         var environments: [(String, (inout fenv_t) -> Void)] = [
-            ("upward", { _ in fesetround(FE_UPWARD) }),
-            ("downward", { _ in fesetround(FE_DOWNWARD) }),
-            ("toward zero", { _ in fesetround(FE_TOWARDZERO) }),
+            // fesetround sets the live environment: read back into the one set around the frames
+            // (it was lost, and these three ran in the nearest mode).
+            ("upward", { fesetround(FE_UPWARD); fegetenv(&$0) }),
+            ("downward", { fesetround(FE_DOWNWARD); fegetenv(&$0) }),
+            ("toward zero", { fesetround(FE_TOWARDZERO); fegetenv(&$0) }),
         ]
         #if arch(x86_64)
         // MXCSR alone (as _MM_SET_ROUNDING_MODE does): rounding up, flush-to-zero and

@@ -25,6 +25,9 @@ int32_t boundary_layout_read_user_values(uint64_t bank, uint64_t version, uint64
 int32_t boundary_layout_read_springs(uint64_t bank, uint64_t version, uint64_t *out, size_t count);
 /// Retargets every spring in storage order with one sk_layout_retarget_f32.
 int32_t boundary_layout_retarget(uint64_t bank, uint64_t version, const float *targets, size_t count);
+/// Makes `calls` calls that do almost nothing but cross the boundary: sk_bank_counts (which 0) or
+/// sk_bank_step (which 1, on a bank with nothing moving); returns the first status that is not 0.
+int32_t boundary_calls(uint64_t bank, int32_t which, int64_t calls);
 /// memcpy, out of line, as the reference for the bulk calls.
 void boundary_memcpy(void *destination, const void *source, size_t bytes);
 

@@ -28,6 +28,8 @@ struct CBoundaryCommand {
           GB/s of the bytes the engine's arrays hold (written by a read, read by a write), against
           memcpy of those bytes (or of the bytes a call must move, where the row says so),
           interleaved in each repeat (best of R). Below 1M springs each call is repeated to cover 1M.
+          Last, ns a call of calls that do almost nothing (sk_bank_counts; sk_bank_step with nothing
+          moving), a million from C, best of R: the registry lookup and the bank's in-use flag.
           Compare builds where SpringKernelC and spring-bench share a CPU (SPRING_BENCH_CPU=baseline).
         """
 
@@ -54,6 +56,9 @@ struct CBoundaryCommand {
         var bulk: [Bulk]
         /// What the next step spends on a write's changes: (write + step) − step − write, ns a spring.
         var deferredNanosecondsPerSpring: [String: Double]
+        /// What a call that does almost nothing costs from C, ns a call (best of the repeats): the
+        /// registry lookup and the bank's in-use flag, beside the call's own work.
+        var callNanoseconds: [String: Double]
     }
 
     struct Summary: Codable {
@@ -237,11 +242,12 @@ struct CBoundaryCommand {
         }
 
         try measureWritesWithSteps(n: n, dt: dt, progress: progress, measure: measure)
+        let callCosts = try measureCalls(progress: progress)
 
         let report = Report(
             springs: n, swiftFrameNanoseconds: Summary(median: median(swiftTimes), min: swiftTimes.min()!),
             cFrameNanoseconds: Summary(median: median(cTimes), min: cTimes.min()!), frameRatio: median(ratios), bulk: bulk,
-            deferredNanosecondsPerSpring: Self.deferred(bulk, springs: n))
+            deferredNanosecondsPerSpring: Self.deferred(bulk, springs: n), callNanoseconds: callCosts)
         switch format {
         case .json:
             print(try jsonText(report), terminator: "")
@@ -259,7 +265,33 @@ struct CBoundaryCommand {
                 print(String(format: "%@: the next step spends %.2f ns a spring on the write's changes ((write + step) - step - write)",
                              call, nanoseconds))
             }
+            for (call, nanoseconds) in report.callNanoseconds.sorted(by: { $0.key < $1.key }) {
+                print(String(format: "%@: %.2f ns a call", call, nanoseconds))
+            }
         }
+    }
+
+    /// The cost of crossing the boundary itself: a million calls that do almost nothing, from C,
+    /// best of the repeats: `sk_bank_counts` (the registry lookup, the in-use flag taken and let
+    /// go, three counts read) and `sk_bank_step` on a bank with nothing moving.
+    private func measureCalls(progress: Progress) throws -> [String: Double] {
+        var bank: UInt64 = 0
+        try check(sk_bank_create(sk_format._float32.rawValue, 1, 0, &bank))
+        defer { _ = sk_bank_destroy(bank) }
+        let calls: Int64 = 1_000_000
+        var result: [String: Double] = [:]
+        for (which, name) in [(Int32(0), "sk_bank_counts"), (1, "sk_bank_step, nothing moving")] {
+            var best = Double.infinity
+            for _ in 0..<repeats {
+                let start = now()
+                let status = boundary_calls(bank, which, calls)
+                best = min(best, (now() - start) / Double(calls) * 1e9)
+                try check(sk_status(rawValue: status) ?? ._invalid_argument)
+            }
+            result[name] = best
+            progress.update("c-boundary: \(name)")
+        }
+        return result
     }
 
     /// A storage-order write that changes every spring leaves their rest predictions to the next

@@ -147,7 +147,7 @@ enum ClockedSettle {
         _ cases: [SettleCase], lanes: Lanes.Type, fixed: Bool, durations: (Double) -> [Double], limit: Int
     ) throws(BenchError) -> [Int?] {
         var frames = [Int?](repeating: nil, count: cases.count)
-        for (hz, group) in SettleCorpus.bankGroups(cases) {
+        for (hz, group) in SettleCorpus.bankGroups(cases, lanes: Lanes.self) {
             let steps = durations(hz)
             let bank = SpringBank<Lanes>(threading: .single)
             var caseOf: [SpringHandle: Int] = [:]

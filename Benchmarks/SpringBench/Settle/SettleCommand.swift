@@ -38,13 +38,15 @@ struct SettleCommand {
 
           With --cases: reads id,tension,friction,mass,from,to,velocity,tolerance,hz (one spring released
           at `from` with `velocity` toward `to`, stepped at exactly dt = 1/hz) and writes
-          id,detector,rest_frame to stdout, one row per case and detector (empty: never at rest);
+          id,detector,rest_frame to stdout, one row per case and detector (empty: not at rest within
+          10,000,000 frames, the limit of a run);
           --format json prints the same rows as JSON objects; --output DIR also writes them to
           DIR/settle-cases-rest.csv and .json. Every row is checked before anything runs, and one
           outside the domain is refused with its line number: a configuration the kernel refuses,
           a value, target or velocity beyond the lanes' range (±10^15, or ±32767 with --kernel
           fixed), a tolerance not positive, hz outside 10...1000. Any number of distinct
-          configurations (more than one bank's 65,536 run in several banks).
+          configurations (more than a bank's 65,536 batches, a configuration at one lane scale, run in
+          several banks: with --kernel fixed, one per binary exponent of the tolerance).
           Without: a built-in seeded corpus over the whole range (damping ratio 0.01-30, distances
           0.01-3000, velocities to ±8000/s, 30-240 Hz; default 20,000 cases, --quick 500), each case's
           exact rest frame R found by brute force in Float64, and per detector: reported frame D against
@@ -209,7 +211,8 @@ struct SettleCommand {
     }
 }
 
-/// One row of `settle --cases`: a case's rest frame by one detector (nil: never at rest).
+/// One row of `settle --cases`: a case's rest frame by one detector (nil: not at rest within the
+/// run's 10,000,000 frames).
 struct CaseRestFrame: Codable {
     var id: String
     var detector: String

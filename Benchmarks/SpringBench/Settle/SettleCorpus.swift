@@ -40,26 +40,37 @@ enum SettleCorpus {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The cases that share a bank: one frame rate, and at most a bank's 65,536 distinct
-    /// configurations (a file with more is run in several banks), in order of rate.
-    static func bankGroups(_ cases: [SettleCase]) -> [(hz: Double, indices: [Int])] {
+    /// The cases that share a bank: one frame rate, and at most a bank's 65,536 batches (a
+    /// configuration at one lane scale: for Q16.16 lanes, one per binary exponent of the
+    /// tolerance; a file with more is run in several banks), in order of rate.
+    static func bankGroups<Lanes: SpringLaneArithmetic>(_ cases: [SettleCase], lanes: Lanes.Type) -> [(hz: Double, indices: [Int])] {
         var groups: [(hz: Double, indices: [Int])] = []
         let byRate = Dictionary(grouping: cases.indices, by: { cases[$0].hz })
         for hz in byRate.keys.sorted() {
-            var indices: [Int] = [], configurations: Set<[Double]> = []
+            var indices: [Int] = [], batches: Set<[Double]> = []
             for i in byRate[hz]! {
-                let key = [cases[i].tension, cases[i].friction, cases[i].mass]
-                if !configurations.contains(key), configurations.count == SpringBank<Float32Lanes>.maximumConfigurationCount {
+                let key = [cases[i].tension, cases[i].friction, cases[i].mass] + laneScale(of: cases[i], Lanes.self)
+                if !batches.contains(key), batches.count == SpringBank<Lanes>.maximumConfigurationCount {
                     groups.append((hz, indices))
                     indices = []
-                    configurations = []
+                    batches = []
                 }
-                configurations.insert(key)
+                batches.insert(key)
                 indices.append(i)
             }
             groups.append((hz, indices))
         }
         return groups
+    }
+
+    /// The lane scale the bank stores a case's spring at, as numbers for a batch key (none for
+    /// lanes of one scale).
+    private static func laneScale<Lanes: SpringLaneArithmetic>(of c: SettleCase, _: Lanes.Type) -> [Double] {
+        guard Lanes.hasScaledLanes, let configuration = try? c.configuration(),
+              let tolerance = try? Lanes.tolerance(Lanes.nearestValue(to: Double(c.tolerance)))
+        else { return [] }
+        let scale = Lanes.laneScale(tolerance: tolerance, naturalFrequency: configuration.naturalFrequency)
+        return [Double(scale.displacementShift), Double(scale.velocityShift)]
     }
 
     /// Reads a settle CSV (see ``SettleCaseFile``).
@@ -119,7 +130,7 @@ enum KernelRestFrames {
         _ cases: [SettleCase], lanes: Lanes.Type, limit: Int
     ) throws(BenchError) -> [Int?] {
         var frames = [Int?](repeating: nil, count: cases.count)
-        for (hz, group) in SettleCorpus.bankGroups(cases) {
+        for (hz, group) in SettleCorpus.bankGroups(cases, lanes: Lanes.self) {
             let bank = SpringBank<Lanes>(threading: .single)
             // A steady frame rate, declared: the bank then rests each case on its sampled rest frame R.
             do { try bank.setFrameClock(.fixed(frameDuration: 1 / hz)) } catch { throw .input("\(hz) Hz: \(error)") }

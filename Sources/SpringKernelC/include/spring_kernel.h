@@ -64,7 +64,7 @@ typedef int32_t sk_region;
 
 /// What a `sk_` call did: `sk_status_ok` (0), or why it refused and changed nothing.
 ///
-/// Codes 1-28 mirror the Swift API's `SpringKernelError`, one per case and quantity; codes from 100
+/// Codes 1-29 mirror the Swift API's `SpringKernelError`, one per case and quantity; codes from 100
 /// are the C interface's own (a NULL buffer, an unknown bank id, an output buffer too short ...).
 /// `sk_status_name` names each. A refused call leaves the bank exactly as it was.
 typedef int32_t sk_status;
@@ -116,7 +116,10 @@ typedef int32_t sk_status;
 #define sk_status_stale_pause_mask 21
 /// A spring would be held by more than 255 pause masks at once.
 #define sk_status_pause_depth_exceeded 22
-/// The bank already holds 65,536 distinct configurations.
+/// The bank already holds 65,536 configuration batches: 65,536 distinct configurations in a
+/// float32 bank; in a Q16.16 bank a batch is a configuration at one lane scale (one per binary
+/// exponent of the tolerance), so fewer configurations when their springs' tolerances differ
+/// (8 tolerance classes: 8,192).
 #define sk_status_too_many_configurations 23
 /// The bank already holds 2^30 springs.
 #define sk_status_too_many_springs 24
@@ -129,6 +132,8 @@ typedef int32_t sk_status;
 /// A layout version the bank no longer has (a spring changed slot or region since
 /// `sk_bank_layout` gave it): take the layout again.
 #define sk_status_stale_layout 28
+/// The system could not give the memory a capacity asks for (`sk_bank_create`).
+#define sk_status_out_of_memory 29
 /// A buffer the call needs was NULL.
 #define sk_status_null_pointer 100
 /// The bank id is 0, was destroyed, or was never made.
@@ -141,6 +146,9 @@ typedef int32_t sk_status;
 #define sk_status_invalid_argument 104
 /// 65,535 banks are alive at once already.
 #define sk_status_too_many_banks 105
+/// Another thread's call is running on the bank (a bank is used from one thread at a time):
+/// this call did nothing. Detected, not waited for; not a lock to rely on.
+#define sk_status_busy 106
 
 /// Adds `count` float32 springs, spring i at `values[i]` pulled toward `targets[i]` at
 /// `velocities[i]` (NULL: all at rest), all with one configuration (tension, friction, mass; the
@@ -148,7 +156,8 @@ typedef int32_t sk_status;
 /// an opacity). Writes their handles to `springs`.
 ///
 /// A spring added exactly at its target with zero velocity starts at rest. If any spring is
-/// refused, none is added (the handles written so far are invalid).
+/// refused, none is added and nothing in the bank moves (no handle, generation or layout version):
+/// the call changes nothing, and `springs` is not written.
 SPRING_KERNEL_NODISCARD sk_status sk_bank_add_f32(
     uint64_t bank, size_t count, const float *values, const float *targets, const float *velocities,
     double tension, double friction, double mass, float tolerance, uint64_t *springs) SPRING_KERNEL_NOEXCEPT;
@@ -175,20 +184,27 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_counts(
 ///
 /// Threading contract: a bank is not thread-safe. Use each bank from one thread at a time (any
 /// thread, handed over with the usual synchronisation); different banks may be used on different
-/// threads at once. A step may use several threads internally (`threads`); that never changes the
-/// bits.
+/// threads at once. A call on a bank while another thread's call runs on it is refused with
+/// `sk_status_busy` and does nothing (detected with a flag each call takes, not waited for: do not
+/// rely on it as a lock). A step may use several threads internally (`threads`); that never
+/// changes the bits.
 ///
 /// - `format`: an `sk_format`.
 /// - `threads`: threads a step uses: 0 automatic (one until the moving springs' lanes fill half the
 ///   last-level cache), 1 one, n exactly n.
-/// - `capacity`: springs to reserve room for.
+/// - `capacity`: springs to reserve room for, 0 to 2^30 (88 bytes a spring, asked of the system at
+///   once).
 ///
 /// Returns `sk_status_invalid_argument` for an unknown format or negative threads,
-/// `sk_status_null_pointer` for a NULL `bank`, `sk_status_too_many_banks` past 65,535 live banks.
+/// `sk_status_invalid_capacity` for a capacity above 2^30, `sk_status_out_of_memory` when the
+/// system cannot give the capacity (nothing is made), `sk_status_null_pointer` for a NULL `bank`,
+/// `sk_status_too_many_banks` past 65,535 live banks.
 SPRING_KERNEL_NODISCARD sk_status sk_bank_create(
     int32_t format, int32_t threads, size_t capacity, uint64_t *bank) SPRING_KERNEL_NOEXCEPT;
 
-/// Destroys a bank: its id and every handle it issued become invalid.
+/// Destroys a bank: its id and every handle it issued become invalid (the next banks made are
+/// given none of them back, see the header's note on handles). Returns `sk_status_busy`, and
+/// destroys nothing, while another thread's call runs on the bank.
 SPRING_KERNEL_NODISCARD sk_status sk_bank_destroy(uint64_t bank) SPRING_KERNEL_NOEXCEPT;
 
 /// Adds `deltas[i]` to the velocity of `springs[i]` (an impulse), for every i; a spring listed
@@ -204,7 +220,9 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_impulse_q16(
 /// Writes how many springs `region` (an `sk_region`) holds to `*count`, and the bank's layout
 /// version to `*version`: the order the `sk_layout_` calls read and write in, until a spring
 /// changes slot or region (it rests or starts to move in a step or a retarget, is paused, resumed,
-/// added, removed or configured), which moves the version on. Either pointer may be NULL.
+/// added, removed or configured), which moves the version on. A version is the bank's own: another
+/// bank's (a destroyed one's included) is refused as `sk_status_stale_layout` within 2^32 banks
+/// made. Either pointer may be NULL.
 SPRING_KERNEL_NODISCARD sk_status sk_bank_layout(
     uint64_t bank, int32_t region, size_t *count, uint64_t *version) SPRING_KERNEL_NOEXCEPT;
 

@@ -153,8 +153,8 @@ int sk_stream_set_state_q16(
 /// A thread's floating-point environment (rounding mode, exception masks and flags), big enough
 /// for the C library's `fenv_t` on every supported platform (shims.c checks so).
 typedef struct { uint64_t words[8]; } sk_saved_fp_environment;
-/// Saves the thread's floating-point environment into `saved`, masks exceptions and sets
-/// round-to-nearest.
+/// Saves the thread's floating-point environment into `saved`, masks exceptions, sets
+/// round-to-nearest and turns flush-to-zero and denormals-are-zero off.
 void sk_enter_nearest_rounding(sk_saved_fp_environment *saved);
 /// Restores an environment sk_enter_nearest_rounding saved.
 void sk_leave_nearest_rounding(const sk_saved_fp_environment *saved);
