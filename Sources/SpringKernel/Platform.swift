@@ -71,6 +71,13 @@ enum Platform {
         return bytes > 0 ? bytes : nil
     }
 
+    /// `bytes` of memory aligned for any scalar (malloc's 16 bytes), or nil when the system
+    /// cannot give them, where a Swift allocation stops the process. Released with ``free(_:)``.
+    static func allocateIfAvailable(bytes: Int) -> UnsafeMutableRawPointer? { sk_allocate_if_available(bytes) }
+
+    /// Releases memory ``allocateIfAvailable(bytes:)`` gave.
+    static func free(_ pointer: UnsafeMutableRawPointer) { sk_free(pointer) }
+
     /// Whether ``concurrentPerform(iterations:_:)`` runs its iterations on several threads (false
     /// in an Embedded build: there they run one after another on the caller's thread).
     static var hasWorkerThreads: Bool {

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A growable table of plain values whose storage the bank owns and reaches through one
 /// pointer: reading or writing an element is a load or store, with no reference counting and no
 /// dynamic exclusivity check (which a `var` array in a class costs on every access).
@@ -28,15 +20,15 @@ struct UnsafeTable<Element: BitwiseCopyable> {
     }
 
     func deallocate() {
-        free(header.pointee.base)
+        Platform.free(header.pointee.base)
         header.deallocate()
     }
 
-    /// Storage for `capacity` elements, or nil when the system cannot give it (malloc, not
-    /// `allocate(capacity:)`, which stops the process instead).
+    /// Storage for `capacity` elements, or nil when the system cannot give it
+    /// (``Platform/allocateIfAvailable(bytes:)``: `allocate(capacity:)` stops the process instead).
     private static func storage(tryingCapacity capacity: Int) -> UnsafeMutablePointer<Element>? {
         let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
-        guard !overflow, MemoryLayout<Element>.alignment <= 16, let raw = malloc(Swift.max(bytes, 1)) else { return nil }
+        guard !overflow, MemoryLayout<Element>.alignment <= 16, let raw = Platform.allocateIfAvailable(bytes: Swift.max(bytes, 1)) else { return nil }
         return raw.bindMemory(to: Element.self, capacity: capacity)
     }
 
@@ -107,7 +99,7 @@ struct UnsafeTable<Element: BitwiseCopyable> {
 
     private func adopt(_ fresh: UnsafeMutablePointer<Element>, capacity: Int) {
         fresh.moveInitialize(from: header.pointee.base, count: header.pointee.count)
-        free(header.pointee.base)
+        Platform.free(header.pointee.base)
         header.pointee.base = fresh
         header.pointee.capacity = capacity
     }

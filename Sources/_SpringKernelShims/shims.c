@@ -401,6 +401,7 @@ SK_STREAMS(SK_DISPATCH)
 // MARK: Platform needs (Swift's Platform.swift calls these; no Swift module imports libc)
 
 #include <fenv.h>
+#include <stdlib.h>
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
 #endif
@@ -442,6 +443,10 @@ intptr_t sk_processor_count(void) {
     return 1;
 #endif
 }
+
+void *sk_allocate_if_available(intptr_t bytes) { return bytes < 0 ? NULL : malloc((size_t)bytes); }
+
+void sk_free(void *pointer) { free(pointer); }
 
 intptr_t sk_last_level_cache_bytes(void) {
 #if defined(__linux__)

@@ -162,5 +162,9 @@ void sk_leave_nearest_rounding(const sk_saved_fp_environment *saved);
 intptr_t sk_processor_count(void);
 /// The largest data cache of CPU 0 in bytes, from Linux's sysfs; 0 where unknown.
 intptr_t sk_last_level_cache_bytes(void);
+/// malloc(bytes) (16-byte aligned): NULL when the system cannot give them.
+void *sk_allocate_if_available(intptr_t bytes);
+/// free(pointer).
+void sk_free(void *pointer);
 
 #endif
