@@ -57,14 +57,41 @@ if(NOT EXISTS "${springkernel_unicode_tables}")
         "${SPRINGKERNEL_SWIFT_TARGET} (${springkernel_unicode_tables} is missing).")
 endif()
 
-# springkernel_embedded_object(OUTPUT <object> WORK_DIRECTORY <dir>): the custom commands that
+# springkernel_exports(HEADER <header> LIST <file> MAP <file>): the functions spring_kernel.h
+# declares, one a line in LIST (llvm-objcopy --keep-global-symbols) and as a
+# version script in MAP (the shared library's exports). Re-run when the header changes.
+function(springkernel_exports)
+    cmake_parse_arguments(PARSE_ARGV 0 arg "" "HEADER;LIST;MAP" "")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${arg_HEADER}")
+    # Every declaration starts a line with SPRING_KERNEL_NODISCARD (.ci/c_header.py writes them so).
+    file(READ "${arg_HEADER}" header)
+    string(REGEX MATCHALL "\nSPRING_KERNEL_NODISCARD [^(\n]*\\(" declarations "${header}")
+    set(names "")
+    foreach(declaration IN LISTS declarations)
+        string(REGEX REPLACE ".*[ *](sk_[a-z0-9_]+)\\($" "\\1" name "${declaration}")
+        list(APPEND names "${name}")
+    endforeach()
+    list(REMOVE_DUPLICATES names)
+    list(SORT names)
+    list(LENGTH names count)
+    if(count EQUAL 0)
+        message(FATAL_ERROR "SpringKernel: no sk_ function found in ${arg_HEADER}")
+    endif()
+    list(JOIN names "\n" list_text)
+    list(JOIN names ";\n        " map_text)
+    file(WRITE "${arg_LIST}" "${list_text}\n")
+    file(WRITE "${arg_MAP}" "/* libSpringKernelC.so exports the functions of spring_kernel.h and nothing else. */\n{\n    global:\n        ${map_text};\n    local: *;\n};\n")
+endfunction()
+
+# springkernel_embedded_object(OUTPUT <object> WORK_DIRECTORY <dir> EXPORTS <list>): the custom commands that
 # compile the kernel (module SpringKernel) and the C interface (module SpringKernelC) with swiftc,
-# the shims with clang, and link them (ld.lld -r) with the Unicode tables into <object>, whose only
-# global symbols are the sk_ functions (llvm-objcopy), so the library carries no Swift runtime
-# symbol that could clash with another library's. Functions and data are in sections of their
+# the shims (and cmake/embedded_support.c) with clang, and link them (ld.lld -r) with the Unicode
+# tables into <object>, whose only global symbols are the header's functions, named in <list>
+# (llvm-objcopy), so the library carries no Swift runtime or shims symbol that could clash with
+# another library's. Functions and data are in sections of their
 # own, so a linker's --gc-sections drops what a program does not call.
 function(springkernel_embedded_object)
-    cmake_parse_arguments(PARSE_ARGV 0 arg "" "OUTPUT;WORK_DIRECTORY" "")
+    cmake_parse_arguments(PARSE_ARGV 0 arg "" "OUTPUT;WORK_DIRECTORY;EXPORTS" "")
     set(source "${SPRINGKERNEL_SOURCE_DIR}/Sources")
     set(work "${arg_WORK_DIRECTORY}")
     file(MAKE_DIRECTORY "${work}")
@@ -105,13 +132,22 @@ function(springkernel_embedded_object)
         DEPENDS "${source}/_SpringKernelShims/shims.c" ${shims_headers}
         COMMENT "SpringKernel: the shims (C, ${SPRINGKERNEL_CLANG_TARGET})"
         VERBATIM)
+    set(support "${SPRINGKERNEL_SOURCE_DIR}/cmake/embedded_support.c")
+    add_custom_command(
+        OUTPUT "${work}/embedded_support.o"
+        COMMAND "${SPRINGKERNEL_CLANG}" ${clang_flags} ${extra_shims} -c "${support}" -o "${work}/embedded_support.o"
+        DEPENDS "${support}"
+        COMMENT "SpringKernel: arc4random_buf for glibc before 2.36 (C, ${SPRINGKERNEL_CLANG_TARGET})"
+        VERBATIM)
     add_custom_command(
         OUTPUT "${arg_OUTPUT}"
         COMMAND "${SPRINGKERNEL_LD_LLD}" -r -o "${work}/SpringKernelC.linked.o"
-            "${work}/SpringKernel.o" "${work}/SpringKernelC.swift.o" "${work}/shims.o" "${springkernel_unicode_tables}"
-        COMMAND "${SPRINGKERNEL_LLVM_OBJCOPY}" --wildcard "--keep-global-symbol=sk_*"
+            "${work}/SpringKernel.o" "${work}/SpringKernelC.swift.o" "${work}/shims.o" "${work}/embedded_support.o"
+            "${springkernel_unicode_tables}"
+        COMMAND "${SPRINGKERNEL_LLVM_OBJCOPY}" "--keep-global-symbols=${arg_EXPORTS}"
             "${work}/SpringKernelC.linked.o" "${arg_OUTPUT}"
-        DEPENDS "${work}/SpringKernel.o" "${work}/SpringKernelC.swift.o" "${work}/shims.o"
-        COMMENT "SpringKernel: one object, the sk_ functions its only global symbols"
+        DEPENDS "${work}/SpringKernel.o" "${work}/SpringKernelC.swift.o" "${work}/shims.o" "${work}/embedded_support.o"
+            "${arg_EXPORTS}"
+        COMMENT "SpringKernel: one object, the header's functions its only global symbols"
         VERBATIM)
 endfunction()
