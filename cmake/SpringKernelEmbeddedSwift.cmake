@@ -79,8 +79,9 @@ function(springkernel_exports)
     endif()
     list(JOIN names "\n" list_text)
     list(JOIN names ";\n        " map_text)
-    file(WRITE "${arg_LIST}" "${list_text}\n")
-    file(WRITE "${arg_MAP}" "/* libSpringKernelC.so exports the functions of spring_kernel.h and nothing else. */\n{\n    global:\n        ${map_text};\n    local: *;\n};\n")
+    # file(CONFIGURE) leaves a file whose content is unchanged untouched: no relink.
+    file(CONFIGURE OUTPUT "${arg_LIST}" CONTENT "${list_text}\n" @ONLY)
+    file(CONFIGURE OUTPUT "${arg_MAP}" CONTENT "/* libSpringKernelC.so exports the functions of spring_kernel.h and nothing else. */\n{\n    global:\n        ${map_text};\n    local: *;\n};\n" @ONLY)
 endfunction()
 
 # springkernel_embedded_object(OUTPUT <object> WORK_DIRECTORY <dir> EXPORTS <list>): the custom commands that
