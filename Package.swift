@@ -30,7 +30,8 @@ let package = Package(
         .library(name: "SpringKernel", targets: ["SpringKernel"]),
         .library(name: "MotionInteractions", targets: ["MotionInteractions"]),
         // The C interface (header: Sources/SpringKernelC/include/spring_kernel.h), as a shared
-        // library for engines and plugins (libSpringKernelC.so) and a static one.
+        // library (libSpringKernelC.so) and a static one; both need the Swift runtime. Engines
+        // build the same interface without one from the root CMakeLists.txt (Embedded Swift).
         .library(name: "SpringKernelC", type: .dynamic, targets: ["SpringKernelC"]),
         .library(name: "SpringKernelCStatic", type: .static, targets: ["SpringKernelC"]),
         .executable(name: "spring-bench", targets: ["SpringBench"]),

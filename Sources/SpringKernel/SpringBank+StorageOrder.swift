@@ -64,7 +64,9 @@ extension SpringBank {
         try core.check(layout, count: userValues.count)
         guard let out = userValues.baseAddress else { return }
         core.forEachRun(in: layout.region) { batch, slots, offset in
-            (out + offset).update(from: batch.userValues.base, count: slots)
+            // A raw copy (memmove) in every build: Embedded Swift's update(from:count:) copied
+            // element by element through a call, at half memcpy's speed.
+            UnsafeMutableRawPointer(out + offset).copyMemory(from: batch.userValues.base, byteCount: slots * MemoryLayout<UInt64>.stride)
         }
     }
 
@@ -109,7 +111,8 @@ extension SpringBank {
         try core.check(layout, count: userValues.count)
         guard let values = userValues.baseAddress else { return }
         core.forEachRun(in: layout.region) { batch, slots, offset in
-            batch.userValues.base.update(from: values + offset, count: slots)
+            // A raw copy, as in userValues(in:into:).
+            UnsafeMutableRawPointer(batch.userValues.base).copyMemory(from: values + offset, byteCount: slots * MemoryLayout<UInt64>.stride)
         }
     }
 

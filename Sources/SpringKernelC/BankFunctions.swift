@@ -23,7 +23,8 @@ public enum sk_format: Int32 {
 ///
 /// - `format`: an `sk_format`.
 /// - `threads`: threads a step uses: 0 automatic (one until the moving springs' lanes fill half the
-///   last-level cache), 1 one, n exactly n.
+///   last-level cache), 1 one, n exactly n. The CMake build (Embedded Swift, no Swift runtime) has
+///   no worker threads: there every step runs on the caller's thread, whatever `threads` says.
 /// - `capacity`: springs to reserve room for, 0 to 2^30 (88 bytes a spring, asked of the system at
 ///   once).
 ///

@@ -17,7 +17,7 @@ import SpringKernelC
 struct CBoundaryCommand {
     /// The command's `--help`.
     static let help = """
-        spring-bench c-boundary [--springs N] [--frames F] [--repeats R] [--format table|json]
+        spring-bench c-boundary [--springs N] [--frames F] [--repeats R] [--library PATH] [--format table|json]
 
           A frame of N springs (default 1M, float32, one thread, all moving) stepped through the C
           interface from C against the same frame stepped through the Swift API, F frames (default
@@ -31,17 +31,22 @@ struct CBoundaryCommand {
           Last, ns a call of calls that do almost nothing (sk_bank_counts; sk_bank_step with nothing
           moving), a million from C, best of R: the registry lookup and the bank's in-use flag.
           Compare builds where SpringKernelC and spring-bench share a CPU (SPRING_BENCH_CPU=baseline).
+          --library PATH: every C call goes to the shared library at PATH (dlopen), e.g. the CMake
+          build's Embedded Swift libSpringKernelC.so, instead of the SpringKernelC linked in.
         """
 
     var springs: Int
     var frames: Int
     var repeats: Int
+    /// The shared library the C calls go to (nil: the SpringKernelC linked into spring-bench).
+    var library: String?
     var format: OutputFormat
 
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         springs = try arguments.int("springs", in: 1...(1 << 26)) ?? (1 << 20)
         frames = try arguments.int("frames", in: 1...100_000) ?? 20
         repeats = try arguments.int("repeats", in: 1...10_000) ?? 15
+        library = arguments.string("library")
         format = try outputFormat(&arguments)
         try arguments.rejectUnread()
     }
@@ -49,6 +54,8 @@ struct CBoundaryCommand {
     /// The figures, for `--format json`.
     struct Report: Codable {
         var springs: Int
+        /// The library the C calls went to: "linked" (SwiftPM's SpringKernelC) or the path loaded.
+        var library: String
         var swiftFrameNanoseconds: Summary
         var cFrameNanoseconds: Summary
         /// Median over repeats of (C frame / Swift frame) within the repeat.
@@ -77,6 +84,12 @@ struct CBoundaryCommand {
     }
 
     func run() throws {
+        if let library {
+            var error = [CChar](repeating: 0, count: 512)
+            guard boundary_load(library, &error, error.count) == 0 else {
+                throw BenchError.failed("c-boundary --library: \(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })")
+            }
+        }
         let n = springs
         let dt = 1.0 / 60
         // Friction 0: an undamped spring swinging beyond its band never rests, so every frame
@@ -88,12 +101,12 @@ struct CBoundaryCommand {
         for value in values { try swiftBank.add(value: value, target: 0, configuration: undamped, tolerance: 0.5) }
         var cBank: UInt64 = 0
         var handles = [UInt64](repeating: 0, count: n)
-        try check(sk_bank_create(sk_format._float32.rawValue, 1, UInt(n), &cBank))
-        try check(sk_bank_add_f32(cBank, UInt(n), values, zeros, nil, 342, 0, 1, 0.5, &handles))
-        defer { _ = sk_bank_destroy(cBank) }
+        try check(boundary_bank_create(sk_format._float32.rawValue, n, &cBank))
+        try check(boundary_bank_add_f32(cBank, n, values, zeros, 342, 0, 0.5, &handles))
+        defer { _ = boundary_bank_destroy(cBank) }
         // The first step predicts every spring; it is not what a frame costs.
         try swiftBank.step(dt: dt)
-        try check(sk_status(rawValue: boundary_step_frames(cBank, dt, 1))!)
+        try check(boundary_step_frames(cBank, dt, 1))
 
         let progress = Progress()
         var swiftTimes: [Double] = [], cTimes: [Double] = [], ratios: [Double] = []
@@ -107,7 +120,7 @@ struct CBoundaryCommand {
                 let start = now()
                 let status = boundary_step_frames(cBank, dt, Int32(frames))
                 let elapsed = (now() - start) / Double(frames) * 1e9
-                try check(sk_status(rawValue: status) ?? ._invalid_argument)
+                try check(status)
                 return elapsed
             }
             // Alternate which goes first, so neither always runs on a warmer cache.
@@ -151,7 +164,7 @@ struct CBoundaryCommand {
             bulk.append(Self.bulk(name, bytes: bytes, seconds: best.call, memcpy: best.memcpy))
             progress.update("c-boundary: \(name)")
         }
-        func checked(_ status: Int32) throws { try check(sk_status(rawValue: status) ?? ._invalid_argument) }
+        func checked(_ status: Int32) throws { try check(status) }
 
         // By handle: a lookup per spring (handle, record, batch, slot).
         try measure("read values by handle (sk_bank_read_f32)", bytes: 4 * n) { _ in try checked(boundary_read_values(cBank, handles, n, &out)) }
@@ -189,15 +202,15 @@ struct CBoundaryCommand {
         // Q16.16 lanes at a finer scale than the API's (a 1/256 band: displacements in steps of
         // 2^-22), rounded back to Q16.16 on the way out.
         var fixedBank: UInt64 = 0
-        try check(sk_bank_create(sk_format._q16.rawValue, 1, UInt(n), &fixedBank))
-        defer { _ = sk_bank_destroy(fixedBank) }
+        try check(boundary_bank_create(sk_format._q16.rawValue, n, &fixedBank))
+        defer { _ = boundary_bank_destroy(fixedBank) }
         let fixedValues = (0..<n).map { Int32($0 % 100 + 1) << 16 }
         var fixedOut = [Int32](repeating: 0, count: n), fixedHandles = handles
-        try checked(sk_bank_add_q16(fixedBank, UInt(n), fixedValues, [Int32](repeating: 0, count: n), nil, 342, 30, 1, 256, &fixedHandles).rawValue)
-        var fixedVersion: UInt64 = 0
-        try checked(sk_bank_layout(fixedBank, sk_region._all.rawValue, nil, &fixedVersion).rawValue)
+        try checked(boundary_bank_add_q16(fixedBank, n, fixedValues, [Int32](repeating: 0, count: n), 342, 30, 256, &fixedHandles))
+        var fixedVersion: UInt64 = 0, fixedCount = 0
+        try checked(boundary_layout(fixedBank, &fixedVersion, &fixedCount))
         try measure("Q16.16 values in storage order, lanes at 2^-22 (sk_layout_read_q16)", bytes: 4 * n) { _ in
-            try checked(sk_layout_read_q16(fixedBank, sk_quantity._value.rawValue, sk_region._all.rawValue, fixedVersion, &fixedOut, UInt(n)).rawValue)
+            try checked(boundary_layout_read_q16(fixedBank, fixedVersion, &fixedOut, n))
         }
         let layout = swiftBank.storageLayout()
         try measure("read values in storage order (Swift values(in:into:))", bytes: 4 * n) { _ in
@@ -210,22 +223,22 @@ struct CBoundaryCommand {
             try checked(boundary_layout_read_values(cBank, version, &out, n))
         }
         try measure("Q16.16 values in storage order (sk_layout_read_q16), against memcpy moving the same 12 B a spring", bytes: 6 * n) { _ in
-            try checked(sk_layout_read_q16(fixedBank, sk_quantity._value.rawValue, sk_region._all.rawValue, fixedVersion, &fixedOut, UInt(n)).rawValue)
+            try checked(boundary_layout_read_q16(fixedBank, fixedVersion, &fixedOut, n))
         }
         // Q16.16 writes that change every spring, against memcpy moving the bytes each must move:
         // a state set 20 B a spring, as float32's; a retarget 24 (its check reads the velocity
         // lanes too: the motion must still fit the format).
         let fixedVelocities = (0..<n).map { Int32($0 % 7 - 3) << 16 }, fixedGoals = [fixedValues, fixedValues.map { $0 &+ (1 << 16) }]
         try measure("Q16.16 set state in storage order (sk_layout_set_state_q16), against memcpy moving the same 20 B a spring", bytes: 10 * n) { _ in
-            try checked(sk_layout_set_state_q16(fixedBank, sk_region._all.rawValue, fixedVersion, fixedValues, fixedVelocities, UInt(n)).rawValue)
+            try checked(boundary_layout_set_state_q16(fixedBank, fixedVersion, fixedValues, fixedVelocities, n))
         }
         var fixedWrites = 0
         try measure("Q16.16 retarget in storage order, every target moved (sk_layout_retarget_q16), against memcpy moving the same 24 B a spring", bytes: 12 * n) { _ in
             fixedWrites += 1
-            try checked(sk_layout_retarget_q16(fixedBank, sk_region._all.rawValue, fixedVersion, fixedGoals[fixedWrites % 2], UInt(n)).rawValue)
+            try checked(boundary_layout_retarget_q16(fixedBank, fixedVersion, fixedGoals[fixedWrites % 2], n))
         }
         try measure("set state in storage order (sk_layout_set_state_f32)", bytes: 8 * n) { _ in
-            try checked(sk_layout_set_state_f32(cBank, sk_region._all.rawValue, version, values, zeros, UInt(n)).rawValue)
+            try checked(boundary_layout_set_state(cBank, version, values, zeros, n))
         }
         // Every target written back unchanged (an engine that writes all its targets each frame),
         // then every target moved (each spring re-predicted at the next step).
@@ -245,14 +258,14 @@ struct CBoundaryCommand {
         let callCosts = try measureCalls(progress: progress)
 
         let report = Report(
-            springs: n, swiftFrameNanoseconds: Summary(median: median(swiftTimes), min: swiftTimes.min()!),
+            springs: n, library: library ?? "linked", swiftFrameNanoseconds: Summary(median: median(swiftTimes), min: swiftTimes.min()!),
             cFrameNanoseconds: Summary(median: median(cTimes), min: cTimes.min()!), frameRatio: median(ratios), bulk: bulk,
             deferredNanosecondsPerSpring: Self.deferred(bulk, springs: n), callNanoseconds: callCosts)
         switch format {
         case .json:
             print(try jsonText(report), terminator: "")
         case .table, .csv:
-            print("\(n) springs, float32, one thread, \(frames) frames x \(repeats) interleaved repeats")
+            print("\(n) springs, float32, one thread, \(frames) frames x \(repeats) interleaved repeats; C calls to \(report.library)")
             print(String(format: "frame through the Swift API: %.0f ns (min %.0f)", report.swiftFrameNanoseconds.median, report.swiftFrameNanoseconds.min))
             print(String(format: "frame through the C interface: %.0f ns (min %.0f)", report.cFrameNanoseconds.median, report.cFrameNanoseconds.min))
             print(String(format: "C / Swift: %.3fx (median of the repeats' ratios)", report.frameRatio))
@@ -276,8 +289,8 @@ struct CBoundaryCommand {
     /// go, three counts read) and `sk_bank_step` on a bank with nothing moving.
     private func measureCalls(progress: Progress) throws -> [String: Double] {
         var bank: UInt64 = 0
-        try check(sk_bank_create(sk_format._float32.rawValue, 1, 0, &bank))
-        defer { _ = sk_bank_destroy(bank) }
+        try check(boundary_bank_create(sk_format._float32.rawValue, 0, &bank))
+        defer { _ = boundary_bank_destroy(bank) }
         let calls: Int64 = 1_000_000
         var result: [String: Double] = [:]
         for (which, name) in [(Int32(0), "sk_bank_counts"), (1, "sk_bank_step, nothing moving")] {
@@ -286,7 +299,7 @@ struct CBoundaryCommand {
                 let start = now()
                 let status = boundary_calls(bank, which, calls)
                 best = min(best, (now() - start) / Double(calls) * 1e9)
-                try check(sk_status(rawValue: status) ?? ._invalid_argument)
+                try check(status)
             }
             result[name] = best
             progress.update("c-boundary: \(name)")
@@ -302,13 +315,13 @@ struct CBoundaryCommand {
     private func measureWritesWithSteps(
         n: Int, dt: Double, progress: Progress, measure: (String, Int, (Int) throws -> Void) throws -> Void
     ) throws {
-        func checked(_ status: Int32) throws { try check(sk_status(rawValue: status) ?? ._invalid_argument) }
+        func checked(_ status: Int32) throws { try check(status) }
         var bank: UInt64 = 0
-        try check(sk_bank_create(sk_format._float32.rawValue, 1, UInt(n), &bank))
-        defer { _ = sk_bank_destroy(bank) }
+        try check(boundary_bank_create(sk_format._float32.rawValue, n, &bank))
+        defer { _ = boundary_bank_destroy(bank) }
         let values = (0..<n).map { Float($0 % 1000) + 500 }, zeros = [Float](repeating: 0, count: n)
         var handles = [UInt64](repeating: 0, count: n)
-        try check(sk_bank_add_f32(bank, UInt(n), values, zeros, nil, 120, 2, 1, 0.5, &handles))
+        try check(boundary_bank_add_f32(bank, n, values, zeros, 120, 2, 0.5, &handles))
         try checked(boundary_step_frames(bank, dt, 1))
         let targets = [zeros, zeros.map { $0 + 1 }]
         var writes = 0
@@ -319,7 +332,7 @@ struct CBoundaryCommand {
             writes += 1
             let goals = targets[writes % 2]
             if state {
-                try checked(sk_layout_set_state_f32(bank, sk_region._all.rawValue, version, values, goals, UInt(count)).rawValue)
+                try checked(boundary_layout_set_state(bank, version, values, goals, count))
             } else {
                 try checked(boundary_layout_retarget(bank, version, goals, count))
             }
@@ -371,7 +384,7 @@ struct CBoundaryCommand {
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
-    private func check(_ status: sk_status) throws {
-        guard status == ._ok else { throw BenchError.failed("C interface: \(String(cString: sk_status_name(status.rawValue)))") }
+    private func check(_ status: Int32) throws {
+        guard status == sk_status._ok.rawValue else { throw BenchError.failed("C interface: \(String(cString: sk_status_name(status)))") }
     }
 }
