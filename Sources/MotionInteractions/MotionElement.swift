@@ -39,8 +39,14 @@ public final class MotionElement {
 
     /// An element at `position`, with the given opacity, scale, rotation and size.
     ///
-    /// - Parameter coordinateScale: input points per unit of the element's coordinate space;
-    ///   must be finite and positive (a zero or infinite scale has no inverse).
+    /// - Parameters:
+    ///   - position: its position (a view's center) in its container's coordinates.
+    ///   - opacity: its opacity, 0 to 1.
+    ///   - scale: its scale about its center (1: natural size).
+    ///   - rotation: its rotation in radians.
+    ///   - size: its size.
+    ///   - coordinateScale: input points per unit of the element's coordinate space; must be
+    ///     finite and positive (a zero or infinite scale has no inverse).
     public init(
         position: CGPoint = .zero, opacity: Float = 1, scale: CGFloat = 1, rotation: CGFloat = 0, size: CGSize = .zero,
         coordinateScale: CGFloat = 1

@@ -45,9 +45,12 @@ public final class Spring<T: SpringAnimatable> {
 
     /// A spring from `initialValue` toward `destination`, at rest within `threshold`.
     ///
-    /// - Parameter threshold: the kernel's settle tolerance in the value's units (0.5 points for
-    ///   a position, 1/256 for an opacity); a non-finite or non-positive threshold is replaced by
-    ///   ``defaultThreshold``.
+    /// - Parameters:
+    ///   - destination: the property whose value the spring pulls toward.
+    ///   - initialValue: the property whose value the spring starts from.
+    ///   - threshold: the kernel's settle tolerance in the value's units (0.5 points for a
+    ///     position, 1/256 for an opacity); a non-finite or non-positive threshold is replaced by
+    ///     ``defaultThreshold``.
     public init(to destination: ReactiveProperty<T>, initialValue: ReactiveProperty<T>, threshold: Float = Spring.defaultThreshold) {
         self.destination = destination
         self.initialValue = initialValue

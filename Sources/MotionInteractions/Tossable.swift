@@ -72,9 +72,14 @@ public final class Tossable: AttachWithSpring {
     /// recognizer's `maximumSpeed` (10¹⁶⁰ pt/s included) is tossed at `maximumSpeed` in its own
     /// direction. A NaN position at the release restarts from where the spring was paused.
     ///
-    /// - Parameter panGestureRecognizer: the recognizer to use; when nil, one is made. A
-    ///   recognizer attached to no element is attached to `containerView` (and detached again
-    ///   when the Tossable is removed from its runtime).
+    /// - Parameters:
+    ///   - position: the property the spring drives and the drag moves.
+    ///   - destination: where the spring pulls the position after a release.
+    ///   - containerView: the element whose coordinates the gesture's velocity is measured in.
+    ///   - springSource: the source that makes the position's spring.
+    ///   - panGestureRecognizer: the recognizer to use; when nil, one is made. A
+    ///     recognizer attached to no element is attached to `containerView` (and detached again
+    ///     when the Tossable is removed from its runtime).
     public init(
         position: ReactiveProperty<CGPoint>, to destination: ReactiveProperty<CGPoint>, containerView: MotionElement,
         springSource: SpringSource<CGPoint>, panGestureRecognizer: GestureRecognizer? = nil
