@@ -75,7 +75,7 @@ final class BankRegistry: Sendable {
         var nextSerial: UInt64 = 1
     }
 
-    private let state = Mutex(State())
+    private let state = RegistryLock(State())
 
     /// Registers a new bank; returns its id. `make` is given the slot number, the generation
     /// offset and the layout version base.
