@@ -26,7 +26,7 @@ enum BenchMain {
                 return 0
             case let name?:
                 guard let named = BenchCommands.command(named: name) else {
-                    throw BenchError.usage("unknown command \(printable(name))\n\n\(usage)")
+                    throw BenchError.usage("unknown command \(printable(name)) (spring-bench --help lists the commands)")
                 }
                 command = named
             }

@@ -1,3 +1,4 @@
+import BenchStatistics
 import CAllocationCounter
 import Foundation
 import MotionInteractions
@@ -97,6 +98,27 @@ struct InteractionsReport: Codable {
     var inputNs: Percentiles
     /// ``overheadNsPerMovingInteraction`` over the frames.
     var overheadNsPerMovingInteractionPercentiles: Percentiles
+    /// The 95 % intervals of the overhead per moving interaction and of the input per gesture
+    /// event: the median of blocks of ``blockFrames`` consecutive frames (each block's median),
+    /// bootstrapped over the blocks, since neighbouring frames are not independent (nil in runs
+    /// written before schema 2).
+    var overheadInterval: Interval?
+    var inputPerEventInterval: Interval?
+    /// Blocks behind the intervals.
+    var blocks: Int?
+    /// Why the noise meter marked the timed frames noisy (empty: quiet; nil: not read).
+    var noise: [String]?
+
+    /// Frames per block of the intervals.
+    static let blockFrames = 20
+
+    /// The interval of the median of `perFrame` over blocks of ``blockFrames`` frames.
+    static func blockInterval(_ perFrame: [Double], confidence: Double) -> Interval? {
+        let blocks = stride(from: 0, to: perFrame.count, by: blockFrames).compactMap { start in
+            Bootstrap.median(Array(perFrame[start..<min(start + blockFrames, perFrame.count)]))
+        }
+        return Bootstrap.medianInterval(blocks, confidence: confidence)
+    }
 
     /// The report as a text table.
     func table() -> TextTable {
@@ -186,7 +208,7 @@ final class InteractionsBench {
     }
 
     /// Sets the Tossables up, warms up, and times `frames` frames.
-    func run(progress: Progress) throws -> InteractionsReport {
+    func run(progress: Progress, confidence: Double = 0.95, noise: NoiseMeter? = nil) throws -> InteractionsReport {
         progress.note("interactions: \(count) Tossables")
         let verified = AllocationProbe.verify()
         let heapBefore = heapBytesInUse()
@@ -232,7 +254,11 @@ final class InteractionsBench {
             overheadWithInputNsPerMovingInteraction: withInput.isEmpty ? 0 : Percentiles(withInput).p50,
             heapBytesPerTossable: heapBytesPerTossable, allocationsPerFrame: Double(countedAllocations) / Double(frames), allocations: Int(countedAllocations),
             frees: Int(countedFrees), allocationCounterVerified: verified, frameNs: frame, kernelStepNs: kernel,
-            deliveryNs: Percentiles(deliveryNs), inputNs: Percentiles(inputNs), overheadNsPerMovingInteractionPercentiles: overheadPercentiles)
+            deliveryNs: Percentiles(deliveryNs), inputNs: Percentiles(inputNs), overheadNsPerMovingInteractionPercentiles: overheadPercentiles,
+            overheadInterval: InteractionsReport.blockInterval(overhead, confidence: confidence),
+            inputPerEventInterval: InteractionsReport.blockInterval(perEvent, confidence: confidence),
+            blocks: (overhead.count + InteractionsReport.blockFrames - 1) / InteractionsReport.blockFrames,
+            noise: noise?.read(after: "interactions").reasons)
     }
 
     /// Makes the Tossables, each resting on its own destination in a grid, and staggers their
