@@ -13,6 +13,7 @@ enum BenchMain {
         """
 
     static func main() -> Int32 {
+        _ = processStarted
         do {
             var arguments = CommandLineArguments(Array(CommandLine.arguments.dropFirst()))
             let help = arguments.flag("help")

@@ -75,7 +75,7 @@ enum ResultsSummary {
                 engineering(n.computeStepsPerSecond.p0), engineering(n.computeStepsPerSecond.p100), engineering(n.computeReference),
                 n.bandwidthGigabytesPerSecond.p0, n.bandwidthGigabytesPerSecond.p100, n.bandwidthReference, n.reference)
             if n.isNoisy {
-                lines.append("**Noisy machine: \(n.noisyGroups) of \(n.groups) measurement groups were taken while it was loaded** (\(summary)). Those groups are marked (noisy) below; a figure of theirs that an absolute time or a second thread decides is inconclusive rather than not met.")
+                lines.append("**Noisy machine: \(n.noisyGroups) of \(n.groups) measurement groups were taken while it was loaded** (\(summary)). Those groups are marked (noisy) below; a timed figure of theirs that misses its target is inconclusive rather than not met (a met one stays met).")
             } else {
                 lines.append("Quiet machine: none of \(n.groups) measurement groups was marked by the noise meter (\(summary)).")
             }
