@@ -21,7 +21,7 @@ struct CompareCommand {
             a regression   when the whole interval is worse than 1 by more than F (default 0.05)
             better         when the whole interval is better than 1 by more than F
             ok             otherwise (the change is within the noise, or smaller than F)
-          Figures of runs written before intervals (schema 1) are compared by their p50 against F.
+          Timed figures of runs written before intervals (schema 1) have no spread: "not judged".
           Exact figures (settle: early rests, never-rested, share within [R, R + 1], latency p99; the seed
           scenario's rest frame; heap allocations per frame) regress on any worsening.
           Absolute figures (spring-steps/s, the interaction layer's ns) move with the machine: they are
@@ -223,11 +223,14 @@ struct CompareCommand {
         }
         let i = r.interactions
         let noise = i.noise ?? []
+        func blocks(_ key: String) -> [Double]? { i.blockMedians?[key].flatMap { $0.isEmpty ? nil : $0 } }
         figures += [
-            Figure(name: "interactions/frame-ns-p50", value: i.frameNsP50, higherIsBetter: false, kind: .time, noise: noise),
-            Figure(name: "interactions/kernel-step-ns-p50", value: i.kernelStepNsP50, higherIsBetter: false, kind: .time, noise: noise),
-            Figure(name: "interactions/overhead-ns-per-moving-interaction", value: i.overheadNsPerMovingInteraction, higherIsBetter: false, kind: .time, noise: noise),
-            Figure(name: "interactions/input-ns-per-gesture-event", value: i.inputNsPerGestureEvent, higherIsBetter: false, kind: .time, noise: noise),
+            Figure(name: "interactions/frame-ns-p50", value: i.frameNsP50, samples: blocks("frame"), higherIsBetter: false, kind: .time, noise: noise),
+            Figure(name: "interactions/kernel-step-ns-p50", value: i.kernelStepNsP50, samples: blocks("step"), higherIsBetter: false, kind: .time, noise: noise),
+            Figure(name: "interactions/overhead-ns-per-moving-interaction", value: i.overheadNsPerMovingInteraction,
+                   samples: blocks("overhead"), higherIsBetter: false, kind: .time, noise: noise),
+            Figure(name: "interactions/input-ns-per-gesture-event", value: i.inputNsPerGestureEvent, samples: blocks("input"),
+                   higherIsBetter: false, kind: .time, noise: noise),
             Figure(name: "interactions/allocations-per-frame", value: i.allocationsPerFrame, higherIsBetter: false, kind: .exact),
         ]
         return figures
@@ -274,13 +277,16 @@ struct CompareCommand {
                 comparisons.append(comparison)
                 continue
             }
-            let interval: Interval
-            if let sa = a.samples, let sb = b.samples, !sa.isEmpty, !sb.isEmpty,
-               let i = Bootstrap.ratioOfMediansInterval(sa, sb, confidence: confidence) {
-                interval = i
-            } else {
-                let point = a.value / b.value
-                interval = Interval(estimate: point, low: point, high: point, confidence: 0)
+            guard let sa = a.samples, let sb = b.samples, !sa.isEmpty, !sb.isEmpty,
+                  let interval = Bootstrap.ratioOfMediansInterval(sa, sb, confidence: confidence)
+            else {
+                // A timed figure without its repeats (a run written before schema 2) has no spread:
+                // its change cannot be told from noise.
+                comparison.ratio = a.value / b.value
+                comparison.verdict = "not judged"
+                comparison.note = "no repeats in \(a.samples == nil ? "the current run" : "the baseline") (a run written before schema 2)"
+                comparisons.append(comparison)
+                continue
             }
             comparison.ratio = interval.estimate
             comparison.low = interval.low
@@ -317,7 +323,7 @@ struct CompareCommand {
         } else {
             let progress = Progress()
             current = try DefaultRun.measure(
-                quick: baseline.quick, full: baseline.full ?? false, settings: DefaultRun.Settings(budget: baseline.quick ? 1 : 3, repeats: nil, confidence: confidence),
+                quick: baseline.quick, full: baseline.full ?? false, settings: DefaultRun.Settings(budget: baseline.quick ? 1 : 2.5, repeats: nil, confidence: confidence),
                 progress: progress).0
             progress.finish()
         }
@@ -325,7 +331,7 @@ struct CompareCommand {
             throw BenchError.input("the runs are of different machines (baseline \(baseline.machine.slug), current \(current.machine.slug)); --across-machines compares them anyway")
         }
         var notes: [String] = []
-        if baseline.schema != current.schema { notes.append("the runs are of different versions (schema \(baseline.schema) and \(current.schema)): figures without repeats are compared by their p50") }
+        if baseline.schema != current.schema { notes.append("the runs are of different versions (schema \(baseline.schema) and \(current.schema)): timed figures without repeats are not judged") }
         if baseline.machine.swiftVersion != current.machine.swiftVersion { notes.append("the runs were built by different compilers (Swift \(baseline.machine.swiftVersion) and \(current.machine.swiftVersion))") }
         let missing = Self.missingGroups(baseline: baseline, current: current)
         if !missing.isEmpty {

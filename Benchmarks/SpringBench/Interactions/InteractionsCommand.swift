@@ -106,18 +106,26 @@ struct InteractionsReport: Codable {
     var inputPerEventInterval: Interval?
     /// Blocks behind the intervals.
     var blocks: Int?
+    /// Each block's median of the per-frame figures (`frame` and `step` ns, `overhead`
+    /// ns per moving interaction, `input` ns per gesture event; one-word keys survive snake_case), the samples `compare`
+    /// resamples (nil in runs written before schema 2).
+    var blockMedians: [String: [Double]]?
     /// Why the noise meter marked the timed frames noisy (empty: quiet; nil: not read).
     var noise: [String]?
 
     /// Frames per block of the intervals.
     static let blockFrames = 20
 
-    /// The interval of the median of `perFrame` over blocks of ``blockFrames`` frames.
-    static func blockInterval(_ perFrame: [Double], confidence: Double) -> Interval? {
-        let blocks = stride(from: 0, to: perFrame.count, by: blockFrames).compactMap { start in
+    /// The medians of `perFrame`'s blocks of ``blockFrames`` frames.
+    static func blockMedians(_ perFrame: [Double]) -> [Double] {
+        stride(from: 0, to: perFrame.count, by: blockFrames).compactMap { start in
             Bootstrap.median(Array(perFrame[start..<min(start + blockFrames, perFrame.count)]))
         }
-        return Bootstrap.medianInterval(blocks, confidence: confidence)
+    }
+
+    /// The interval of the median of `perFrame` over blocks of ``blockFrames`` frames.
+    static func blockInterval(_ perFrame: [Double], confidence: Double) -> Interval? {
+        Bootstrap.medianInterval(blockMedians(perFrame), confidence: confidence)
     }
 
     /// The report as a text table.
@@ -258,6 +266,11 @@ final class InteractionsBench {
             overheadInterval: InteractionsReport.blockInterval(overhead, confidence: confidence),
             inputPerEventInterval: InteractionsReport.blockInterval(perEvent, confidence: confidence),
             blocks: (overhead.count + InteractionsReport.blockFrames - 1) / InteractionsReport.blockFrames,
+            blockMedians: [
+                "frame": InteractionsReport.blockMedians(frameNs), "step": InteractionsReport.blockMedians(kernelNs),
+                "overhead": InteractionsReport.blockMedians(overhead),
+                "input": InteractionsReport.blockMedians(perEvent),
+            ],
             noise: noise?.read(after: "interactions").reasons)
     }
 
