@@ -323,7 +323,7 @@ struct CompareCommand {
         } else {
             let progress = Progress()
             current = try DefaultRun.measure(
-                quick: baseline.quick, full: baseline.full ?? false, settings: DefaultRun.Settings(budget: baseline.quick ? 1 : 2.5, repeats: nil, confidence: confidence),
+                quick: baseline.quick, full: baseline.full ?? false, settings: DefaultRun.Settings(budget: baseline.quick ? 1 : 2, repeats: nil, confidence: confidence),
                 progress: progress).0
             progress.finish()
         }

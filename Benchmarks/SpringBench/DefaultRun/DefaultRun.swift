@@ -68,7 +68,7 @@ struct DefaultRun {
           --quick          CI-sized (1K and 16K springs, 500 cases, 1,000 Tossables): under a minute.
           --full           also 4M and 16M springs (DRAM; the figures judged at 16M): says its memory need first and
                            refuses when the machine has less memory available.
-          --budget S       seconds each group may spend on its repeats, 0.2...600 (default 2.5; --quick 1).
+          --budget S       seconds each group may spend on its repeats, 0.2...600 (default 2; --quick 1).
           --repeats N      a fixed number of interleaved repeats per group, 2...1000, instead of adaptive ones.
           --confidence C   the intervals' confidence level, 0.5...0.999 (default 0.95).
         """
@@ -110,7 +110,7 @@ struct DefaultRun {
     /// `--budget`, `--repeats` and `--confidence`, each refused outside its range.
     static func settings(_ arguments: inout CommandLineArguments, quick: Bool) throws(BenchError) -> Settings {
         Settings(
-            budget: try arguments.double("budget", in: 0.2...600) ?? (quick ? 1 : 2.5),
+            budget: try arguments.double("budget", in: 0.2...600) ?? (quick ? 1 : 2),
             repeats: try arguments.int("repeats", in: 2...1000),
             confidence: try arguments.double("confidence", in: 0.5...0.999) ?? 0.95)
     }
@@ -166,7 +166,7 @@ struct DefaultRun {
         progress.note("events")
         var eventsTimer = timer
         eventsTimer.secondsPerRepeat = 0.01
-        eventsTimer.rule.budgetSeconds = min(settings.budget, 0.5)
+        eventsTimer.rule.budgetSeconds = min(settings.budget, 0.3)
         // 16K (in cache) and 256K (past it, and above the 100K the retarget bound is stated at).
         let events = try EventsCommand(
             sizes: quick ? [4 << 10] : [16 << 10, 256 << 10], kernels: ["float", "fixed"],
