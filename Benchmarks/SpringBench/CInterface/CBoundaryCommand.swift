@@ -104,7 +104,7 @@ struct CBoundaryCommand {
                 let status = boundary_step_frames(cBank, dt, Int32(frames))
                 guard status == sk_status._ok.rawValue else { throw BenchError.failed("C interface: \(String(cString: sk_status_name(status)))") }
             }),
-        ])
+        ], clock: .threadCPU)  // both step on this thread
         let swiftTimes = timing.samples[0].map { $0 / Double(frames) * 1e9 }
         let cTimes = timing.samples[1].map { $0 / Double(frames) * 1e9 }
         let ratios = Bootstrap.pairedRatios(cTimes, swiftTimes)

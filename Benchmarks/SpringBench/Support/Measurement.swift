@@ -11,6 +11,33 @@ func now() -> Double {
     return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
 }
 
+/// This thread's CPU time in seconds: what it ran, not what the scheduler gave to others.
+func threadCPUTime() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+}
+
+/// Which clock a group of contenders is timed by.
+enum TimingClock: String, Codable {
+    /// The calling thread's CPU time: for groups whose every frame runs on that one thread. A
+    /// shared machine time-slices its cores between processes (on these 2-vCPU VMs, with other
+    /// builds running, this process got half a core), and a slice taken by another process
+    /// inside a repeat is not the kernel's cost: wall time counted it, and ratios of interleaved
+    /// repeats moved by up to 3x between two runs of the same code.
+    case threadCPU = "thread-cpu"
+    /// Wall time: for groups with a step on more than one thread (CPU time would add the threads').
+    case wall
+
+    /// The clock's reading in seconds.
+    func now() -> Double {
+        switch self {
+        case .threadCPU: threadCPUTime()
+        case .wall: SpringBench.now()
+        }
+    }
+}
+
 /// p0/p50/p90/p100 of a set of samples (nearest rank).
 struct Percentiles: Codable, Hashable {
     var p0: Double
@@ -61,6 +88,8 @@ struct GroupTiming {
     /// Why the repeats stopped: `precision` (every judged interval within the rule's ±),
     /// `budget`, `cap` (the rule's most repeats) or `fixed` (`--repeats`).
     var stoppedBy: String
+    /// The clock the repeats were timed by.
+    var clock: TimingClock
 }
 
 /// Times frames the Box2D way (untimed warm-up, then repeats of a calibrated number of frames),
@@ -111,12 +140,13 @@ struct FrameTimer {
 
     /// Times the contenders; `judged` are the (numerator, denominator) pairs whose ratios the
     /// adaptive rule watches (none: each contender against the first).
-    func measure(_ contenders: [Contender], judged: [(Int, Int)] = [], warmUpFrames: Int = 3) throws -> GroupTiming {
+    /// `clock` times the repeats (the budget is always wall time).
+    func measure(_ contenders: [Contender], judged: [(Int, Int)] = [], warmUpFrames: Int = 3, clock: TimingClock = .wall) throws -> GroupTiming {
         var frames: [Int] = []
         for contender in contenders {
             contender.prepare()
             for _ in 0..<warmUpFrames { try contender.frame() }
-            frames.append(try calibrate(contender))
+            frames.append(try calibrate(contender, clock: clock))
         }
         let pairs = !judged.isEmpty ? judged : (contenders.count > 1 ? (1..<contenders.count).map { ($0, 0) } : [(0, 0)])
         var samples = [[Double]](repeating: [], count: contenders.count)
@@ -128,13 +158,13 @@ struct FrameTimer {
             for (i, contender) in contenders.enumerated() {
                 contender.prepare()
                 try contender.frame()  // untimed: the frame after a change of settings rebuilds its plan
-                let start = now()
+                let start = clock.now()
                 for _ in 0..<frames[i] { try contender.frame() }
-                var end = now()
+                var end = clock.now()
                 if contender.isOurs && Self.slowdown > 1 {
                     let until = start + (end - start) * Self.slowdown
-                    while now() < until {}
-                    end = now()
+                    while clock.now() < until {}
+                    end = clock.now()
                 }
                 samples[i].append((end - start) / Double(frames[i]))
             }
@@ -157,16 +187,16 @@ struct FrameTimer {
         }
         return GroupTiming(
             samples: samples, framesPerRepeat: frames, repeats: rounds, budgetSeconds: repeats == nil ? rule.budgetSeconds : nil,
-            seconds: now() - started, stoppedBy: stoppedBy)
+            seconds: now() - started, stoppedBy: stoppedBy, clock: clock)
     }
 
-    /// Frames that take about `secondsPerRepeat`.
-    private func calibrate(_ contender: Contender) throws -> Int {
+    /// Frames that take about `secondsPerRepeat` on `clock`.
+    private func calibrate(_ contender: Contender, clock: TimingClock) throws -> Int {
         var frames = 1
         while true {
-            let start = now()
+            let start = clock.now()
             for _ in 0..<frames { try contender.frame() }
-            let elapsed = now() - start
+            let elapsed = clock.now() - start
             if elapsed >= secondsPerRepeat / 4 || frames >= 1 << 24 {
                 return max(1, Int(Double(frames) * secondsPerRepeat / max(elapsed, 1e-9)))
             }

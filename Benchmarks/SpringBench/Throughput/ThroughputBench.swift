@@ -53,7 +53,9 @@ struct ThroughputBench {
             contenders.append(contender)
             stepsPerFrame.append(steps)
         }
-        let group = try timer.measure(contenders, judged: Self.judgedPairs(cases))
+        // The thread's CPU time when every case steps on this one thread; wall time otherwise.
+        let clock: TimingClock = cases.allSatisfy({ !$0.kernel.isBank || $0.threads == 1 }) ? .threadCPU : .wall
+        let group = try timer.measure(contenders, judged: Self.judgedPairs(cases), clock: clock)
         let reading = noise?.read(after: "throughput \(springCountLabel(cases[0].springs)) \(cases[0].group)")
         let timings = zip(group.samples, group.framesPerRepeat).map { (samples: $0, framesPerRepeat: $1) }
         return zip(zip(cases, stepsPerFrame), timings).map { item, timing in
@@ -61,6 +63,7 @@ struct ThroughputBench {
             result.samplesNanosecondsPerFrame = timing.samples.map { $0 * 1e9 }
             result.budgetSeconds = group.budgetSeconds
             result.stoppedBy = group.stoppedBy
+            result.clock = group.clock
             result.noise = reading?.reasons
             if item.0.settle == .churn, let workload = cache.banks[item.0.bankKey] {
                 let counts = workload.restartCounts()

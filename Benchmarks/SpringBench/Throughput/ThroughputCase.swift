@@ -166,6 +166,9 @@ struct ThroughputResult: Codable {
     var budgetSeconds: Double?
     /// Why the group's repeats stopped: precision, budget, cap or fixed.
     var stoppedBy: String?
+    /// The clock its repeats were timed by: the thread's CPU time (every case of the group on one
+    /// thread) or wall time (nil in runs before schema 2: wall).
+    var clock: TimingClock?
     /// Why the noise meter marked the group noisy (empty: quiet; nil: not read).
     var noise: [String]?
 
