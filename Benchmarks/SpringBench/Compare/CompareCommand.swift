@@ -24,10 +24,11 @@ struct CompareCommand {
           Timed figures of runs written before intervals (schema 1) have no spread: "not judged".
           Exact figures (settle: early rests, never-rested, share within [R, R + 1], latency p99; the seed
           scenario's rest frame; heap allocations per frame) regress on any worsening.
-          Absolute figures (spring-steps/s, the interaction layer's ns) move with the machine: they are
-          judged only when neither run's noise meter marked it loaded and the two runs' calibration loops
-          agree within F; otherwise they are "not judged". So are ratios of a step on more than one thread
-          (a neighbour takes the other core). Ratios of one thread within one run are always judged.
+          A change is judged only between comparable conditions: when the noise meter's readings of the
+          two runs (and of the figure's group) agree, other processes' CPU within a tenth of the cores and
+          steal within 2 points; otherwise it is "not judged" (a neighbour on the other core moved
+          interleaved ratios by up to 36 %). Absolute figures (spring-steps/s, ns) also need the compute
+          calibration loops to agree within F; ratios of a step on two threads, a quiet group.
           --output DIR writes DIR/compare.json.
         """
 
@@ -82,6 +83,8 @@ struct CompareCommand {
         var kind: Kind
         /// The noise meter's reasons for the figure's group (empty: quiet).
         var noise: [String] = []
+        /// The noise meter's name for the group it was measured in (`throughput 16K kernels`).
+        var group: String? = nil
     }
 
     /// One figure in both runs.
@@ -175,7 +178,7 @@ struct CompareCommand {
             let name = "throughput/\(result.group)/\(result.kernel)/\(springCountLabel(result.springs))/\(slug(result.variantLabel))/\(result.threadsRequested)thr"
             let samples = stepsPerSecond(result)
             figures.append(Figure(name: name, value: samples.flatMap(Bootstrap.median) ?? result.springStepsPerSecond.p50, samples: samples,
-                                  higherIsBetter: true, kind: .throughput, noise: result.noise ?? []))
+                                  higherIsBetter: true, kind: .throughput, noise: result.noise ?? [], group: meterGroup(result)))
         }
         for springs in Set(t.map(\.springs)).sorted() {
             let size = springCountLabel(springs)
@@ -184,17 +187,18 @@ struct CompareCommand {
                 if let o = ResultsSummary.find(t, other, springs) {
                     let (value, samples) = ratio(simd, o)
                     figures.append(Figure(name: "ratio/simd-vs-\(other.rawValue)/\(size)", value: value, samples: samples, higherIsBetter: true, kind: .ratio,
-                                          noise: simd.noise ?? []))
+                                          noise: simd.noise ?? [], group: meterGroup(simd)))
                 }
             }
             if let fixed = ResultsSummary.find(t, .fixed, springs), let c = ResultsSummary.find(t, .cFixed, springs) {
                 let (value, samples) = ratio(fixed, c)
-                figures.append(Figure(name: "ratio/fixed-vs-c-fixed/\(size)", value: value, samples: samples, higherIsBetter: true, kind: .ratio, noise: fixed.noise ?? []))
+                figures.append(Figure(name: "ratio/fixed-vs-c-fixed/\(size)", value: value, samples: samples, higherIsBetter: true, kind: .ratio,
+                                      noise: fixed.noise ?? [], group: meterGroup(fixed)))
             }
             if let probe = ResultsSummary.find(t, .probeBandwidth, springs) {
                 let (value, samples) = ratio(simd, probe)
                 figures.append(Figure(name: "ratio/simd-vs-probe-bandwidth/\(size)", value: value, samples: samples, higherIsBetter: true, kind: .ratio,
-                                      noise: simd.noise ?? []))
+                                      noise: simd.noise ?? [], group: meterGroup(simd)))
             }
             for group in ["threads", "pause", "settle", "configurations", "skip-at-rest", "frame-clock"] {
                 for kernel in ["simd", "fixed"] {
@@ -207,7 +211,7 @@ struct CompareCommand {
                         figures.append(Figure(
                             name: "ratio/\(group)/\(kernel == "simd" ? "" : kernel + "/")\(slug(variant.variantLabel))/\(variant.threadsRequested)thr/\(size)",
                             value: value, samples: samples, higherIsBetter: true, kind: variant.threads > 1 ? .threadedRatio : .ratio,
-                            noise: variant.noise ?? []))
+                            noise: variant.noise ?? [], group: meterGroup(variant)))
                     }
                 }
             }
@@ -225,12 +229,12 @@ struct CompareCommand {
         let noise = i.noise ?? []
         func blocks(_ key: String) -> [Double]? { i.blockMedians?[key].flatMap { $0.isEmpty ? nil : $0 } }
         figures += [
-            Figure(name: "interactions/frame-ns-p50", value: i.frameNsP50, samples: blocks("frame"), higherIsBetter: false, kind: .time, noise: noise),
-            Figure(name: "interactions/kernel-step-ns-p50", value: i.kernelStepNsP50, samples: blocks("step"), higherIsBetter: false, kind: .time, noise: noise),
+            Figure(name: "interactions/frame-ns-p50", value: i.frameNsP50, samples: blocks("frame"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
+            Figure(name: "interactions/kernel-step-ns-p50", value: i.kernelStepNsP50, samples: blocks("step"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
             Figure(name: "interactions/overhead-ns-per-moving-interaction", value: i.overheadNsPerMovingInteraction,
-                   samples: blocks("overhead"), higherIsBetter: false, kind: .time, noise: noise),
+                   samples: blocks("overhead"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
             Figure(name: "interactions/input-ns-per-gesture-event", value: i.inputNsPerGestureEvent, samples: blocks("input"),
-                   higherIsBetter: false, kind: .time, noise: noise),
+                   higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
             Figure(name: "interactions/allocations-per-frame", value: i.allocationsPerFrame, higherIsBetter: false, kind: .exact),
         ]
         return figures
@@ -241,24 +245,44 @@ struct CompareCommand {
         label.replacingOccurrences(of: ", ", with: "+").replacingOccurrences(of: " ", with: "-")
     }
 
-    /// Why the two runs' absolute figures cannot be judged against each other (nil: they can):
-    /// either run was loaded, or their calibration loops disagree by more than `threshold`.
-    static func machineDiffers(_ baseline: RunResults, _ current: RunResults, threshold: Double) -> String? {
+    /// The noise meter's name for a throughput result's group.
+    static func meterGroup(_ result: ThroughputResult) -> String {
+        "throughput \(springCountLabel(result.springs)) \(result.group)"
+    }
+
+    /// Why two runs' timed figures cannot be judged against each other (nil: they can): the
+    /// machine's load differed, by the noise meter's readings over the whole runs or over the
+    /// figure's group (other processes' CPU by more than a tenth of the machine's cores, steal by
+    /// more than 2 points). A neighbour on the other core of a 2-vCPU VM moved interleaved
+    /// single-thread ratios by up to 36 %: comparable conditions first, then intervals.
+    static func loadDiffers(_ baseline: RunResults, _ current: RunResults, group: String?) -> String? {
         guard let b = baseline.machine.noise, let c = current.machine.noise else { return nil }
-        if b.isNoisy || c.isNoisy { return "a run was measured on a loaded machine (noise meter)" }
-        let compute = c.computeStepsPerSecond.p50 / b.computeStepsPerSecond.p50
-        let bandwidth = c.bandwidthGigabytesPerSecond.p50 / b.bandwidthGigabytesPerSecond.p50
-        if abs(compute - 1) > threshold || abs(bandwidth - 1) > threshold {
-            return String(format: "the calibration loops differ (compute %.2fx, bandwidth %.2fx)", compute, bandwidth)
+        let cores = 0.1 * Double(max(1, baseline.machine.processors))
+        if abs(b.otherProcessesCoresMedian - c.otherProcessesCoresMedian) > cores {
+            return String(format: "the machine's load differed (other processes %.2f and %.2f cores, medians)", b.otherProcessesCoresMedian, c.otherProcessesCoresMedian)
         }
+        if abs(b.stealShareMedian - c.stealShareMedian) > 0.02 { return "steal differed" }
+        guard let group, let rb = b.readings.first(where: { $0.group == group }), let rc = c.readings.first(where: { $0.group == group }) else { return nil }
+        if abs(rb.otherProcessesCores - rc.otherProcessesCores) > cores {
+            return String(format: "the machine's load differed over its group (other processes %.2f and %.2f cores)", rb.otherProcessesCores, rc.otherProcessesCores)
+        }
+        if abs(rb.stealShare - rc.stealShare) > 0.02 { return "steal differed over its group" }
         return nil
+    }
+
+    /// Why the two runs' absolute figures cannot be judged against each other (nil: they can):
+    /// their compute calibration loops (the machine's speed) disagree by more than `threshold`.
+    static func speedDiffers(_ baseline: RunResults, _ current: RunResults, threshold: Double) -> String? {
+        guard let b = baseline.machine.noise, let c = current.machine.noise else { return nil }
+        let compute = c.computeStepsPerSecond.p50 / b.computeStepsPerSecond.p50
+        return abs(compute - 1) > threshold ? String(format: "the compute calibration loops differ (%.2fx)", compute) : nil
     }
 
     /// Every figure of either run, judged (see the command's help).
     static func compare(baseline: RunResults, current: RunResults, threshold: Double, confidence: Double = 0.95) -> [Comparison] {
         let before = Dictionary(figures(baseline).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(figures(current).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let machineNote = machineDiffers(baseline, current, threshold: threshold)
+        let speedNote = speedDiffers(baseline, current, threshold: threshold)
         var comparisons: [Comparison] = []
         for name in Set(before.keys).union(after.keys).sorted() {
             let b = before[name], a = after[name]
@@ -296,17 +320,17 @@ struct CompareCommand {
             let betterBeyond = b.higherIsBetter ? interval.low > 1 + threshold : interval.high < 1 - threshold
             comparison.verdict = worseBeyond ? "regression" : (betterBeyond ? "better" : "ok")
             if comparison.verdict != "ok" {
-                let noisy = !a.noise.isEmpty || !b.noise.isEmpty
+                // Not judged unless measured in comparable conditions.
+                var note = loadDiffers(baseline, current, group: a.group ?? b.group)
                 switch kind {
-                case .throughput, .time:
-                    if let machineNote { comparison.verdict = "not judged"; comparison.note = machineNote }
-                    else if noisy { comparison.verdict = "not judged"; comparison.note = "its group was measured on a loaded machine" }
+                case .throughput, .time: note = note ?? speedNote
                 case .threadedRatio:
-                    if noisy || machineNote != nil {
-                        comparison.verdict = "not judged"
-                        comparison.note = "a step on more than one thread, measured on a loaded machine"
-                    }
+                    if note == nil && (!a.noise.isEmpty || !b.noise.isEmpty) { note = "a step on two threads, measured on a loaded machine" }
                 case .ratio, .exact: break
+                }
+                if let note {
+                    comparison.verdict = "not judged"
+                    comparison.note = note
                 }
             }
             comparisons.append(comparison)

@@ -43,7 +43,7 @@ enum ResultsSummary {
             "- Swift \(m.swiftVersion); measured \(m.date); the run took \(String(format: "%.0f", results.durationSeconds)) s\(results.quick ? " (**--quick**: CI-sized, not a reference run)" : "")",
             "- Throughput figures are p50 over repeats after an untimed warm-up; the cases of one group (one size, one comparison) are measured together with their repeats interleaved, and every ratio below is taken within one group.",
             "- " + repeatsLine(results),
-            "- Groups whose every case steps on one thread are timed by that thread's CPU time: a time slice the scheduler gives another process inside a repeat is not the kernel's cost (wall time counted it, and moved interleaved ratios by up to 3x between two runs of the same code on this shared VM). Groups with a step on two threads, and the interaction layer's frames, are timed by wall time.",
+            "- Groups whose every case steps on one thread are timed by that thread's CPU time: a time slice the scheduler gives another process inside a repeat is not the kernel's cost (wall time counted it, and moved interleaved ratios by up to 3x between two runs of the same code on this shared VM). The interaction layer's frames (one thread) are timed the same way; groups with a step on two threads by wall time.",
             "",
         ]
         lines += figures(results)
