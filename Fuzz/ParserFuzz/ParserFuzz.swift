@@ -63,7 +63,8 @@ func fuzzArguments(_ input: inout FuzzInput) {
 /// text already holds a carriage return, whose meaning the change could alter).
 func asSpreadsheetText(_ text: String) -> String? {
     guard !text.unicodeScalars.contains("\r") else { return nil }
-    return "\u{FEFF}" + text.replacingOccurrences(of: "\n", with: "\r\n")
+    let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
+    return text.unicodeScalars.first == "\u{FEFF}" ? crlf : "\u{FEFF}" + crlf
 }
 
 func fuzzCases(_ input: FuzzInput, format: SettleCaseFile.Format) {

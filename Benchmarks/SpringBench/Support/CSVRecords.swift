@@ -46,6 +46,9 @@ enum CSVRecords {
         while index < scalars.endIndex {
             let scalar = scalars[index]
             index = scalars.index(after: index)
+            // A NUL would end the field for the C number parsers (`Double("0.016\0junk")` is
+            // 0.016): no text file holds one.
+            guard scalar != "\u{0}" else { throw .input("\(printable(path)):\(line): a NUL byte (not a text file)") }
             if inQuotes {
                 if scalar == "\"" {
                     if index < scalars.endIndex, scalars[index] == "\"" {
