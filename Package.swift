@@ -72,9 +72,12 @@ let package = Package(
         .target(name: "CBoundaryCaller", path: "Benchmarks/CBoundaryCaller"),
         // A malloc interposer that counts heap allocations, linked into spring-bench only.
         .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),
+        // spring-bench's statistics (bootstrap intervals, verdicts, the adaptive-repeat rule), a
+        // target of their own so that a test target can import them.
+        .target(name: "BenchStatistics", path: "Benchmarks/BenchStatistics", swiftSettings: strict),
         .executableTarget(
             name: "SpringBench",
-            dependencies: ["SpringKernel", "MotionInteractions", "SpringKernelC", "CSpringReference", "CAllocationCounter", "CBoundaryCaller"],
+            dependencies: ["SpringKernel", "MotionInteractions", "SpringKernelC", "CSpringReference", "CAllocationCounter", "CBoundaryCaller", "BenchStatistics"],
             path: "Benchmarks/SpringBench",
             swiftSettings: strict + nativeCPU
         ),
@@ -91,6 +94,11 @@ let package = Package(
         .testTarget(
             name: "SpringKernelCTests",
             dependencies: ["SpringKernelC", "SpringKernel"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BenchStatisticsTests",
+            dependencies: ["BenchStatistics"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -13,6 +13,7 @@ enum BenchMain {
         """
 
     static func main() -> Int32 {
+        _ = processStarted
         do {
             var arguments = CommandLineArguments(Array(CommandLine.arguments.dropFirst()))
             let help = arguments.flag("help")
@@ -26,7 +27,7 @@ enum BenchMain {
                 return 0
             case let name?:
                 guard let named = BenchCommands.command(named: name) else {
-                    throw BenchError.usage("unknown command \(printable(name))\n\n\(usage)")
+                    throw BenchError.usage("unknown command \(printable(name)) (spring-bench --help lists the commands)")
                 }
                 command = named
             }

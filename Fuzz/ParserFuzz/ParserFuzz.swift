@@ -59,13 +59,28 @@ func fuzzArguments(_ input: inout FuzzInput) {
     }
 }
 
+/// The same text as a spreadsheet writes it: CRLF line ends and a byte-order mark (nil when the
+/// text already holds a carriage return, whose meaning the change could alter).
+func asSpreadsheetText(_ text: String) -> String? {
+    guard !text.unicodeScalars.contains("\r") else { return nil }
+    let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
+    return text.unicodeScalars.first == "\u{FEFF}" ? crlf : "\u{FEFF}" + crlf
+}
+
 func fuzzCases(_ input: FuzzInput, format: SettleCaseFile.Format) {
     let cases: [SettleCase]
+    let source = text(input)
     do {
-        cases = try SettleCaseFile.parse(text(input), path: "cases.csv", format: format)
+        cases = try SettleCaseFile.parse(source, path: "cases.csv", format: format)
     } catch {
         checkOneLine(error)
         return
+    }
+    // CRLF and a byte-order mark read as the same cases (issue 28: CRLF files were refused).
+    if let spreadsheet = asSpreadsheetText(source) {
+        guard let again = try? SettleCaseFile.parse(spreadsheet, path: "cases.csv", format: format),
+              again.map({ $0.id.replacingOccurrences(of: "\r\n", with: "\n") }) == cases.map(\.id), again.map(\.hz) == cases.map(\.hz)
+        else { violated("the CRLF form of an accepted case file reads differently") }
     }
     for c in cases {
         guard (try? c.configuration()) != nil else { violated("accepted an invalid configuration: \(c)") }
@@ -81,9 +96,13 @@ func fuzzCases(_ input: FuzzInput, format: SettleCaseFile.Format) {
 
 func fuzzFrameTimes(_ input: FuzzInput) {
     do {
-        let durations = try FrameTimesFile.parse(text(input), path: "times.txt")
+        let source = text(input)
+        let durations = try FrameTimesFile.parse(source, path: "times.txt")
         guard !durations.isEmpty, durations.allSatisfy({ $0.isFinite && $0 > 0 && $0 <= FrameTimesFile.longestFrame }) else {
             violated("accepted frame durations \(durations)")
+        }
+        if let spreadsheet = asSpreadsheetText(source), (try? FrameTimesFile.parse(spreadsheet, path: "times.txt")) != durations {
+            violated("the CRLF form of an accepted frame-times file reads differently")
         }
     } catch {
         checkOneLine(error)

@@ -1,3 +1,4 @@
+import BenchStatistics
 import CBoundaryCaller
 import Foundation
 @_spi(KernelInternals) import SpringKernel
@@ -21,8 +22,9 @@ struct CBoundaryCommand {
 
           A frame of N springs (default 1M, float32, one thread, all moving) stepped through the C
           interface from C against the same frame stepped through the Swift API, F frames (default
-          20) per repeat, R interleaved repeats (default 15): ns per frame (median, min) and the
-          ratio C / Swift. Then the bulk calls over all N springs, by handle (read values, set
+          20) per call, calls for about 20 ms a repeat, R interleaved repeats (default 15), timed as
+          `throughput` times its groups: ns per frame (median, min) and the ratio C / Swift with its
+          95 % interval. Then the bulk calls over all N springs, by handle (read values, set
           state, retarget) and in storage order (read values, user values, handles; set state;
           retarget with every target unchanged, then every target moved; float32 and Q16.16), in
           GB/s of the bytes the engine's arrays hold (written by a read, read by a write), against
@@ -60,6 +62,8 @@ struct CBoundaryCommand {
         var cFrameNanoseconds: Summary
         /// Median over repeats of (C frame / Swift frame) within the repeat.
         var frameRatio: Double
+        /// Its 95 % interval, a bootstrap over the repeats' pairs.
+        var frameRatioInterval: Interval?
         var bulk: [Bulk]
         /// What the next step spends on a write's changes: (write + step) − step − write, ns a spring.
         var deferredNanosecondsPerSpring: [String: Double]
@@ -109,34 +113,19 @@ struct CBoundaryCommand {
         try check(boundary_step_frames(cBank, dt, 1))
 
         let progress = Progress()
-        var swiftTimes: [Double] = [], cTimes: [Double] = [], ratios: [Double] = []
-        for repeatIndex in 0..<repeats {
-            let timeSwift = { () throws -> Double in
-                let start = now()
-                for _ in 0..<frames { try swiftBank.step(dt: dt) }
-                return (now() - start) / Double(frames) * 1e9
-            }
-            let timeC = { () throws -> Double in
-                let start = now()
+        // The same timer, interleaving and statistics as `throughput`: F frames a call, calibrated
+        // calls a repeat, R rounds of (Swift, C), the ratio of each round a pair.
+        progress.note("c-boundary: \(repeats) interleaved repeats of the Swift and the C frame")
+        let timing = try FrameTimer(repeats: repeats, secondsPerRepeat: 0.02).measure([
+            Contender(frame: { for _ in 0..<frames { try swiftBank.step(dt: dt) } }),
+            Contender(frame: {
                 let status = boundary_step_frames(cBank, dt, Int32(frames))
-                let elapsed = (now() - start) / Double(frames) * 1e9
                 try check(status)
-                return elapsed
-            }
-            // Alternate which goes first, so neither always runs on a warmer cache.
-            var (s, c) = (0.0, 0.0)
-            if repeatIndex % 2 == 0 {
-                s = try timeSwift()
-                c = try timeC()
-            } else {
-                c = try timeC()
-                s = try timeSwift()
-            }
-            swiftTimes.append(s)
-            cTimes.append(c)
-            ratios.append(c / s)
-            progress.update("c-boundary: repeat \(repeatIndex + 1)/\(repeats)")
-        }
+            }),
+        ], clock: .threadCPU)  // both step on this thread
+        let swiftTimes = timing.samples[0].map { $0 / Double(frames) * 1e9 }
+        let cTimes = timing.samples[1].map { $0 / Double(frames) * 1e9 }
+        let ratios = Bootstrap.pairedRatios(cTimes, swiftTimes)
 
         var bulk: [Bulk] = []
         var out = [Float](repeating: 0, count: n)
@@ -259,7 +248,8 @@ struct CBoundaryCommand {
 
         let report = Report(
             springs: n, library: library ?? "linked", swiftFrameNanoseconds: Summary(median: median(swiftTimes), min: swiftTimes.min()!),
-            cFrameNanoseconds: Summary(median: median(cTimes), min: cTimes.min()!), frameRatio: median(ratios), bulk: bulk,
+            cFrameNanoseconds: Summary(median: median(cTimes), min: cTimes.min()!), frameRatio: median(ratios),
+            frameRatioInterval: Bootstrap.medianInterval(ratios), bulk: bulk,
             deferredNanosecondsPerSpring: Self.deferred(bulk, springs: n), callNanoseconds: callCosts)
         switch format {
         case .json:
@@ -268,7 +258,8 @@ struct CBoundaryCommand {
             print("\(n) springs, float32, one thread, \(frames) frames x \(repeats) interleaved repeats; C calls to \(report.library)")
             print(String(format: "frame through the Swift API: %.0f ns (min %.0f)", report.swiftFrameNanoseconds.median, report.swiftFrameNanoseconds.min))
             print(String(format: "frame through the C interface: %.0f ns (min %.0f)", report.cFrameNanoseconds.median, report.cFrameNanoseconds.min))
-            print(String(format: "C / Swift: %.3fx (median of the repeats' ratios)", report.frameRatio))
+            print(String(format: "C / Swift: %.3fx [%.3f, %.3f] (median of the repeats' ratios, 95 %% interval)", report.frameRatio,
+                         report.frameRatioInterval?.low ?? report.frameRatio, report.frameRatioInterval?.high ?? report.frameRatio))
             for row in bulk {
                 print(String(format: "%@: %.2f GB/s (%.2f ns a spring), memcpy of the same %d bytes %.2f GB/s: %.3fx",
                              row.call, row.gigabytesPerSecond, Double(row.bytes) / row.gigabytesPerSecond / Double(n), row.bytes,

@@ -1,53 +1,58 @@
+import BenchStatistics
 import Foundation
 
-/// `spring-bench compare`: each figure of a run against a baseline run, with relative thresholds.
+/// `spring-bench compare`: each figure of a run against a baseline run. A change is a regression
+/// only when the 95 % intervals show one beyond the noise threshold.
 struct CompareCommand {
     /// The command's `--help`.
     static let help = """
-        spring-bench compare BASELINE.json [CURRENT.json] [--throughput-threshold F] [--ratio-threshold F]
-                             [--time-threshold F] [--format table|json|csv] [--output DIR]
+        spring-bench compare BASELINE.json [CURRENT.json] [--threshold F] [--confidence C] [--across-machines]
+                             [--format table|json|csv] [--output DIR]
 
           Reads two results.json files written by the default run (results/<machine>-<isa>/results.json);
-          without CURRENT.json, measures a fresh run first (quick if the baseline was). Compares every
-          figure both runs have and exits 1 if any regressed beyond its threshold (2 on a usage error):
-            throughput   every p50 spring-steps/s                      worse by more than F (default 0.25)
-            ratio        ratios taken within one run: simd vs C, vs     worse by more than F (default 0.10)
-                         rk4-1ms and object-per-spring, share of the
-                         bandwidth probe, variants vs the plain bank
-            time         interactions: frame and kernel-step ns, ns    worse by more than F (default 0.25)
-                         above the step per moving interaction
-            exact        settle (early rests, never-rested, share      any worsening
-                         within [R, R + 1], latency p99 per detector),
-                         the seed scenario's rest frames, heap
-                         allocations per frame
+          without CURRENT.json, measures a fresh run first (quick if the baseline was). Exit status: 0 when
+          nothing regressed, 1 on a regression or when a group of figures the baseline has is missing or
+          empty in the current run, 2 on bad input (a file that is not a results.json of a schema this
+          spring-bench reads, runs of different machines without --across-machines, an option out of range).
+
+          Each figure is the median of its repeats (spring-steps/s; a ratio within one run, round by round:
+          simd vs C, vs rk4-1ms and object-per-spring, variants vs the plain bank). Its change is
+          current/baseline with a C (default 0.95) bootstrap interval over both runs' repeats, and is
+            a regression   when the whole interval is worse than 1 by more than F (default 0.05)
+            better         when the whole interval is better than 1 by more than F
+            ok             otherwise (the change is within the noise, or smaller than F)
+          Timed figures of runs written before intervals (schema 1) have no spread: "not judged".
+          Exact figures (settle: early rests, never-rested, share within [R, R + 1], latency p99; the seed
+          scenario's rest frame; heap allocations per frame) regress on any worsening.
+          A change is judged only between comparable conditions: when the noise meter's readings of the
+          two runs (and of the figure's group) agree, other processes' CPU within a tenth of the cores and
+          steal within 2 points; otherwise it is "not judged" (a neighbour on the other core moved
+          interleaved ratios by up to 36 %). Absolute figures (spring-steps/s, ns) also need the compute
+          calibration loops to agree within F; ratios of a step on two threads, a quiet group.
           --output DIR writes DIR/compare.json.
-          Absolute throughput drifts by ±15 % between runs on a shared machine: compare runs made in the
-          same conditions, and trust the ratio figures first.
         """
 
     /// The baseline results.json.
     var baselinePath: String
     /// The results.json to judge; nil: measure a fresh run.
     var currentPath: String?
-    /// The relative worsening allowed per kind of figure (0 for exact figures).
-    var thresholds: [Figure.Kind: Double]
+    /// The relative change below which nothing counts, whatever the interval says.
+    var threshold: Double
+    var confidence: Double
+    var acrossMachines: Bool
     var format: OutputFormat
     var output: String?
 
     /// Reads the command's operands and options.
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         let operands = arguments.operands()
-        guard let baseline = operands.first else { throw .usage("compare needs BASELINE.json\n\n\(Self.help)") }
+        guard let baseline = operands.first else { throw .usage("compare needs BASELINE.json (spring-bench compare --help)") }
         guard operands.count <= 2 else { throw .usage("compare takes BASELINE.json and at most one CURRENT.json") }
         baselinePath = baseline
         currentPath = operands.count == 2 ? operands[1] : nil
-        thresholds = [
-            .throughput: try arguments.double("throughput-threshold", in: 0...1e6) ?? 0.25,
-            .ratio: try arguments.double("ratio-threshold", in: 0...1e6) ?? 0.10,
-            .time: try arguments.double("time-threshold", in: 0...1e6) ?? 0.25,
-            .exact: 0,
-        ]
-        guard thresholds.values.allSatisfy({ $0 >= 0 }) else { throw .usage("thresholds must not be negative") }
+        threshold = try arguments.double("threshold", in: 0...10) ?? 0.05
+        confidence = try arguments.double("confidence", in: 0.5...0.999) ?? 0.95
+        acrossMachines = arguments.flag("across-machines")
         format = try outputFormat(&arguments)
         _ = arguments.flag("quick")
         output = arguments.string("output")
@@ -58,13 +63,28 @@ struct CompareCommand {
     /// One comparable number of a run.
     struct Figure {
         /// How a figure is judged (see the command's help).
-        enum Kind: String, Codable { case throughput, ratio, time, exact }
+        enum Kind: String, Codable {
+            /// Spring-steps/s or ns: moves with the machine.
+            case throughput, time
+            /// Within one run, one thread: judged whatever the noise.
+            case ratio
+            /// Within one run, with a step on more than one thread.
+            case threadedRatio = "threaded-ratio"
+            case exact
+        }
         /// A stable path-like name, `throughput/kernels/simd/16M/-/1thr`.
         var name: String
+        /// The median of `samples`, or the figure itself when it has none.
         var value: Double
+        /// The figure's value per repeat (or per pair of repeats, for a ratio); nil: a point.
+        var samples: [Double]?
         /// Whether a larger value is an improvement.
         var higherIsBetter: Bool
         var kind: Kind
+        /// The noise meter's reasons for the figure's group (empty: quiet).
+        var noise: [String] = []
+        /// The noise meter's name for the group it was measured in (`throughput 16K kernels`).
+        var group: String? = nil
     }
 
     /// One figure in both runs.
@@ -73,21 +93,60 @@ struct CompareCommand {
         var kind: Figure.Kind
         var baseline: Double?
         var current: Double?
-        /// current / baseline.
+        /// current / baseline, and its interval.
         var ratio: Double?
+        var low: Double?
+        var high: Double?
         var threshold: Double
-        /// "ok", "better", "regression", or "missing" (in one run only).
+        /// "ok", "better", "regression", "not judged" (noise), or "missing" (in one run only).
         var verdict: String
+        /// Why a figure was not judged.
+        var note: String?
     }
 
-    /// Decodes a results.json (snake_case keys).
+    /// The schemas `compare` reads.
+    static let readableSchemas = 1...RunResults.currentSchema
+
+    /// Decodes a results.json (snake_case keys) of a schema this spring-bench reads.
     static func load(_ path: String) throws(BenchError) -> RunResults {
         let data = try FileAccess.readData(path)
+        guard !data.isEmpty else { throw .input("\(printable(path)) is empty: not a spring-bench results.json") }
+        struct Versioned: Decodable { var schema: Int? }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        do { return try decoder.decode(RunResults.self, from: data) } catch {
-            throw .input("\(path) is not a spring-bench results.json (schema 1): \(Self.describe(error))")
+        guard let versioned = try? decoder.decode(Versioned.self, from: data), let schema = versioned.schema else {
+            throw .input("\(printable(path)) is not a spring-bench results.json (no \"schema\" number)")
         }
+        guard readableSchemas.contains(schema) else {
+            throw .input("\(printable(path)) has schema \(schema); this spring-bench reads schemas \(readableSchemas.lowerBound)...\(readableSchemas.upperBound)")
+        }
+        do { return try decoder.decode(RunResults.self, from: data) } catch {
+            throw .input("\(printable(path)) is not a spring-bench results.json (schema \(schema)): \(Self.describe(error))")
+        }
+    }
+
+    /// The groups of figures a run holds, with how many entries each has: each throughput group
+    /// (`throughput/kernels`), and each other command's part of the run (`settle`, `events`...).
+    static func groups(_ r: RunResults) -> [String: Int] {
+        var groups: [String: Int] = [:]
+        for result in r.throughput { groups["throughput/\(result.group)", default: 0] += 1 }
+        groups["settle"] = r.settle.count
+        groups["settle-reference"] = r.settleReference.count
+        groups["seed-scenario"] = r.seedScenario.rows.count
+        groups["interactions"] = r.interactions.frames > 0 ? 1 : 0
+        if let fixed = r.fixedSettle { groups["fixed-settle"] = fixed.count }
+        if let determinism = r.determinism { groups["determinism"] = determinism.count }
+        if let events = r.events { groups["events"] = events.count }
+        if let clocks = r.settleClocks { groups["settle-clocks"] = clocks.count }
+        if r.fidelity != nil { groups["fidelity"] = 1 }
+        return groups
+    }
+
+    /// The groups the baseline has (not empty) that the current run lacks or has empty: comparing
+    /// nothing there is a failure, not a pass.
+    static func missingGroups(baseline: RunResults, current: RunResults) -> [String] {
+        let now = groups(current)
+        return groups(baseline).filter { $0.value > 0 && (now[$0.key] ?? 0) == 0 }.map(\.key).sorted()
     }
 
     /// A decoding error in one line: where in the document, and what was wrong.
@@ -108,27 +167,52 @@ struct CompareCommand {
     static func figures(_ r: RunResults) -> [Figure] {
         var figures: [Figure] = []
         let t = r.throughput
+        func stepsPerSecond(_ result: ThroughputResult) -> [Double]? {
+            result.samplesNanosecondsPerFrame.map { $0.map { Double(result.springStepsPerFrame) / ($0 * 1e-9) } }
+        }
+        func ratio(_ a: ThroughputResult, _ b: ThroughputResult) -> (Double, [Double]?) {
+            let samples: [Double]? = if let sa = stepsPerSecond(a), let sb = stepsPerSecond(b), sa.count == sb.count { Bootstrap.pairedRatios(sa, sb) } else { nil }
+            return (samples.flatMap(Bootstrap.median) ?? a.springStepsPerSecond.p50 / b.springStepsPerSecond.p50, samples)
+        }
         for result in t {
             let name = "throughput/\(result.group)/\(result.kernel)/\(springCountLabel(result.springs))/\(slug(result.variantLabel))/\(result.threadsRequested)thr"
-            figures.append(Figure(name: name, value: result.springStepsPerSecond.p50, higherIsBetter: true, kind: .throughput))
+            let samples = stepsPerSecond(result)
+            figures.append(Figure(name: name, value: samples.flatMap(Bootstrap.median) ?? result.springStepsPerSecond.p50, samples: samples,
+                                  higherIsBetter: true, kind: .throughput, noise: result.noise ?? [], group: meterGroup(result)))
         }
         for springs in Set(t.map(\.springs)).sorted() {
             let size = springCountLabel(springs)
             guard let simd = ResultsSummary.find(t, .simd, springs) else { continue }
             for other in [ThroughputKernel.cDisplacement, .cAbsolute, .rk4, .objectPerSpring] {
                 if let o = ResultsSummary.find(t, other, springs) {
-                    figures.append(Figure(name: "ratio/simd-vs-\(other.rawValue)/\(size)", value: simd.springStepsPerSecond.p50 / o.springStepsPerSecond.p50, higherIsBetter: true, kind: .ratio))
+                    let (value, samples) = ratio(simd, o)
+                    figures.append(Figure(name: "ratio/simd-vs-\(other.rawValue)/\(size)", value: value, samples: samples, higherIsBetter: true, kind: .ratio,
+                                          noise: simd.noise ?? [], group: meterGroup(simd)))
                 }
             }
-            if let roof = simd.roofline {
-                figures.append(Figure(name: "ratio/simd-share-of-roofline/\(size)", value: roof.fraction.p50, higherIsBetter: true, kind: .ratio))
+            if let fixed = ResultsSummary.find(t, .fixed, springs), let c = ResultsSummary.find(t, .cFixed, springs) {
+                let (value, samples) = ratio(fixed, c)
+                figures.append(Figure(name: "ratio/fixed-vs-c-fixed/\(size)", value: value, samples: samples, higherIsBetter: true, kind: .ratio,
+                                      noise: fixed.noise ?? [], group: meterGroup(fixed)))
             }
-            for group in ["threads", "pause", "settle", "configurations", "skip-at-rest"] {
-                guard let plain = t.first(where: { $0.group == group && $0.springs == springs && $0.isPlain && $0.threadsRequested == "1" }) else { continue }
-                for variant in t where variant.group == group && variant.springs == springs && !(variant.isPlain && variant.threadsRequested == "1") {
-                    figures.append(Figure(
-                        name: "ratio/\(group)/\(slug(variant.variantLabel))/\(variant.threadsRequested)thr/\(size)",
-                        value: variant.springStepsPerSecond.p50 / plain.springStepsPerSecond.p50, higherIsBetter: true, kind: .ratio))
+            if let probe = ResultsSummary.find(t, .probeBandwidth, springs) {
+                let (value, samples) = ratio(simd, probe)
+                figures.append(Figure(name: "ratio/simd-vs-probe-bandwidth/\(size)", value: value, samples: samples, higherIsBetter: true, kind: .ratio,
+                                      noise: simd.noise ?? [], group: meterGroup(simd)))
+            }
+            for group in ["threads", "pause", "settle", "configurations", "skip-at-rest", "frame-clock"] {
+                for kernel in ["simd", "fixed"] {
+                    guard let plain = t.first(where: {
+                        $0.group == group && $0.springs == springs && $0.kernel == kernel && $0.isPlain && $0.threadsRequested == "1" && ($0.frameClock ?? "steady") == "steady"
+                    }) else { continue }
+                    for variant in t where variant.group == group && variant.springs == springs && variant.kernel == kernel
+                        && !(variant.isPlain && variant.threadsRequested == "1" && (variant.frameClock ?? "steady") == "steady") {
+                        let (value, samples) = ratio(variant, plain)
+                        figures.append(Figure(
+                            name: "ratio/\(group)/\(kernel == "simd" ? "" : kernel + "/")\(slug(variant.variantLabel))/\(variant.threadsRequested)thr/\(size)",
+                            value: value, samples: samples, higherIsBetter: true, kind: variant.threads > 1 ? .threadedRatio : .ratio,
+                            noise: variant.noise ?? [], group: meterGroup(variant)))
+                    }
                 }
             }
         }
@@ -142,11 +226,15 @@ struct CompareCommand {
             if let frame = row.restFrame { figures.append(Figure(name: "seed-scenario/ours/rest-frame", value: Double(frame), higherIsBetter: false, kind: .exact)) }
         }
         let i = r.interactions
+        let noise = i.noise ?? []
+        func blocks(_ key: String) -> [Double]? { i.blockMedians?[key].flatMap { $0.isEmpty ? nil : $0 } }
         figures += [
-            Figure(name: "interactions/frame-ns-p50", value: i.frameNsP50, higherIsBetter: false, kind: .time),
-            Figure(name: "interactions/kernel-step-ns-p50", value: i.kernelStepNsP50, higherIsBetter: false, kind: .time),
-            Figure(name: "interactions/overhead-ns-per-moving-interaction", value: i.overheadNsPerMovingInteraction, higherIsBetter: false, kind: .time),
-            Figure(name: "interactions/input-ns-per-gesture-event", value: i.inputNsPerGestureEvent, higherIsBetter: false, kind: .time),
+            Figure(name: "interactions/frame-ns-p50", value: i.frameNsP50, samples: blocks("frame"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
+            Figure(name: "interactions/kernel-step-ns-p50", value: i.kernelStepNsP50, samples: blocks("step"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
+            Figure(name: "interactions/overhead-ns-per-moving-interaction", value: i.overheadNsPerMovingInteraction,
+                   samples: blocks("overhead"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
+            Figure(name: "interactions/input-ns-per-gesture-event", value: i.inputNsPerGestureEvent, samples: blocks("input"),
+                   higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
             Figure(name: "interactions/allocations-per-frame", value: i.allocationsPerFrame, higherIsBetter: false, kind: .exact),
         ]
         return figures
@@ -157,31 +245,100 @@ struct CompareCommand {
         label.replacingOccurrences(of: ", ", with: "+").replacingOccurrences(of: " ", with: "-")
     }
 
-    /// Every figure of either run, judged: a regression is a worsening beyond the figure's threshold.
-    static func compare(baseline: RunResults, current: RunResults, thresholds: [Figure.Kind: Double]) -> [Comparison] {
+    /// The noise meter's name for a throughput result's group.
+    static func meterGroup(_ result: ThroughputResult) -> String {
+        "throughput \(springCountLabel(result.springs)) \(result.group)"
+    }
+
+    /// Why two runs' timed figures cannot be judged against each other (nil: they can): the
+    /// machine's load differed, by the noise meter's readings over the whole runs or over the
+    /// figure's group (other processes' CPU by more than a tenth of the machine's cores, steal by
+    /// more than 2 points). A neighbour on the other core of a 2-vCPU VM moved interleaved
+    /// single-thread ratios by up to 36 %: comparable conditions first, then intervals.
+    static func loadDiffers(_ baseline: RunResults, _ current: RunResults, group: String?) -> String? {
+        guard let b = baseline.machine.noise, let c = current.machine.noise else { return nil }
+        let cores = 0.1 * Double(max(1, baseline.machine.processors))
+        if abs(b.otherProcessesCoresMedian - c.otherProcessesCoresMedian) > cores {
+            return String(format: "the machine's load differed (other processes %.2f and %.2f cores, medians)", b.otherProcessesCoresMedian, c.otherProcessesCoresMedian)
+        }
+        if abs(b.stealShareMedian - c.stealShareMedian) > 0.02 { return "steal differed" }
+        guard let group, let rb = b.readings.first(where: { $0.group == group }), let rc = c.readings.first(where: { $0.group == group }) else { return nil }
+        if abs(rb.otherProcessesCores - rc.otherProcessesCores) > cores {
+            return String(format: "the machine's load differed over its group (other processes %.2f and %.2f cores)", rb.otherProcessesCores, rc.otherProcessesCores)
+        }
+        if abs(rb.stealShare - rc.stealShare) > 0.02 { return "steal differed over its group" }
+        return nil
+    }
+
+    /// Why the two runs' absolute figures cannot be judged against each other (nil: they can):
+    /// their compute calibration loops (the machine's speed) disagree by more than `threshold`.
+    static func speedDiffers(_ baseline: RunResults, _ current: RunResults, threshold: Double) -> String? {
+        guard let b = baseline.machine.noise, let c = current.machine.noise else { return nil }
+        let compute = c.computeStepsPerSecond.p50 / b.computeStepsPerSecond.p50
+        return abs(compute - 1) > threshold ? String(format: "the compute calibration loops differ (%.2fx)", compute) : nil
+    }
+
+    /// Every figure of either run, judged (see the command's help).
+    static func compare(baseline: RunResults, current: RunResults, threshold: Double, confidence: Double = 0.95) -> [Comparison] {
         let before = Dictionary(figures(baseline).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(figures(current).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let speedNote = speedDiffers(baseline, current, threshold: threshold)
         var comparisons: [Comparison] = []
         for name in Set(before.keys).union(after.keys).sorted() {
             let b = before[name], a = after[name]
             let kind = (b ?? a)!.kind
-            let threshold = thresholds[kind] ?? 0
             guard let b, let a else {
-                comparisons.append(Comparison(figure: name, kind: kind, baseline: b?.value, current: a?.value, ratio: nil, threshold: threshold, verdict: "missing"))
+                comparisons.append(Comparison(figure: name, kind: kind, baseline: b?.value, current: a?.value, threshold: threshold, verdict: "missing"))
                 continue
             }
-            // Worse by a fraction of the baseline (relative), or at all (exact).
-            let worse = b.higherIsBetter ? b.value - a.value : a.value - b.value
-            let allowed = kind == .exact ? 1e-12 * max(1, abs(b.value)) : threshold * abs(b.value)
-            let verdict = worse > allowed ? "regression" : (-worse > allowed ? "better" : "ok")
-            comparisons.append(Comparison(
-                figure: name, kind: kind, baseline: b.value, current: a.value, ratio: b.value != 0 ? a.value / b.value : nil,
-                threshold: threshold, verdict: verdict))
+            var comparison = Comparison(figure: name, kind: kind, baseline: b.value, current: a.value, threshold: threshold, verdict: "ok")
+            if kind == .exact {
+                // Any worsening, however small.
+                let worse = b.higherIsBetter ? b.value - a.value : a.value - b.value
+                let allowed = 1e-12 * max(1, abs(b.value))
+                comparison.ratio = b.value != 0 ? a.value / b.value : nil
+                comparison.verdict = worse > allowed ? "regression" : (-worse > allowed ? "better" : "ok")
+                comparisons.append(comparison)
+                continue
+            }
+            guard let sa = a.samples, let sb = b.samples, !sa.isEmpty, !sb.isEmpty,
+                  let interval = Bootstrap.ratioOfMediansInterval(sa, sb, confidence: confidence)
+            else {
+                // A timed figure without its repeats (a run written before schema 2) has no spread:
+                // its change cannot be told from noise.
+                comparison.ratio = a.value / b.value
+                comparison.verdict = "not judged"
+                comparison.note = "no repeats in \(a.samples == nil ? "the current run" : "the baseline") (a run written before schema 2)"
+                comparisons.append(comparison)
+                continue
+            }
+            comparison.ratio = interval.estimate
+            comparison.low = interval.low
+            comparison.high = interval.high
+            // In "higher is better" terms: below 1 − F is worse, above 1 + F better.
+            let worseBeyond = b.higherIsBetter ? interval.high < 1 - threshold : interval.low > 1 + threshold
+            let betterBeyond = b.higherIsBetter ? interval.low > 1 + threshold : interval.high < 1 - threshold
+            comparison.verdict = worseBeyond ? "regression" : (betterBeyond ? "better" : "ok")
+            if comparison.verdict != "ok" {
+                // Not judged unless measured in comparable conditions.
+                var note = loadDiffers(baseline, current, group: a.group ?? b.group)
+                switch kind {
+                case .throughput, .time: note = note ?? speedNote
+                case .threadedRatio:
+                    if note == nil && (!a.noise.isEmpty || !b.noise.isEmpty) { note = "a step on two threads, measured on a loaded machine" }
+                case .ratio, .exact: break
+                }
+                if let note {
+                    comparison.verdict = "not judged"
+                    comparison.note = note
+                }
+            }
+            comparisons.append(comparison)
         }
         return comparisons
     }
 
-    /// Exits non-zero (through `BenchMain`) when a figure regressed.
+    /// Exits 1 on a regression or a missing group, 0 otherwise (2, through `BenchMain`, on bad input).
     func run() throws -> Int32 {
         let baseline = try Self.load(baselinePath)
         let current: RunResults
@@ -189,38 +346,51 @@ struct CompareCommand {
             current = try Self.load(currentPath)
         } else {
             let progress = Progress()
-            current = try DefaultRun.measure(quick: baseline.quick, progress: progress).0
+            current = try DefaultRun.measure(
+                quick: baseline.quick, full: baseline.full ?? false, settings: DefaultRun.Settings(budget: baseline.quick ? 1 : 2, repeats: nil, confidence: confidence),
+                progress: progress).0
             progress.finish()
         }
-        // A run that lacks a whole kind of figure the baseline has (no throughput at all) compares
-        // nothing of that kind: that is a failure, not a pass.
-        let currentKinds = Set(Self.figures(current).map(\.kind))
-        let absent = Set(Self.figures(baseline).map(\.kind)).subtracting(currentKinds).map(\.rawValue).sorted()
-        if !absent.isEmpty {
-            throw BenchError.failed("the current run has no \(absent.joined(separator: " or ")) figures; the baseline has them")
+        if baseline.machine.slug != current.machine.slug && !acrossMachines {
+            throw BenchError.input("the runs are of different machines (baseline \(baseline.machine.slug), current \(current.machine.slug)); --across-machines compares them anyway")
         }
-        let comparisons = Self.compare(baseline: baseline, current: current, thresholds: thresholds)
+        var notes: [String] = []
+        if baseline.schema != current.schema { notes.append("the runs are of different versions (schema \(baseline.schema) and \(current.schema)): timed figures without repeats are not judged") }
+        if baseline.machine.swiftVersion != current.machine.swiftVersion { notes.append("the runs were built by different compilers (Swift \(baseline.machine.swiftVersion) and \(current.machine.swiftVersion))") }
+        let missing = Self.missingGroups(baseline: baseline, current: current)
+        if !missing.isEmpty {
+            FileHandle.standardError.write(Data("spring-bench compare: missing or empty in the current run, present in the baseline: \(missing.joined(separator: ", "))\n".utf8))
+            return 1
+        }
+        let comparisons = Self.compare(baseline: baseline, current: current, threshold: threshold, confidence: confidence)
         let regressions = comparisons.filter { $0.verdict == "regression" }
         if let output { try writeFile(try jsonText(comparisons), to: "\(output)/compare.json") }
+        for note in notes { FileHandle.standardError.write(Data("spring-bench compare: \(note)\n".utf8)) }
         switch format {
         case .table:
-            var table = TextTable(header: ["figure", "kind", "baseline", "current", "current/baseline", "limit", "verdict"])
+            var table = TextTable(header: ["figure", "kind", "baseline", "current", "current/baseline [interval]", "verdict"])
             for c in comparisons {
+                let change = c.ratio.map { r in
+                    String(format: "%.3f", r) + ((c.low != nil && c.low != c.high) ? String(format: " [%.3f, %.3f]", c.low!, c.high!) : "")
+                } ?? "-"
                 table.rows.append([
-                    c.figure, c.kind.rawValue, c.baseline.map(Self.number) ?? "-", c.current.map(Self.number) ?? "-",
-                    c.ratio.map { String(format: "%.3f", $0) } ?? "-", c.kind == .exact ? "exact" : String(format: "%.0f %%", c.threshold * 100),
+                    c.figure, c.kind.rawValue, c.baseline.map(Self.number) ?? "-", c.current.map(Self.number) ?? "-", change,
                     c.verdict == "regression" ? "REGRESSION" : c.verdict,
                 ])
             }
-            print("baseline: \(baseline.machine.headline), \(baseline.machine.date)\ncurrent:  \(current.machine.headline), \(current.machine.date)\n")
+            print("baseline: \(baseline.machine.headline), \(baseline.machine.date)\ncurrent:  \(current.machine.headline), \(current.machine.date)")
+            print("a regression: the \(String(format: "%g", confidence * 100)) % interval of current/baseline wholly worse than 1 by more than \(String(format: "%g", threshold * 100)) %\n")
             print(table.render())
+            let notJudged = comparisons.filter { $0.verdict == "not judged" }
             print("\n\(comparisons.count) figures: \(regressions.count) regressed, \(comparisons.filter { $0.verdict == "better" }.count) better, "
+                + "\(notJudged.count) not judged (\(Set(notJudged.compactMap(\.note)).sorted().joined(separator: "; "))), "
                 + "\(comparisons.filter { $0.verdict == "missing" }.count) in one run only")
         case .json: print(try jsonText(comparisons), terminator: "")
         case .csv:
-            print("figure,kind,baseline,current,ratio,threshold,verdict")
+            print("figure,kind,baseline,current,ratio,low,high,threshold,verdict")
             for c in comparisons {
-                print("\(c.figure),\(c.kind.rawValue),\(c.baseline.map { "\($0)" } ?? ""),\(c.current.map { "\($0)" } ?? ""),\(c.ratio.map { "\($0)" } ?? ""),\(c.threshold),\(c.verdict)")
+                print([c.figure, c.kind.rawValue, c.baseline.map { "\($0)" } ?? "", c.current.map { "\($0)" } ?? "", c.ratio.map { "\($0)" } ?? "",
+                       c.low.map { "\($0)" } ?? "", c.high.map { "\($0)" } ?? "", "\(c.threshold)", c.verdict].joined(separator: ","))
             }
         }
         if !regressions.isEmpty {

@@ -1,3 +1,4 @@
+import BenchStatistics
 import Foundation
 @_spi(KernelInternals) import SpringKernel
 
@@ -57,6 +58,14 @@ struct EventsCommand {
         var nanosecondsPerEvent: Double
         /// The frame with the events over the frame without them.
         var frameRatio: Double
+        /// The 95 % intervals of the frame ratio and of ns per event: medians of the rounds'
+        /// paired figures, bootstrapped over the rounds (nil in runs written before schema 2).
+        var frameRatioInterval: Interval?
+        var nanosecondsPerEventInterval: Interval?
+        /// Interleaved rounds taken.
+        var repeats: Int?
+        /// Why the noise meter marked this cell noisy (empty: quiet; nil: not read).
+        var noise: [String]?
     }
 
     var sizes: [Int]
@@ -65,17 +74,18 @@ struct EventsCommand {
     var kinds: [EventKind]
     /// The forms to measure (nil: every form of each kind).
     var forms: Set<String>? = nil
-    var repeats: Int
+    /// How each cell's two frames are timed (interleaved; fixed repeats or adaptive).
+    var timer: FrameTimer
     var format: OutputFormat
     var output: String?
 
     /// A measurement of these cells (the main job's).
-    init(sizes: [Int], kernels: [String], fractions: [Double], kinds: [EventKind], repeats: Int) {
+    init(sizes: [Int], kernels: [String], fractions: [Double], kinds: [EventKind], timer: FrameTimer) {
         self.sizes = sizes
         self.kernels = kernels
         self.fractions = fractions
         self.kinds = kinds
-        self.repeats = repeats
+        self.timer = timer
         format = .table
         output = nil
     }
@@ -95,8 +105,8 @@ struct EventsCommand {
         }
         self.kinds = kinds
         forms = arguments.list("forms").map(Set.init)
-        repeats = try arguments.int("repeats", in: 1...1000) ?? (quick ? 3 : 5)
-        guard repeats >= 1, sizes.allSatisfy({ $0 >= 16 && $0 <= 1 << 24 }) else { throw .usage("--repeats ≥ 1, --springs within 16...16M") }
+        timer = FrameTimer(repeats: try arguments.int("repeats", in: 1...1000) ?? (quick ? 3 : 5), secondsPerRepeat: 0.02)
+        guard sizes.allSatisfy({ $0 >= 16 && $0 <= 1 << 24 }) else { throw .usage("--springs takes sizes within 16...16M") }
         format = try outputFormat(&arguments)
         output = arguments.string("output")
         try arguments.rejectUnread()
@@ -113,7 +123,7 @@ struct EventsCommand {
         if let output { try Self.write(rows, to: output) }
     }
 
-    func measure(progress: Progress) throws -> [Row] {
+    func measure(progress: Progress, noise: NoiseMeter? = nil) throws -> [Row] {
         var rows: [Row] = []
         for kernel in kernels {
             for springs in sizes {
@@ -123,8 +133,8 @@ struct EventsCommand {
                         for form in kind.forms where forms?.contains(form) ?? true {
                             progress.update("events: \(kernel) \(springCountLabel(springs)) \(Int(fraction * 100)) % \(kind.rawValue) \(form)")
                             rows.append(kernel == "float"
-                                ? try Self.measure(Float32Lanes.self, springs: springs, fraction: fraction, kind: kind, form: form, repeats: repeats, value: { Float($0) })
-                                : try Self.measure(Q16Lanes.self, springs: springs, fraction: fraction, kind: kind, form: form, repeats: repeats, value: { Q16($0)! }))
+                                ? try Self.measure(Float32Lanes.self, springs: springs, fraction: fraction, kind: kind, form: form, timer: timer, noise: noise, value: { Float($0) })
+                                : try Self.measure(Q16Lanes.self, springs: springs, fraction: fraction, kind: kind, form: form, timer: timer, noise: noise, value: { Q16($0)! }))
                         }
                     }
                 }
@@ -136,8 +146,8 @@ struct EventsCommand {
 
     /// One cell: the same bank stepped with and without the events, interleaved.
     static func measure<Lanes: SpringLaneArithmetic>(
-        _ lanes: Lanes.Type, springs count: Int, fraction: Double, kind: EventKind, form: String, repeats: Int,
-        value: @escaping (Double) -> Lanes.Value
+        _ lanes: Lanes.Type, springs count: Int, fraction: Double, kind: EventKind, form: String, timer: FrameTimer,
+        noise: NoiseMeter?, value: @escaping (Double) -> Lanes.Value
     ) throws -> Row {
         // Lightly damped (ζ ≈ 0.001): every spring swings for minutes, longer than the measurement
         // steps, so the frame without events keeps all of them moving.
@@ -278,17 +288,22 @@ struct EventsCommand {
                 try? bank.setState(of: spring, value: value(Double(i % 200) - 100), velocity: value(Double(i % 7) * 10))
             }
         }
-        let timer = FrameTimer(repeats: repeats, secondsPerRepeat: 0.02)
-        let results = try timer.secondsPerFrame([
-            Contender(prepare: { restart(base, baseHandles) }, frame: baseStep),
-            Contender(prepare: { restart(bank, handles) }, frame: eventFrame),
-        ])
-        let baseSeconds = Percentiles(results[0].samples).p50
-        let eventSeconds = Percentiles(results[1].samples).p50
+        // Both banks step on this thread (`.single`): its CPU time.
+        let timing = try timer.measure([
+            Contender(prepare: { restart(base, baseHandles) }, frame: baseStep, isOurs: true),
+            Contender(prepare: { restart(bank, handles) }, frame: eventFrame, isOurs: true),
+        ], clock: .threadCPU)
+        let reading = noise?.read(after: "events \(Lanes.formatName) \(springCountLabel(count)) \(kind.rawValue) \(form)")
+        let baseSeconds = Percentiles(timing.samples[0]).p50
+        let eventSeconds = Percentiles(timing.samples[1]).p50
+        let pairs = zip(timing.samples[1], timing.samples[0])
         return Row(
             kernel: Lanes.formatName, springs: count, fraction: fraction, event: kind.rawValue, form: form,
             eventsPerFrame: eventCount, baseFrameNanoseconds: baseSeconds * 1e9, eventFrameNanoseconds: eventSeconds * 1e9,
-            nanosecondsPerEvent: (eventSeconds - baseSeconds) * 1e9 / Double(eventCount), frameRatio: eventSeconds / baseSeconds)
+            nanosecondsPerEvent: (eventSeconds - baseSeconds) * 1e9 / Double(eventCount), frameRatio: eventSeconds / baseSeconds,
+            frameRatioInterval: Bootstrap.medianInterval(pairs.map { $0 / $1 }, confidence: timer.confidence),
+            nanosecondsPerEventInterval: Bootstrap.medianInterval(pairs.map { ($0 - $1) * 1e9 / Double(eventCount) }, confidence: timer.confidence),
+            repeats: timing.repeats, noise: reading?.reasons)
     }
 
     static func table(_ rows: [Row]) -> TextTable {

@@ -1,3 +1,4 @@
+import BenchStatistics
 import CAllocationCounter
 import Foundation
 import MotionInteractions
@@ -97,6 +98,35 @@ struct InteractionsReport: Codable {
     var inputNs: Percentiles
     /// ``overheadNsPerMovingInteraction`` over the frames.
     var overheadNsPerMovingInteractionPercentiles: Percentiles
+    /// The 95 % intervals of the overhead per moving interaction and of the input per gesture
+    /// event: the median of blocks of ``blockFrames`` consecutive frames (each block's median),
+    /// bootstrapped over the blocks, since neighbouring frames are not independent (nil in runs
+    /// written before schema 2).
+    var overheadInterval: Interval?
+    var inputPerEventInterval: Interval?
+    /// Blocks behind the intervals.
+    var blocks: Int?
+    /// Each block's median of the per-frame figures (`frame` and `step` ns, `overhead`
+    /// ns per moving interaction, `input` ns per gesture event; one-word keys survive snake_case), the samples `compare`
+    /// resamples (nil in runs written before schema 2).
+    var blockMedians: [String: [Double]]?
+    /// Why the noise meter marked the timed frames noisy (empty: quiet; nil: not read).
+    var noise: [String]?
+
+    /// Frames per block of the intervals.
+    static let blockFrames = 20
+
+    /// The medians of `perFrame`'s blocks of ``blockFrames`` frames.
+    static func blockMedians(_ perFrame: [Double]) -> [Double] {
+        stride(from: 0, to: perFrame.count, by: blockFrames).compactMap { start in
+            Bootstrap.median(Array(perFrame[start..<min(start + blockFrames, perFrame.count)]))
+        }
+    }
+
+    /// The interval of the median of `perFrame` over blocks of ``blockFrames`` frames.
+    static func blockInterval(_ perFrame: [Double], confidence: Double) -> Interval? {
+        Bootstrap.medianInterval(blockMedians(perFrame), confidence: confidence)
+    }
 
     /// The report as a text table.
     func table() -> TextTable {
@@ -173,7 +203,9 @@ final class InteractionsBench {
         self.count = count
         self.frames = frames
         self.warmUpFrames = warmUpFrames
-        runtime = try MotionRuntime(capacity: 2 * count)
+        // One thread (what .automatic chooses for 26,000 springs), so that the frames can be timed
+        // by this thread's CPU time.
+        runtime = try MotionRuntime(capacity: 2 * count, threading: .single)
         releaseVelocity = ContiguousArray(repeating: .zero, count: count)
         dragStep = ContiguousArray(repeating: 0, count: count)
         inFlight = ContiguousArray(repeating: false, count: count)
@@ -186,7 +218,7 @@ final class InteractionsBench {
     }
 
     /// Sets the Tossables up, warms up, and times `frames` frames.
-    func run(progress: Progress) throws -> InteractionsReport {
+    func run(progress: Progress, confidence: Double = 0.95, noise: NoiseMeter? = nil) throws -> InteractionsReport {
         progress.note("interactions: \(count) Tossables")
         let verified = AllocationProbe.verify()
         let heapBefore = heapBytesInUse()
@@ -232,7 +264,16 @@ final class InteractionsBench {
             overheadWithInputNsPerMovingInteraction: withInput.isEmpty ? 0 : Percentiles(withInput).p50,
             heapBytesPerTossable: heapBytesPerTossable, allocationsPerFrame: Double(countedAllocations) / Double(frames), allocations: Int(countedAllocations),
             frees: Int(countedFrees), allocationCounterVerified: verified, frameNs: frame, kernelStepNs: kernel,
-            deliveryNs: Percentiles(deliveryNs), inputNs: Percentiles(inputNs), overheadNsPerMovingInteractionPercentiles: overheadPercentiles)
+            deliveryNs: Percentiles(deliveryNs), inputNs: Percentiles(inputNs), overheadNsPerMovingInteractionPercentiles: overheadPercentiles,
+            overheadInterval: InteractionsReport.blockInterval(overhead, confidence: confidence),
+            inputPerEventInterval: InteractionsReport.blockInterval(perEvent, confidence: confidence),
+            blocks: (overhead.count + InteractionsReport.blockFrames - 1) / InteractionsReport.blockFrames,
+            blockMedians: [
+                "frame": InteractionsReport.blockMedians(frameNs), "step": InteractionsReport.blockMedians(kernelNs),
+                "overhead": InteractionsReport.blockMedians(overhead),
+                "input": InteractionsReport.blockMedians(perEvent),
+            ],
+            noise: noise?.read(after: "interactions").reasons)
     }
 
     /// Makes the Tossables, each resting on its own destination in a grid, and staggers their
@@ -277,18 +318,19 @@ final class InteractionsBench {
     }
 
     /// One frame: the gesture events due, the kernel step, the delivery; then the script's own
-    /// bookkeeping (untimed).
+    /// bookkeeping (untimed). Timed by this thread's CPU time, as `throughput` times its one-thread
+    /// groups: a time slice given to another process is not the layer's cost.
     private func advance() throws -> FrameTiming {
         let slot = frame % due.count
         let time = Double(frame) * Self.frameDuration
         let allocations = allocation_counter_allocations(), frees = allocation_counter_frees()
-        let t0 = now()
+        let t0 = threadCPUTime()
         for index in due[slot] { handleGesture(Int(index), at: time) }
-        let t1 = now()
+        let t1 = threadCPUTime()
         try runtime.stepSprings(by: Self.frameDuration)
-        let t2 = now()
+        let t2 = threadCPUTime()
         runtime.deliverFrame()
-        let t3 = now()
+        let t3 = threadCPUTime()
         let counted = (allocation_counter_allocations() - allocations, allocation_counter_frees() - frees)
         // Reschedule: drags continue on the next frame; landed Tossables are dragged again soon.
         let current = due[slot]

@@ -58,6 +58,9 @@ func springCountLabel(_ count: Int) -> String {
 
 /// Progress on stderr, so stdout stays clean for JSON and CSV: a live line on a terminal,
 /// plain lines otherwise.
+/// When the process started (read first by `main`).
+let processStarted = now()
+
 struct Progress {
     let isTerminal = isatty(2) == 1
 
@@ -65,7 +68,8 @@ struct Progress {
         if isTerminal {
             FileHandle.standardError.write(Data("\r\u{1B}[2K\(message)".utf8))
         } else {
-            FileHandle.standardError.write(Data("\(message)\n".utf8))
+            // Logs get the seconds since the process started, for the phases' costs.
+            FileHandle.standardError.write(Data(String(format: "[%5.0f s] %@\n", now() - processStarted, message).utf8))
         }
     }
 

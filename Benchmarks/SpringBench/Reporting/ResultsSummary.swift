@@ -1,3 +1,4 @@
+import BenchStatistics
 import Foundation
 
 /// The Markdown summary of a run (`results/README.md` and each run folder's README.md): every
@@ -6,7 +7,7 @@ enum ResultsSummary {
     /// The run folders under `root` (those holding a results.json).
     static func runFolders(in root: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return names.filter { FileManager.default.fileExists(atPath: "\(root)/\($0)/results.json") }.sorted()
+        return names.filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: "\(root)/\($0)/results.json") }.sorted()
     }
 
     /// `2.50x`, `1234x`, `0.00157x`.
@@ -30,7 +31,7 @@ enum ResultsSummary {
         if !otherRuns.isEmpty {
             lines += ["The latest run, `\(plotFolder)/`. Runs kept here: \(otherRuns.map { "[`\($0)`](\($0)/README.md)" }.joined(separator: ", ")).", ""]
         }
-        lines += [
+        lines += noiseLines(results) + [
             "## Machine", "",
             "- CPU: \(m.cpuModel), \(m.processors) cores",
             "- spring-bench and the kernel step inlined into it built for **\(m.isa)**; the C reference loops and probes built for \(m.referenceIsa) (clang -O3 -march=native, compiled into the same binary)",
@@ -41,6 +42,8 @@ enum ResultsSummary {
         lines += [
             "- Swift \(m.swiftVersion); measured \(m.date); the run took \(String(format: "%.0f", results.durationSeconds)) s\(results.quick ? " (**--quick**: CI-sized, not a reference run)" : "")",
             "- Throughput figures are p50 over repeats after an untimed warm-up; the cases of one group (one size, one comparison) are measured together with their repeats interleaved, and every ratio below is taken within one group.",
+            "- " + repeatsLine(results),
+            "- Groups whose every case steps on one thread are timed by that thread's CPU time: a time slice the scheduler gives another process inside a repeat is not the kernel's cost (wall time counted it, and moved interleaved ratios by up to 3x between two runs of the same code on this shared VM). The interaction layer's frames (one thread) are timed the same way; groups with a step on two threads by wall time.",
             "",
         ]
         lines += figures(results)
@@ -61,125 +64,67 @@ enum ResultsSummary {
         return lines.joined(separator: "\n")
     }
 
-    /// The issue's figures as CSV: figure,target,measured,met.
+    /// The noise meter, peak memory and running time: the summary's first lines, before any verdict.
+    static func noiseLines(_ results: RunResults) -> [String] {
+        var lines: [String] = []
+        let time = String(format: "%.0f s", results.durationSeconds)
+        let memory = results.peakResidentBytes.map { String(format: "%.0f MB", Double($0) / 1e6) } ?? "not recorded"
+        if let n = results.machine.noise {
+            let summary = String(
+                format: "steal up to %.1f %%; other processes %.2f cores (median), up to %.2f; compute loop %@-%@ steps/s (reference %@); bandwidth loop %.1f-%.1f GB/s (reference %.1f, %@)",
+                n.stealShareMax * 100, n.otherProcessesCoresMedian, n.otherProcessesCoresMax,
+                engineering(n.computeStepsPerSecond.p0), engineering(n.computeStepsPerSecond.p100), engineering(n.computeReference),
+                n.bandwidthGigabytesPerSecond.p0, n.bandwidthGigabytesPerSecond.p100, n.bandwidthReference, n.reference)
+            if n.isNoisy {
+                lines.append("**Noisy machine: \(n.noisyGroups) of \(n.groups) measurement groups were taken while it was loaded** (\(summary)). Those groups are marked (noisy) below; a timed figure of theirs that misses its target is inconclusive rather than not met (a met one stays met).")
+            } else {
+                lines.append("Quiet machine: none of \(n.groups) measurement groups was marked by the noise meter (\(summary)).")
+            }
+        } else {
+            lines.append("No noise meter readings (a run written before schema 2).")
+        }
+        lines += ["", "Running time \(time); peak resident memory \(memory) (getrusage).", ""]
+        return lines
+    }
+
+    /// How the repeats were taken.
+    static func repeatsLine(_ results: RunResults) -> String {
+        let confidence = String(format: "%g %%", (results.confidence ?? 0.95) * 100)
+        if let repeats = results.fixedRepeats { return "Each group took \(repeats) interleaved repeats (--repeats); intervals are \(confidence) bootstrap intervals over the repeats' pairs." }
+        guard let budget = results.budgetSecondsPerGroup else { return "Repeats and intervals were not recorded (a run written before schema 2)." }
+        let repeats = results.throughput.compactMap { $0.samplesNanosecondsPerFrame?.count }
+        let stopped = Dictionary(grouping: results.throughput.compactMap(\.stoppedBy), by: { $0 }).mapValues(\.count)
+        return "Each group repeated until its judged ratios' \(confidence) intervals (a bootstrap over the interleaved repeats' pairs) were within ±3 % or its budget of \(String(format: "%g", budget)) s was spent: "
+            + "\(repeats.min() ?? 0)-\(repeats.max() ?? 0) repeats (cases stopped by precision \(stopped["precision"] ?? 0), by budget \(stopped["budget"] ?? 0))."
+    }
+
+    /// The judged figures (computed from the run when it predates them).
+    static func judged(_ results: RunResults) -> [JudgedFigure] {
+        results.figures ?? JudgedFigures.judge(results, confidence: results.confidence ?? 0.95)
+    }
+
+    /// The issue's figures as CSV: figure,target,verdict,estimate,low,high,confidence,noisy,measured.
     static func figuresCSV(_ results: RunResults) -> String {
-        (["figure,target,measured,met"] + figureRows(results).map { row in
-            row.map { $0.contains(",") ? "\"\($0)\"" : $0 }.map { $0.replacingOccurrences(of: "**", with: "") }.joined(separator: ",")
+        func field(_ text: String) -> String {
+            let plain = text.replacingOccurrences(of: "**", with: "")
+            return plain.contains(",") || plain.contains("\"") ? "\"" + plain.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : plain
+        }
+        return (["figure,target,verdict,estimate,low,high,confidence,noisy,measured"] + judged(results).map { f in
+            [field(f.figure), field(f.target), f.verdict.rawValue, "\(f.estimate)", "\(f.low)", "\(f.high)", "\(f.confidence)",
+             f.noise.isEmpty ? "false" : "true", field(f.measured)].joined(separator: ",")
         }).joined(separator: "\n") + "\n"
     }
 
-    /// The issue's figures, each against what this run measured.
+    /// The issue's figures, each against what this run measured: verdict, then `ratio [low, high]`.
     static func figures(_ results: RunResults) -> [String] {
-        ["## Figures against the issue's targets", ""] + markdownTable(["figure", "target", "measured", "met"], figureRows(results)) + [""]
-    }
-
-    /// The rows of ``figures(_:)``.
-    static func figureRows(_ results: RunResults) -> [[String]] {
-        let t = results.throughput
-        let sizes = Set(t.map(\.springs)).sorted()
-        var rows: [[String]] = []
-        func verdict(_ ok: Bool) -> String { ok ? "yes" : "**no**" }
-        /// A row for "ours against a C loop at every size, >= 1.00x".
-        func everySize(_ label: String, _ ours: ThroughputKernel, _ c: ThroughputKernel) {
-            let ratios = sizes.compactMap { springs -> (Int, Double)? in
-                guard let a = find(t, ours, springs), let b = find(t, c, springs) else { return nil }
-                return (springs, a.springStepsPerSecond.p50 / b.springStepsPerSecond.p50)
-            }
-            guard let worst = ratios.min(by: { $0.1 < $1.1 }) else { return }
-            rows.append([
-                label, ">= 1.00x",
-                "\(ratio(worst.1)) at worst (\(springCountLabel(worst.0))); " + ratios.map { "\(springCountLabel($0.0)) \(ratio($0.1))" }.joined(separator: ", "),
-                verdict(worst.1 >= 1),
-            ])
-        }
-        everySize("float32 SIMD step vs the issue's C loop (ANCHORS: absolute positions, 20 B a step), every size", .simd, .cAbsolute)
-        everySize("float32 SIMD step vs C on the kernel's own layout (16 B a step; clang contracts to FMA, the kernel does not), every size", .simd, .cDisplacement)
-        let largest = 1 << 24
-        if let simd = find(t, .simd, largest), let roof = simd.roofline {
-            rows.append(["float32 at 16M vs the bandwidth probe", ">= 90 %", "\(percent(roof.bandwidthFraction.p50)) (\(String(format: "%.1f", simd.gigabytesPerSecond.p50)) of \(String(format: "%.1f", roof.probeGigabytesPerSecond)) GB/s)", verdict(roof.bandwidthFraction.p50 >= 0.9)])
-        }
-        for (springs, target, label) in [(largest, 10.0, "at 16M"), (1 << 10, 50.0, "at 1K (L1)")] {
-            if let simd = find(t, .simd, springs), let rk4 = find(t, .rk4, springs) {
-                let r = simd.springStepsPerSecond.p50 / rk4.springStepsPerSecond.p50
-                rows.append(["exact step vs rk4-1ms \(label)", ">= \(Int(target))x", ratio(r), verdict(r >= target)])
-            }
-        }
-        if let simd = find(t, .simd, 1 << 10), let objects = find(t, .objectPerSpring, 1 << 10) {
-            let r = simd.springStepsPerSecond.p50 / objects.springStepsPerSecond.p50
-            rows.append(["exact step vs object-per-spring at 1K", ">= 1000x", ratio(r), verdict(r >= 1000)])
-        }
-        if let ours = results.settle.first(where: { $0.detector == "ours" }) {
-            rows.append(["ours: early rests", "0", "\(ours.early) of \(ours.cases)", verdict(ours.early == 0)])
-            rows.append(["ours: rest reported on R or R + 1", ">= 99.9 %", String(format: "%.3f %%", ours.withinOneFrame * 100), verdict(ours.withinOneFrame >= 0.999)])
-        }
-        if let clocks = results.settleClocks {
-            // The verdicts are the kernel's; the peers' rows are in the clocks section.
-            for s in clocks where (s.detector ?? "ours") == "ours" {
-                rows.append(["\(s.kernel), \(s.clock) clock: early rests (D < R_c)", "0", "\(s.early) of \(s.cases)", verdict(s.early == 0)])
-                rows.append(["\(s.kernel), \(s.clock) clock: rest within \(s.frameClock == "fixed" ? "[R, R + 1]" : "[R, max(R_c, R + 1)]")", ">= 99.9 %",
-                             String(format: "%.3f %%", s.withinBound * 100), verdict(s.withinBound >= 0.999)])
-            }
-        }
-        for springs in sizes {
-            for kernel in ["simd", "fixed"] {
-                let group = t.filter { $0.group == "frame-clock" && $0.springs == springs && $0.kernel == kernel }
-                guard let steady = group.first(where: { ($0.frameClock ?? "steady") == "steady" }),
-                    let jitter = group.first(where: { $0.frameClock == "jitter" })
-                else { continue }
-                let r = steady.springStepsPerSecond.p50 / jitter.springStepsPerSecond.p50
-                rows.append(["\(kernel): frame cost with a new dt every frame (60 Hz ± 15 %) over a steady one, \(springCountLabel(springs)) (throughput)", "<= 1.1x",
-                             String(format: "%.2fx", r), verdict(r <= 1.1)])
-            }
-        }
-        if let events = results.events {
-            for row in events where row.event == "new-dt" {
-                rows.append(["\(row.kernel): a new dt every frame over a steady one at \(springCountLabel(row.springs))", "<= 1.1x",
-                             String(format: "%.2fx", row.frameRatio), verdict(row.frameRatio <= 1.1)])
-            }
-            for row in events where row.event == "retarget" && row.fraction == 1 && row.springs >= 100_000 {
-                let bound = row.kernel == "float32" ? 25.0 : 50.0
-                rows.append(["\(row.kernel): a retarget (\(row.form)) at 100 % of \(springCountLabel(row.springs)), the step's share included", "<= \(Int(bound)) ns",
-                             String(format: "%.0f ns", row.nanosecondsPerEvent), verdict(row.nanosecondsPerEvent <= bound)])
-            }
-        }
-        everySize("fixed-point SIMD step vs the same C loop, every size", .fixed, .cFixed)
-        if let fixed = find(t, .fixed, largest), let float = find(t, .simd, largest) {
-            let r = fixed.springStepsPerSecond.p50 / float.springStepsPerSecond.p50
-            rows.append(["fixed-point vs float32 at 16M", ">= 0.90x", ratio(r), verdict(r >= 0.9)])
-        }
-        if let smallest = t.map(\.springs).min(), let fixed = find(t, .fixed, smallest), let float = find(t, .simd, smallest) {
-            let r = fixed.springStepsPerSecond.p50 / float.springStepsPerSecond.p50
-            rows.append(["fixed-point vs float32 at \(springCountLabel(smallest)) (in cache)", ">= 0.50x", ratio(r), verdict(r >= 0.5)])
-        }
-        if let f = results.fidelity {
-            rows.append([
-                "fixed point: largest deviation from the exact trajectory until rest (`fidelity`, \(f.judged) cases, point and unit scales)", "<= 5 % of the tolerance",
-                String(format: "%.2f %% (%.0f LSB of 2^-16; point %.2f %%, unit %.2f %%)", f.largestDeviationOfTolerance * 100, f.largestDeviationQ16Steps,
-                       f.largestDeviationPointScale * 100, f.largestDeviationUnitScale * 100),
-                verdict(f.largestDeviationOfTolerance <= 0.05),
-            ])
-            rows.append(["fixed point: rest early against the exact trajectory with the band loosened by 5 %", "0", "\(f.earlyAgainstLoosenedBand) of \(f.judged)", verdict(f.earlyAgainstLoosenedBand == 0)])
-            rows.append(["fixed point: rest within one frame of the exact trajectory's with the band tightened by 5 %", ">= 99.9 %", String(format: "%.3f %%", f.withinOneFrameOfTightenedBand * 100), verdict(f.withinOneFrameOfTightenedBand >= 0.999)])
-        }
-        if let ours = results.fixedSettle?.first(where: { $0.detector == "ours" }) {
-            rows.append(["fixed point: early rests (against the exact motion of the case as it holds it; clamped cases not judged)", "0", "\(ours.early) of \(ours.cases)", verdict(ours.early == 0)])
-            rows.append(["fixed point: rest reported on R or R + 1", ">= 99.9 %", String(format: "%.3f %%", ours.withinOneFrame * 100), verdict(ours.withinOneFrame >= 0.999)])
-        }
-        let i = results.interactions
-        // Issue 13's bounds (issue 4 asked 100 ns above the step).
-        rows.append([
-            "interactions: above the kernel step, per moving interaction", "<= 50 ns",
-            String(format: "%.1f ns (%.0f moving of %d Tossables; the kernel step %.0f ns per moving interaction; %.0f ns with the gesture input added)", i.overheadNsPerMovingInteraction, i.movingInteractions.p50, i.count, i.kernelStepNs.p50 / i.movingInteractions.p50, i.overheadWithInputNsPerMovingInteraction),
-            verdict(i.overheadNsPerMovingInteraction <= 50),
-        ])
-        rows.append([
-            "interactions: a gesture event, everything it drives included", "<= 400 ns",
-            String(format: "%.0f ns (%.0f gesture events a frame)", i.inputNsPerGestureEvent, i.gestureEventsPerFrame.p50),
-            verdict(i.inputNsPerGestureEvent <= 400),
-        ])
-        rows.append(["interactions: heap bytes per Tossable (its objects, its share of the runtime's tables and the kernel's lanes)", "<= 2 KB", String(format: "%.0f B", i.heapBytesPerTossable ?? 0), verdict((i.heapBytesPerTossable ?? .infinity) <= 2048)])
-        rows.append(["interactions: heap allocations per frame, steady state", "0", String(format: "%.3f", i.allocationsPerFrame), verdict(i.allocationsPerFrame == 0 && i.allocationCounterVerified)])
-        return rows
+        let figures = judged(results)
+        let count = { (verdict: Verdict) in figures.filter { $0.verdict == verdict }.count }
+        return ["## Figures against the issue's targets", "",
+                "\(count(.met)) met, \(count(.notMet)) not met, \(count(.inconclusive)) inconclusive. Timed figures show the estimate and its \(String(format: "%g", (results.confidence ?? 0.95) * 100)) % interval; met means the whole interval meets the target, not met that none of it does.", ""]
+            + markdownTable(["figure", "target", "verdict", "measured [interval]"], figures.map { f in
+                let verdict = f.verdict == .met ? "met" : (f.verdict == .notMet ? "**not met**" : "inconclusive")
+                return [f.figure, f.target, verdict + (f.noise.isEmpty ? "" : " (noisy)"), f.measured]
+            }) + [""]
     }
 
     /// The fixed-point kernel against its C loop and the float32 kernel, and the determinism hashes.

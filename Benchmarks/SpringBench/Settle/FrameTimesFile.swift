@@ -10,14 +10,17 @@ enum FrameTimesFile {
         try parse(FileAccess.readText(path), path: path)
     }
 
-    /// The durations of a frame-times text; `path` names it in errors (`times.txt:3: ...`).
+    /// The durations of a frame-times text (one a line; CRLF or LF, a byte-order mark and a quoted
+    /// number are read as ``CSVRecords`` reads them); `path` names it in errors (`times.txt:3: ...`).
     static func parse(_ text: String, path: String) throws(BenchError) -> [Double] {
         var durations: [Double] = []
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let field = line.trimmingCharacters(in: .whitespacesAndCarriageReturn)
-            if field.isEmpty { continue }
+        for record in try CSVRecords.parse(text, path: path) {
+            guard record.fields.count == 1 else {
+                throw .input("\(printable(path)):\(record.line): one frame duration a line, got \(record.fields.count) fields")
+            }
+            let field = record.fields[0]
             guard let value = Double(field), value.isFinite, value > 0, value <= longestFrame else {
-                throw .input("\(printable(path)):\(n + 1): a frame duration must be a number of seconds in (0, \(Int(longestFrame))], got \(printable(field))")
+                throw .input("\(printable(path)):\(record.line): a frame duration must be a number of seconds in (0, \(Int(longestFrame))], got \(printable(field))")
             }
             durations.append(value)
         }

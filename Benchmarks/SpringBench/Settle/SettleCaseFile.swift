@@ -54,28 +54,30 @@ enum SettleCaseFile {
         }
     }
 
-    /// The cases of a settle CSV: a header naming the nine columns (in any order), then one case a
-    /// line; blank lines are skipped. `path` names the file in errors (`cases.csv:7: ...`).
+    /// The cases of a settle CSV (RFC 4180: CRLF or LF, a byte-order mark, quoted fields; see
+    /// ``CSVRecords``): a header naming the nine columns (in any order), then one case a record;
+    /// blank lines are skipped. `path` names the file in errors (`cases.csv:7: ...`). In the Q16.16
+    /// format every case is also admitted by a scratch bank, so a motion beyond the format's bound
+    /// (its energy or its reach past the Q16.16 range) is refused here, with its line, not in the run.
     static func parse(_ text: String, path: String, format: Format) throws(BenchError) -> [SettleCase] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-            .map { (number: $0.offset + 1, text: $0.element.trimmingCharacters(in: .whitespacesAndCarriageReturn)) }
-            .filter { !$0.text.isEmpty }
+        var lines = try CSVRecords.parse(text, path: path)
         guard !lines.isEmpty else { throw .input("\(printable(path)) is empty") }
         let headerLine = lines.removeFirst()
-        let names = headerLine.text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndCarriageReturn) }
+        let names = headerLine.fields
         var column: [String: Int] = [:]
         for (i, name) in names.enumerated() {
-            guard column[name] == nil else { throw .input("\(printable(path)):\(headerLine.number): column \(printable(name)) appears twice") }
+            guard column[name] == nil else { throw .input("\(printable(path)):\(headerLine.line): column \(printable(name)) appears twice") }
             column[name] = i
         }
         for required in header.split(separator: ",") where column[String(required)] == nil {
-            throw .input("\(printable(path)):\(headerLine.number): missing column \(required)")
+            throw .input("\(printable(path)):\(headerLine.line): missing column \(required)")
         }
+        var admission = format == .q16 ? MotionAdmission() : nil
         var cases: [SettleCase] = []
         cases.reserveCapacity(lines.count)
         for line in lines {
-            let fields = line.text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndCarriageReturn) }
-            let at = "\(printable(path)):\(line.number)"
+            let fields = line.fields
+            let at = "\(printable(path)):\(line.line)"
             guard fields.count == names.count else { throw .input("\(at): expected \(names.count) fields, got \(fields.count)") }
             func number(_ name: String) throws(BenchError) -> Double {
                 let field = fields[column[name]!]
@@ -105,14 +107,36 @@ enum SettleCaseFile {
             let c = SettleCase(
                 id: id, tension: tension, friction: friction, mass: mass, from: from, to: to,
                 velocity: velocity, tolerance: Float(tolerance), hz: hz)
-            do { _ = try c.configuration() } catch { throw .input("\(at): \(error)") }
+            do {
+                _ = try c.configuration()
+                try admission?.admit(c)
+            } catch { throw .input("\(at): \(error)") }
             cases.append(c)
         }
         return cases
     }
 }
 
-extension CharacterSet {
-    /// Spaces, tabs and the carriage return of a CRLF line end.
-    static let whitespacesAndCarriageReturn = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\r"))
+/// The Q16.16 bank's own admission of a case (its value, target, velocity and tolerance at the
+/// nearest Q16.16 values, in its configuration), asked of a scratch bank: one source of truth for
+/// the motion bound (``Q16Lanes``: an energy norm within 2³⁰ lane steps whose reach stays in the
+/// format), checked before a run instead of failing inside it.
+struct MotionAdmission {
+    private var bank = SpringBank<Q16Lanes>(threading: .single)
+    private var added = 0
+
+    /// Throws the bank's error when it refuses the case (``SpringKernelError/outOfRange(_:)``).
+    mutating func admit(_ c: SettleCase) throws(SpringKernelError) {
+        // A fresh bank now and then: each admitted case may add a configuration batch.
+        if added == 4096 {
+            bank = SpringBank<Q16Lanes>(threading: .single)
+            added = 0
+        }
+        let spring = try bank.add(
+            value: Q16Lanes.nearestValue(to: Double(c.from)), target: Q16Lanes.nearestValue(to: Double(c.to)),
+            velocity: Q16Lanes.nearestValue(to: Double(c.velocity)), configuration: try c.configuration(),
+            tolerance: Q16Lanes.nearestValue(to: Double(c.tolerance)))
+        try bank.remove(spring)
+        added += 1
+    }
 }

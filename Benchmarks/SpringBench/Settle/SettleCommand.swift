@@ -142,7 +142,7 @@ struct SettleCommand {
             for (i, c) in cases.enumerated() {
                 for column in columns { rows.append(CaseRestFrame(id: c.id, detector: column.name, restFrame: column.frames[i])) }
             }
-            let csv = (["id,detector,rest_frame"] + rows.map { "\($0.id),\($0.detector),\($0.restFrame.map(String.init) ?? "")" }).joined(separator: "\n") + "\n"
+            let csv = (["id,detector,rest_frame"] + rows.map { "\($0.id.csvField),\($0.detector),\($0.restFrame.map(String.init) ?? "")" }).joined(separator: "\n") + "\n"
             if let output {
                 try writeFile(csv, to: "\(output)/settle-cases-rest.csv")
                 try writeFile(try jsonText(rows), to: "\(output)/settle-cases-rest.json")
@@ -281,7 +281,7 @@ struct SettleReport {
         var lines = ["id,hz,exact_rest_frame," + detectors.map { "\($0.name)_rest_frame" }.joined(separator: ",")]
         for i in cases.indices {
             let frames = [exact[i]] + detectors.map { $0.frames[i] }
-            lines.append("\(cases[i].id),\(cases[i].hz)," + frames.map { $0.map(String.init) ?? "" }.joined(separator: ","))
+            lines.append("\(cases[i].id.csvField),\(cases[i].hz)," + frames.map { $0.map(String.init) ?? "" }.joined(separator: ","))
         }
         try writeFile(lines.joined(separator: "\n") + "\n", to: "\(folder)/settle-cases.csv")
         try writeFile(try jsonText(summaries), to: "\(folder)/settle.json")

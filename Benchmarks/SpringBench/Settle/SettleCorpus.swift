@@ -35,7 +35,7 @@ enum SettleCorpus {
     static func csv(_ cases: [SettleCase]) -> String {
         var lines = [header]
         for c in cases {
-            lines.append("\(c.id),\(c.tension),\(c.friction),\(c.mass),\(c.from),\(c.to),\(c.velocity),\(c.tolerance),\(c.hz)")
+            lines.append("\(c.id.csvField),\(c.tension),\(c.friction),\(c.mass),\(c.from),\(c.to),\(c.velocity),\(c.tolerance),\(c.hz)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -3,7 +3,7 @@ import Foundation
 /// A small parser for `spring-bench <command> [--option value] [--flag] [positional]`.
 struct CommandLineArguments {
     /// Options that take no value.
-    static let flagNames: Set<String> = ["help", "quick", "summary"]
+    static let flagNames: Set<String> = ["help", "quick", "summary", "full", "across-machines"]
 
     let command: String?
     private var positional: [String] = []

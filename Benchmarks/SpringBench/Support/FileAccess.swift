@@ -16,7 +16,12 @@ enum FileAccess {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw .input("cannot read \(printable(path)): Is a directory")
         }
-        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch { throw .input("cannot read \(printable(path)): \(reason(error))") }
+        // Through a file handle, which reads devices and pipes (`/dev/null`, `<(...)`) as well as
+        // files; Data(contentsOf:) refuses them with a misleading "Permission denied".
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw .input("cannot read \(printable(path)): \(String(cString: strerror(errno)))") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do { return try handle.readToEnd() ?? Data() } catch { throw .input("cannot read \(printable(path)): \(reason(error))") }
     }
 
     /// Writes a file, creating its folder.

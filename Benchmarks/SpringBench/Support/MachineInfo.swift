@@ -16,6 +16,9 @@ struct MachineInfo: Codable {
     var hostIsa: String?
     var swiftVersion: String
     var date: String
+    /// The noise meter's readings over the run (nil for a machine not yet measured, and in runs
+    /// written before schema 2).
+    var noise: NoiseSummary?
 
     static func current() -> MachineInfo {
         MachineInfo(

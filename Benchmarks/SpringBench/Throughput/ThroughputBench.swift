@@ -27,6 +27,8 @@ struct ThroughputBench {
     /// The instruction set this binary was built for, recorded in each result.
     var isa: String
     var progress = Progress()
+    /// Read after each group, when given.
+    var noise: NoiseMeter? = nil
 
     /// 1/60 s.
     static var frameDuration: Double { KernelEntry.frameDuration }
@@ -51,15 +53,37 @@ struct ThroughputBench {
             contenders.append(contender)
             stepsPerFrame.append(steps)
         }
-        let timings = try timer.secondsPerFrame(contenders)
+        // The thread's CPU time when every case steps on this one thread; wall time otherwise.
+        let clock: TimingClock = cases.allSatisfy({ !$0.kernel.isBank || $0.threads == 1 }) ? .threadCPU : .wall
+        let group = try timer.measure(contenders, judged: Self.judgedPairs(cases), clock: clock)
+        let reading = noise?.read(after: "throughput \(springCountLabel(cases[0].springs)) \(cases[0].group)")
+        let timings = zip(group.samples, group.framesPerRepeat).map { (samples: $0, framesPerRepeat: $1) }
         return zip(zip(cases, stepsPerFrame), timings).map { item, timing in
             var result = result(item.0, stepsPerFrame: item.1, timing: timing)
+            result.samplesNanosecondsPerFrame = timing.samples.map { $0 * 1e9 }
+            result.budgetSeconds = group.budgetSeconds
+            result.stoppedBy = group.stoppedBy
+            result.clock = group.clock
+            result.noise = reading?.reasons
             if item.0.settle == .churn, let workload = cache.banks[item.0.bankKey] {
                 let counts = workload.restartCounts()
                 result.settledPerFrame = counts.frames > 0 ? Double(counts.restarts) / Double(counts.frames) : nil
             }
             return result
         }
+    }
+
+    /// The ratios the summary judges within a group, as (numerator, denominator) case indices, for
+    /// the adaptive repeats to watch: in `kernels`, ours against C, the peers and the probe, and
+    /// fixed point against C and float32; in any other group, each variant against the first case.
+    static func judgedPairs(_ cases: [ThroughputCase]) -> [(Int, Int)] {
+        func index(_ kernel: ThroughputKernel) -> Int? { cases.firstIndex { $0.kernel == kernel } }
+        guard cases.first?.group == "kernels" else { return cases.count > 1 ? (1..<cases.count).map { ($0, 0) } : [] }
+        let judged: [(ThroughputKernel, ThroughputKernel)] = [
+            (.simd, .cAbsolute), (.simd, .cDisplacement), (.simd, .rk4), (.simd, .objectPerSpring), (.simd, .probeBandwidth),
+            (.fixed, .cFixed), (.fixed, .simd),
+        ]
+        return judged.compactMap { a, b in index(a).flatMap { i in index(b).map { (i, $0) } } }
     }
 
     /// A case's figures from its timing.
@@ -91,7 +115,9 @@ struct ThroughputBench {
                 cache.banks[c.bankKey] = workload
             }
             let threading: StepThreading = c.threads.map { .fixed($0) } ?? .automatic
-            return (Contender(prepare: { workload.setThreading(threading) }, frame: workload.makeFrame(path, c.frameClock.durations(hz: 1 / KernelEntry.frameDuration, count: 4096))), c.springs)
+            return (Contender(
+                prepare: { workload.setThreading(threading) }, frame: workload.makeFrame(path, c.frameClock.durations(hz: 1 / KernelEntry.frameDuration, count: 4096)),
+                isOurs: true), c.springs)
         case .lanes, .probe:
             return try laneContender(c.kernel, lanes(c.springs, cache))
         case .peer:
@@ -127,7 +153,7 @@ struct ThroughputBench {
         switch kernel {
         case .simdLoop:
             let coefficients = Float32Lanes.coefficients(of: p)
-            return (Contender(frame: { KernelEntry.float32Loop(lanes, coefficients: coefficients) }), springs)
+            return (Contender(frame: { KernelEntry.float32Loop(lanes, coefficients: coefficients) }, isOurs: true), springs)
         case .cDisplacement:
             return (Contender(frame: { spring_reference_step_displacement(lanes.displacement, lanes.velocity, springs, a11, a12, a21, a22) }), springs)
         case .cAbsolute:

@@ -159,6 +159,18 @@ struct ThroughputResult: Codable {
     /// For ``SettleWorkload/churn``: springs that came to rest (and were restarted) per frame, over
     /// every frame the bank stepped after its warm-up.
     var settledPerFrame: Double?
+    /// Nanoseconds per frame of each repeat, in round order: repeat i of every case of the group
+    /// ran in round i, so two cases' samples are pairs (nil in runs written before schema 2).
+    var samplesNanosecondsPerFrame: [Double]?
+    /// The group's time budget for adaptive repeats (nil: a fixed `--repeats`).
+    var budgetSeconds: Double?
+    /// Why the group's repeats stopped: precision, budget, cap or fixed.
+    var stoppedBy: String?
+    /// The clock its repeats were timed by: the thread's CPU time (every case of the group on one
+    /// thread) or wall time (nil in runs before schema 2: wall).
+    var clock: TimingClock?
+    /// Why the noise meter marked the group noisy (empty: quiet; nil: not read).
+    var noise: [String]?
 
     /// Whether this is the plain bank case: every spring moving, none paused, settle off, one
     /// configuration.

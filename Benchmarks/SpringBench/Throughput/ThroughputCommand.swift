@@ -130,7 +130,6 @@ struct ThroughputCommand {
             custom = sweep
         }
         timer = FrameTimer(repeats: try arguments.int("repeats", in: 1...1000) ?? (quick ? 3 : 7), secondsPerRepeat: quick ? 0.01 : 0.05)
-        guard timer.repeats >= 1 else { throw .usage("--repeats must be at least 1") }
         format = try outputFormat(&arguments)
         output = arguments.string("output")
         try arguments.rejectUnread()

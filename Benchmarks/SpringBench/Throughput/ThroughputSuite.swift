@@ -11,8 +11,11 @@ import Foundation
 ///   `configurations`: 1 and 64. `skip-at-rest` (one size): all moving against 1 %.
 ///   Each holds the plain bank case, its reference.
 enum ThroughputSuite {
-    /// 1K to 16M, powers of 4.
+    /// 1K to 16M, powers of 4 (`throughput`'s default, and the main job's with `--full`).
     static let sizes = (0...7).map { 1 << (10 + 2 * $0) }
+    /// The main job's: 1K to 1M (L1 to the last-level cache), which keeps it under 1.5 GB; 4M and
+    /// 16M (DRAM, 4.6 GB at peak) come with `--full`.
+    static let defaultSizes = (0...5).map { 1 << (10 + 2 * $0) }
     /// `--quick`: 1K (L1) and 16K (L2).
     static let quickSizes = [1 << 10, 1 << 14]
     /// Above this, a frame of object springs takes tenths of a second and its setup seconds.
