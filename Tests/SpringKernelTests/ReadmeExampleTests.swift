@@ -3,8 +3,8 @@ import Testing
 import CompilerCheck
 import Foundation
 
-/// The README's kernel example, as written there.
-@Test("the README example runs as written")
+/// The *Using the kernel* article's example (the README's is a part of it), as written there.
+@Test("the kernel example runs as written")
 func readmeExample() throws {
     let bank = SpringBank<Float32Lanes>()
     let x = try bank.add(value: 0, target: 100, tolerance: 0.5)
@@ -44,16 +44,20 @@ func readmeExample() throws {
     #expect(throws: SpringKernelError.self) { try physics.step(dt: 1.0 / 59) }
 }
 
-/// The README's kernel example, compiled as the README prints it (inside a function that supplies
-/// `measuredFrameTime`, `followers`, `newTargets`, `starts`, `ends` and `kicks`): no error and no warning, so a reader who
-/// pastes it into a package built with warnings as errors gets no surprise.
-@Test("the README example compiles without a warning", .enabled(if: CompilerCheck.isAvailable(for: "SpringKernel")))
-func readmeExampleCompilesCleanly() throws {
-    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
-    let text = try String(contentsOf: readme, encoding: .utf8)
-    guard let section = text.range(of: "## Using the kernel"), let start = text.range(of: "```swift\n", range: section.upperBound..<text.endIndex),
+/// The kernel examples as the README and the *Using the kernel* article print them, compiled
+/// inside a function that supplies `measuredFrameTime`, `followers`, `newTargets`, `starts`, `ends`
+/// and `kicks`: no error and no warning, so a reader who pastes one into a package built with
+/// warnings as errors gets no surprise.
+@Test(
+    "the README's and the article's examples compile without a warning",
+    .enabled(if: CompilerCheck.isAvailable(for: "SpringKernel")),
+    arguments: [("README.md", "## Swift"), ("Sources/SpringKernel/SpringKernel.docc/UsingTheKernel.md", "# Using the kernel")])
+func readmeExampleCompilesCleanly(file: String, heading: String) throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../" + file)
+    let text = try String(contentsOf: url, encoding: .utf8)
+    guard let section = text.range(of: heading), let start = text.range(of: "```swift\n", range: section.upperBound..<text.endIndex),
           let end = text.range(of: "\n```", range: start.upperBound..<text.endIndex) else {
-        Issue.record("no swift example under \"## Using the kernel\" in README.md")
+        Issue.record("no swift example under \"\(heading)\" in \(file)")
         return
     }
     let example = text[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
@@ -68,5 +72,5 @@ func readmeExampleCompilesCleanly() throws {
         }
         """
     let diagnostics = try CompilerCheck.diagnostics(importing: "SpringKernel", in: source)
-    #expect(diagnostics.isEmpty, "\(diagnostics.joined(separator: "\n"))")
+    #expect(diagnostics.isEmpty, "\(file): \(diagnostics.joined(separator: "\n"))")
 }
