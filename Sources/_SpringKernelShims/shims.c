@@ -429,6 +429,14 @@ void sk_enter_nearest_rounding(sk_saved_fp_environment *saved) {
 #endif
 }
 
+int sk_rounding_is_nearest(void) {
+#if defined(FE_TONEAREST)
+    return fegetround() == FE_TONEAREST;
+#else
+    return 1;
+#endif
+}
+
 void sk_leave_nearest_rounding(const sk_saved_fp_environment *saved) {
     fenv_t environment;
     __builtin_memcpy(&environment, saved, sizeof environment);

@@ -201,7 +201,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
         return SIMD8(
             floatCoefficient(propagator.a11 - 1), floatCoefficient(propagator.a12 * up),
             floatCoefficient(propagator.a21 * down), floatCoefficient(propagator.a22 - 1),
-            Float(1).bitPattern, 0, 0, 0)
+            0, 0, 0, 0)
     }
 
     /// Below this magnitude a coefficient is stored as 0. Lanes are integers, so every product is
@@ -238,9 +238,6 @@ public enum Q16Lanes: SpringLaneArithmetic {
     @usableFromInline @frozen
     struct Step {
         @usableFromInline let c11, c12, c21, c22: Float
-        /// 1, from memory: lets ``step(displacement:velocity:coefficients:)`` test the rounding
-        /// mode (``NearestRounding/isCurrent(_:)``).
-        @usableFromInline let one: Float
 
         @inlinable @inline(__always)
         init(_ c: SIMD8<UInt32>) {
@@ -248,7 +245,6 @@ public enum Q16Lanes: SpringLaneArithmetic {
             c12 = Float(bitPattern: c[1])
             c21 = Float(bitPattern: c[2])
             c22 = Float(bitPattern: c[3])
-            one = Float(bitPattern: c[4])
         }
 
         /// One spring.
@@ -296,7 +292,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
     ) -> (displacement: Int32, velocity: Int32, saturated: Bool) {
         let step = Step(c)
         var outside: UInt32 = 0
-        let pinned = NearestRounding.isCurrent(Double(step.one)) ? nil : NearestRounding.enter()
+        let pinned = NearestRounding.isCurrent ? nil : NearestRounding.enter()
         let (newD, newV) = step(d, v, outside: &outside)
         if let pinned { NearestRounding.leave(pinned) }
         return (newD, newV, saturated(outside))

@@ -5,16 +5,10 @@
 /// caller's environment after), so the same calls give the same bits and the same refusals in
 /// every rounding mode, with flush-to-zero and denormals-are-zero or without.
 extension NearestRounding {
-    /// 1, read from memory the optimizer cannot see through, for ``isCurrent(_:)``: a 1 it can
-    /// see (a constant, `dt / dt` of an inlined step's constant dt, a function's constant
-    /// result) lets it fold the test to "nearest" in the default environment it assumes.
-    @inlinable
-    static var one: Double { _nearestRoundingProbe }
-
     /// Enters round-to-nearest unless the thread is in it already: nil then.
     @inline(__always)
     static func enterUnlessCurrent() -> SavedEnvironment? {
-        isCurrent(one) ? nil : enter()
+        isCurrent ? nil : enter()
     }
 
     /// `configuration`, through a call the optimizer cannot see into, when `entered` (a pinned
@@ -41,10 +35,6 @@ extension NearestRounding {
         if let saved { leave(saved) }
     }
 }
-
-/// Always 1: a global other modules could write (it is never written), so its value is not a
-/// constant to the optimizer (see ``NearestRounding/one``).
-@usableFromInline nonisolated(unsafe) var _nearestRoundingProbe = 1.0
 
 extension SpringBank {
     /// Round-to-nearest for a call on a bank of scaled (Q16.16) lanes, whose bits must not depend

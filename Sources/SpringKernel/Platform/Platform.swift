@@ -18,21 +18,14 @@ import Dispatch
 /// undamped spring; found by the bank fuzz target).
 @usableFromInline
 enum NearestRounding {
-    /// Whether the thread's floating-point unit rounds to nearest even now, tested by arithmetic
-    /// (what the step's instructions see, the SSE control register on x86, not the x87 one glibc's
-    /// `fegetround` reads): 1 + 2⁻⁵⁴ rounds back to 1 unless rounding upward, and 1 − 2⁻⁵⁴ (a
-    /// tie) unless rounding downward or toward zero; 2⁻¹⁰²³ is kept unless flushing to zero, and
-    /// 2⁻¹⁰⁷⁴ read unless denormals are zero. `one` must be a 1 the compiler cannot see
-    /// (``NearestRounding/one``, read from memory), or it folds the test away; NaN reads as "not
-    /// nearest", which only costs the pinning.
+    /// Whether the thread's floating-point environment is round-to-nearest even with flush-to-zero
+    /// and denormals-are-zero off: the control register the step's instructions use, read
+    /// (`sk_float_environment_is_nearest`: x86's MXCSR, not the x87 word glibc's `fegetround`
+    /// reads; aarch64's FPCR). A few cycles, and the optimizer cannot fold it. (An arithmetic
+    /// probe of the same three things, on a subnormal, cost each Q16.16 call two microcode
+    /// assists: 41-48 -> 70-95 ns a single retarget at 256K springs.)
     @inlinable @inline(__always)
-    static func isCurrent(_ one: Double) -> Bool {
-        // The last two: a subnormal result is not flushed (FTZ), a subnormal operand not read as 0
-        // (DAZ). No `one == 1` among them: an optimizer that knows `one` is 1 folds the others
-        // in the default environment (to true), and the test with them (an optimized build of
-        // the step never pinned the mode).
-        one + 0x1p-54 == one - 0x1p-54 && 0x1p-1022 * one * 0.5 != 0 && 0x1p-1074 * one != 0
-    }
+    static var isCurrent: Bool { sk_float_environment_is_nearest() != 0 }
 
     /// A thread's floating-point environment (mode, exception masks and flags) as ``enter()``
     /// found it.

@@ -20,7 +20,7 @@ extension SpringBank {
     public func step(dt: Double, path: StepPath = .simd) throws(SpringKernelError) {
         // Q16.16 lanes step in binary32: a thread in another rounding mode gets round-to-nearest
         // for the frame (the test folds away for float32 banks, which follow the thread's mode).
-        if Lanes.stepsInNearestRounding, !NearestRounding.isCurrent(NearestRounding.one) {
+        if Lanes.stepsInNearestRounding, !NearestRounding.isCurrent {
             return try stepRoundingToNearest(dt: dt, path: path)
         }
         try stepInCurrentRounding(dt: dt, path: path)
@@ -97,7 +97,7 @@ enum StepExecution {
             // Each thread writes its own slot; they are read after concurrentPerform returns.
             // A worker keeps its own floating-point environment: Q16 lanes pin round-to-nearest
             // there too.
-            if Lanes.stepsInNearestRounding, !NearestRounding.isCurrent(NearestRounding.one) {
+            if Lanes.stepsInNearestRounding, !NearestRounding.isCurrent {
                 let saved = NearestRounding.enter()
                 results[part] = advance(plan, bundles: start..<end, path: path, checksBound: checksBound, lanes: lanes)
                 NearestRounding.leave(saved)

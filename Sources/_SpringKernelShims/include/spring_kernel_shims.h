@@ -27,6 +27,26 @@ static inline __attribute__((always_inline)) int32x4_t sk_arm_round(float32x4_t 
 }
 #endif
 
+/// fegetround() == FE_TONEAREST (shims.c): the check where no control register is read directly.
+int sk_rounding_is_nearest(void);
+
+/// Whether the thread's floating-point environment is the one the Q16.16 arithmetic needs: round
+/// to nearest even, no flush-to-zero, no denormals-are-zero. Read from the control register the
+/// vector instructions use (x86's MXCSR: rounding control bits 13-14, FTZ 15, DAZ 6; aarch64's
+/// FPCR: RMode 22-23, FZ 24), a few cycles, and never folded by the optimizer (it cannot know the
+/// register); elsewhere fegetround, which the C library answers.
+static inline __attribute__((always_inline)) int sk_float_environment_is_nearest(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return (_mm_getcsr() & 0xE040u) == 0;
+#elif defined(__aarch64__)
+    uint64_t fpcr;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+    return (fpcr & ((UINT64_C(3) << 22) | (UINT64_C(1) << 24))) == 0;
+#else
+    return sk_rounding_is_nearest();
+#endif
+}
+
 /// One lane rounded to the nearest Int32 as ``sk_round_to_int32x16`` rounds it.
 static inline __attribute__((always_inline)) int32_t sk_round_to_int32(float x) {
 #if defined(__x86_64__) || defined(__i386__)
