@@ -3,10 +3,10 @@ import _SpringKernelShims
 import Dispatch
 #endif
 
-// Everything the kernel needs from the platform, in one file: the rounding mode, the processor
-// count and cache size, and worker threads. The C parts are in the shims (shims.c, built for the
-// real platform); no other file of the kernel imports a C library or Dispatch, so the kernel
-// builds as Embedded Swift, where a step runs on the caller's thread.
+// Everything the kernel needs from the platform, in this folder: the rounding mode, the processor
+// count and cache size, memory that may be refused, and worker threads. The C parts are in the
+// shims (shims.c, built for the real platform); no other file of the kernel imports a C library or
+// Dispatch, so the kernel builds as Embedded Swift, where a step runs on the caller's thread.
 
 /// Round-to-nearest-even for the frames that need it: the Q16.16 step computes its increments in
 /// binary32, and an IEEE operation gives the same bits on every machine only in the same rounding
@@ -22,8 +22,8 @@ enum NearestRounding {
     /// and denormals-are-zero off: the control register the step's instructions use, read
     /// (`sk_float_environment_is_nearest`: x86's MXCSR, not the x87 word glibc's `fegetround`
     /// reads; aarch64's FPCR). A few cycles, and the optimizer cannot fold it. (An arithmetic
-    /// probe of the same three things, on a subnormal, cost each Q16.16 call two microcode
-    /// assists: 41-48 -> 70-95 ns a single retarget at 256K springs.)
+    /// probe of the same three things works on subnormals, which cost each Q16.16 call two
+    /// microcode assists: a single retarget took about twice as long.)
     @inlinable @inline(__always)
     static var isCurrent: Bool { sk_float_environment_is_nearest() != 0 }
 
