@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),
         // spring-bench's statistics (bootstrap intervals, verdicts, the adaptive-repeat rule), a
         // target of their own so that a test target can import them.
-        .target(name: "BenchStatistics", path: "Benchmarks/BenchStatistics", swiftSettings: strict),
+        .target(name: "BenchStatistics", dependencies: ["SpringKernel"], path: "Benchmarks/BenchStatistics", swiftSettings: strict),
         .executableTarget(
             name: "SpringBench",
             dependencies: ["SpringKernel", "MotionInteractions", "SpringKernelC", "CSpringReference", "CAllocationCounter", "CBoundaryCaller", "BenchStatistics"],

@@ -1,3 +1,5 @@
+@_spi(KernelInternals) import SpringKernel
+
 /// The statistics behind spring-bench's verdicts, apart from any measurement so that they can be
 /// tested against known distributions: percentile-bootstrap confidence intervals of a median
 /// (Efron and Tibshirani, *An Introduction to the Bootstrap*, ch. 13; Criterion.rs uses the same
@@ -40,7 +42,7 @@ public enum Bootstrap {
         _ samples: [Double], confidence: Double = 0.95, resamples: Int = defaultResamples, seed: UInt64 = defaultSeed
     ) -> Interval? {
         guard let estimate = median(samples) else { return nil }
-        var generator = BootstrapGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var replicate = [Double](repeating: 0, count: samples.count)
         var medians: [Double] = []
         medians.reserveCapacity(resamples)
@@ -59,7 +61,7 @@ public enum Bootstrap {
         seed: UInt64 = defaultSeed
     ) -> Interval? {
         guard let top = median(numerators), let bottom = median(denominators) else { return nil }
-        var generator = BootstrapGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var a = [Double](repeating: 0, count: numerators.count), b = [Double](repeating: 0, count: denominators.count)
         var ratios: [Double] = []
         ratios.reserveCapacity(resamples)
@@ -190,24 +192,9 @@ public struct StoppingRule: Codable, Hashable, Sendable {
     }
 }
 
-/// SplitMix64 (Steele, Lea and Flood, 2014): the bootstrap's small deterministic generator.
-public struct BootstrapGenerator: Sendable {
-    private var state: UInt64
-
-    /// A generator from a seed.
-    public init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// A uniform index in 0..<count (Lemire's multiply-shift; the bias is below 2⁻⁵⁰ for the
-    /// counts used here).
+    /// counts used here): the bootstrap's resampling.
     public mutating func index(below count: Int) -> Int {
         Int(next().multipliedFullWidth(by: UInt64(count)).high)
     }

@@ -1,14 +1,15 @@
 import BenchStatistics
 import Foundation
+@_spi(KernelInternals) import SpringKernel
 import Testing
 
 /// Draws from known distributions, fixed seeds.
 struct Draws {
-    var generator: BootstrapGenerator
+    var generator: SplitMix64
 
-    init(seed: UInt64) { generator = BootstrapGenerator(seed: seed) }
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
-    mutating func unit() -> Double { Double(generator.next() >> 11) * 0x1p-53 }
+    mutating func unit() -> Double { generator.unit() }
 
     /// A standard normal number (Box–Muller).
     mutating func normal() -> Double {

@@ -39,7 +39,7 @@ struct CrossDeterminism {
     /// closed form uses the kernel's deterministic exp, sin and cos, so this line is the same
     /// everywhere).
     static func fidelity() {
-        var random = Random(seed: 0xF1DE_1171)
+        var random = SplitMix64(seed: 0xF1DE_1171)
         let bank = SpringBank<Q16Lanes>(threading: .single)
         var cases: [(spring: SpringHandle, motion: SpringMotion, from: Double, to: Double, velocity: Double)] = []
         do throws(SpringKernelError) {
@@ -107,7 +107,7 @@ struct CrossDeterminism {
     static func streams<Lanes: SpringLaneArithmetic>(
         _ lanes: Lanes.Type, name format: String, value: (Int) -> Lanes.Value, bits: (Lanes.Value) -> UInt64
     ) {
-        var random = Random(seed: 0x57AE_A115)
+        var random = SplitMix64(seed: 0x57AE_A115)
         let streamed = SpringBank<Lanes>(threading: .single), single = SpringBank<Lanes>(threading: .single)
         var checks = 0, mismatches = 0
         func check(_ equal: Bool) {
@@ -215,15 +215,7 @@ struct CrossDeterminism {
     }
 }
 
-/// SplitMix64: the same numbers on every machine.
-struct Random {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(_ bound: UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return (z ^ (z >> 31)) % bound
-    }
+extension SplitMix64 {
+    /// The next draw reduced modulo `bound` (the kernel's generator: the same numbers on every machine).
+    mutating func next(_ bound: UInt64) -> UInt64 { next() % bound }
 }
