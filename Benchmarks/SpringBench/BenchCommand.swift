@@ -89,7 +89,7 @@ extension EventsCommand: BenchCommand {
     static let name = "events"
     static let summary = """
         what an event (retarget, impulse, set-state, start, resume, configure) costs, the step's
-        share included, one call per spring or batched, at 1-100 % of the springs per frame
+        share included, one call per spring or in bulk, at 1-100 % of the springs per frame
         """
     static func run(_ arguments: inout CommandLineArguments) throws -> Int32 { try Self(&arguments).run(); return 0 }
 }

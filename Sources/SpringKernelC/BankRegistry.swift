@@ -28,7 +28,7 @@ final class BankEntry: @unchecked Sendable {
     let versionBase: UInt64
     /// Set while a C call runs on the bank.
     let inUse = Atomic<Bool>(false)
-    /// Handles unpacked for a batch call, kept between calls so batches allocate nothing.
+    /// Handles unpacked for a bulk call, kept between calls so bulk calls allocate nothing.
     var springs: [SpringHandle] = []
 
     init(bank: Bank, number: UInt64, generationOffset: UInt32, versionBase: UInt64) {

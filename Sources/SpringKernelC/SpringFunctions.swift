@@ -68,7 +68,7 @@ public func sk_bank_add_q16(
     }
 }
 
-/// Adds the springs through the kernel's batch form, which checks every spring before it adds any
+/// Adds the springs through the kernel's bulk form, which checks every spring before it adds any
 /// (a refused call changes nothing: no handle, generation or layout version moves).
 private func add<Lanes>(
     to bank: SpringBank<Lanes>, of entry: BankEntry, values: UnsafeBufferPointer<Lanes.Value>,
@@ -102,7 +102,7 @@ public func sk_bank_remove(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ 
 
 private func remove<Lanes>(_ packed: UnsafeBufferPointer<UInt64>, from bank: SpringBank<Lanes>, of entry: BankEntry) throws(Refusal) {
     try entry.withSprings(packed.baseAddress, packed.count, in: bank) { springs throws(Refusal) in
-        // The batch form refuses a spring listed twice before it removes any.
+        // The bulk form refuses a spring listed twice before it removes any.
         try kernel { () throws(SpringKernelError) in try bank.remove(springs) }
     }
 }
@@ -223,7 +223,7 @@ public func sk_bank_configure(
         let n = try checkedCount(count)
         let configuration = try kernel { () throws(SpringKernelError) in try SpringConfiguration(tension: tension, friction: friction, mass: mass) }
         switch entry.bank {
-        // The batch form checks every spring (the motion fits the new lane scale) before any moves.
+        // The bulk form checks every spring (the motion fits the new lane scale) before any moves.
         case .float(let bank):
             try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
                 try kernel { () throws(SpringKernelError) in try bank.setConfiguration(of: springs, to: configuration) }
@@ -259,7 +259,7 @@ private func setTolerance<Lanes>(
 ) throws(Refusal) {
     _ = try kernel { () throws(SpringKernelError) in try Lanes.tolerance(tolerance) }
     try entry.withSprings(packed, count, in: bank) { springs throws(Refusal) in
-        // The batch form checks every spring (the motion fits the new lane scale) before any moves.
+        // The bulk form checks every spring (the motion fits the new lane scale) before any moves.
         try kernel { () throws(SpringKernelError) in try bank.setTolerance(of: springs, to: tolerance) }
     }
 }

@@ -275,11 +275,11 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
             return (try reference.stored(started, configuration: configuration, tolerance: band), band)
         }
         var handle: SpringHandle?
-        // Sometimes through the batch form, as a list of one.
-        let batched = Int.random(in: 0..<3, using: &generator) == 0
-        guard let (state, band) = try perform("add(value: \(value), target: \(target), velocity: \(String(describing: velocity)), tolerance: \(tolerance), \(configuration), batched: \(batched))", expected, {
+        // Sometimes through the bulk form, as a list of one.
+        let inBulk = Int.random(in: 0..<3, using: &generator) == 0
+        guard let (state, band) = try perform("add(value: \(value), target: \(target), velocity: \(String(describing: velocity)), tolerance: \(tolerance), \(configuration), inBulk: \(inBulk))", expected, {
             () throws(SpringKernelError) in
-            if batched {
+            if inBulk {
                 handle = try bank.add(
                     values: [value], targets: [target], velocities: velocity.map { [$0] }, configuration: configuration, tolerance: tolerance
                 ).first
@@ -300,9 +300,9 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
 
     func remove() throws {
         guard let spring = target() else { return }
-        let batched = Int.random(in: 0..<3, using: &generator) == 0
-        guard try perform("remove(\(spring), batched: \(batched))", result { () throws(SpringKernelError) -> Void in if let error = handleError(spring) { throw error } }, {
-            () throws(SpringKernelError) in if batched { try bank.remove([spring]) } else { try bank.remove(spring) }
+        let inBulk = Int.random(in: 0..<3, using: &generator) == 0
+        guard try perform("remove(\(spring), inBulk: \(inBulk))", result { () throws(SpringKernelError) -> Void in if let error = handleError(spring) { throw error } }, {
+            () throws(SpringKernelError) in if inBulk { try bank.remove([spring]) } else { try bank.remove(spring) }
         }) != nil else { return }
         for mask in springs[spring]!.masks { masks[mask]!.members.remove(spring) }
         springs[spring] = nil
@@ -388,9 +388,9 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
             let model = springs[spring]!
             return try reference.reconfigured(model.state, from: model.configuration, to: configuration, tolerance: model.tolerance)
         }
-        let batched = Int.random(in: 0..<3, using: &generator) == 0
-        guard let state = try perform("setConfiguration(of: \(spring), to: \(configuration), batched: \(batched))", expected, { () throws(SpringKernelError) in
-            if batched { try bank.setConfiguration(of: [spring], to: configuration) } else { try bank.setConfiguration(of: spring, to: configuration) }
+        let inBulk = Int.random(in: 0..<3, using: &generator) == 0
+        guard let state = try perform("setConfiguration(of: \(spring), to: \(configuration), inBulk: \(inBulk))", expected, { () throws(SpringKernelError) in
+            if inBulk { try bank.setConfiguration(of: [spring], to: configuration) } else { try bank.setConfiguration(of: spring, to: configuration) }
         }) else { return }
         var model = springs[spring]!
         guard model.configuration != configuration else { return try check([spring]) }
@@ -558,10 +558,10 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         let probe = anySpring()
         // Sometimes the restart states come in buffers instead (listed in handle order, so the
         // first refused state is the one the closure form would meet first).
-        let batched = !meddles && Int.random(in: 0..<3, using: &generator) == 0
+        let inBulk = !meddles && Int.random(in: 0..<3, using: &generator) == 0
         let listed = restarts.keys.sorted { $0.index < $1.index }
-        guard try perform("resume(\(mask), restarts: \(restarts), meddles: \(meddles), batched: \(batched))", expected, { () throws(SpringKernelError) in
-            if batched {
+        guard try perform("resume(\(mask), restarts: \(restarts), meddles: \(meddles), inBulk: \(inBulk))", expected, { () throws(SpringKernelError) in
+            if inBulk {
                 try bank.resume(mask, restarting: listed, values: listed.map { restarts[$0]!.value }, velocities: listed.map { restarts[$0]!.velocity })
                 calls = expectedCalls
                 return
@@ -572,7 +572,7 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
                 return restarts[spring]
             }
         }) != nil else {
-            guard batched || calls == expectedCalls else { throw fail("a refused resume asked \(calls), expected \(expectedCalls)") }
+            guard inBulk || calls == expectedCalls else { throw fail("a refused resume asked \(calls), expected \(expectedCalls)") }
             return
         }
         guard calls == expectedCalls else { throw fail("resume asked for restart values of \(calls), expected \(expectedCalls) (handle order)") }

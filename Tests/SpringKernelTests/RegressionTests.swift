@@ -33,7 +33,7 @@ struct KernelRegressionTests {
         #expect(throws: SpringKernelError.invalidTimeStep(0)) { try bank.step(dt: 0) }
     }
 
-    /// Was: `retarget(_:to:)` and its batch form recomputed the displacement of a spring retargeted
+    /// Was: `retarget(_:to:)` and its bulk form recomputed the displacement of a spring retargeted
     /// to the target it already had, (target + displacement) − target, which rounds it by up to an
     /// ulp, while the storage-order retarget (which skips unchanged targets) kept it; the same
     /// writes then gave different bits through the two APIs (found by `.ci/cross check`'s stream

@@ -705,7 +705,7 @@ struct StorageOrderTests {
         #expect(live.contains { $0.generation > 0 })
     }
 
-    @Test("user values and layouts follow the batch forms: add, reconfigure and remove many springs at once")
+    @Test("user values and layouts follow the bulk forms: add, reconfigure and remove many springs at once")
     func userValuesThroughBatchForms() throws {
         let bank = SpringBank<Float32Lanes>()
         let n = 200

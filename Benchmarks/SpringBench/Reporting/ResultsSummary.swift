@@ -324,7 +324,7 @@ enum ResultsSummary {
             }) + [""]
     }
 
-    /// Events per kind, one call per spring or batched, and a new frame duration every frame.
+    /// Events per kind, one call per spring or in bulk, and a new frame duration every frame.
     static func events(_ rows: [EventsCommand.Row]?) -> [String] {
         guard let rows, !rows.isEmpty else { return [] }
         var lines = [

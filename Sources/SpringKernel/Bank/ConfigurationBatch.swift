@@ -61,7 +61,7 @@ final class ConfigurationBatch {
         }
     }
 
-    /// Springs a batch removal in progress takes out of this batch (0 outside one), and whether
+    /// Springs a bulk removal in progress takes out of this batch (0 outside one), and whether
     /// it drops them all in one pass at the end (see ``SpringBankCore/remove(_:)``).
     var pendingRemovals = 0
     var dropsRemovalsAtOnce = false
@@ -208,7 +208,7 @@ final class ConfigurationBatch {
         motionState(displacement: displacements[slot], velocity: velocities[slot])
     }
 
-    /// ``motionState(slot:)`` of lanes given as patterns (the ones a batch call wrote).
+    /// ``motionState(slot:)`` of lanes given as patterns (the ones a bulk call wrote).
     @inline(__always)
     func motionState(displacement d: UInt32, velocity v: UInt32) -> (displacement: Double, velocity: Double) {
         guard let units = integerLaneUnits else {

@@ -204,7 +204,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// The stored displacement of the spring once pulled toward `goal`, checked to fit the format:
-    /// from its lanes, or from `from` (the displacement and target an earlier element of a batch
+    /// from its lanes, or from `from` (the displacement and target an earlier element of a bulk call
     /// gave it).
     @inline(__always)
     func retargetedDisplacement(
@@ -230,7 +230,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// The stored velocity of the spring once `delta` is added to the stored velocity `base`
-    /// (its own, or the one an earlier element of a batch gave it), checked to fit the format.
+    /// (its own, or the one an earlier element of a bulk call gave it), checked to fit the format.
     @inline(__always)
     func impulsedVelocity(record index: Int, adding delta: Lanes.Value, to base: UInt32) throws(SpringKernelError) -> UInt32 {
         let lanes = core.lanePatterns(ofRecord: index)

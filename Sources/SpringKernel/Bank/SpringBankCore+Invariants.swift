@@ -14,7 +14,7 @@ extension SpringBankCore {
         var pauseHolds = [Int: Int]()  // record → masks pausing it
         var springEdges = 0
         for index in records.indices where records[index].isLive {
-            try check(records[index].listedAt == 0, "spring \(index) still marked by a batch call")
+            try check(records[index].listedAt == 0, "spring \(index) still marked by a bulk call")
             var edge = records[index].firstMaskEdge, previous = MaskEdge.none
             while edge != MaskEdge.none {
                 let e = maskEdges[Int(edge)]

@@ -31,7 +31,7 @@ struct SpringRecord {
     /// The caller's own value for the spring (an entity id, an index into its tables).
     /// The spring's first edge in ``SpringBankCore/maskEdges``, or ``MaskEdge/none``.
     var firstMaskEdge = MaskEdge.none
-    /// While a batch call runs: the spring's position in the call's list, plus one (0: not
+    /// While a bulk call runs: the spring's position in the call's list, plus one (0: not
     /// listed). It finds a spring listed twice, or a spring's restart values, with no table.
     var listedAt: UInt32 = 0
     /// `due` is the spring's rest, not the time to predict it.
@@ -86,7 +86,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     @exclusivity(unchecked) private var recentBatches: [(key: BatchKey, index: Int)] = []
     private static var recentBatchCount: Int { 4 }
     var freeBatches: [Int] = []
-    /// The batches a batch removal touches, kept between calls.
+    /// The batches a bulk removal touches, kept between calls.
     @exclusivity(unchecked) var touchedBatches: [Int] = []
     /// Batches left empty and kept for now, with the steps that have seen them empty (see
     /// ``retireBatchIfEmpty(_:)``).
@@ -107,8 +107,8 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     /// Mask membership, stored once: an edge per (mask, spring) pair, on both one's lists.
     let maskEdges = UnsafeTable<MaskEdge>()
     @exclusivity(unchecked) var freeMaskEdges: [UInt32] = []
-    /// What a batch call's check pass computed for each element, applied by its second pass
-    /// without computing it again; kept between calls, so a batch call allocates nothing.
+    /// What a bulk call's check pass computed for each element, applied by its second pass
+    /// without computing it again; kept between calls, so a bulk call allocates nothing.
     let staged = UnsafeTable<StagedLanes>()
     /// Springs released by a resume, kept between calls so resuming allocates nothing.
     var resumeScratch: [(spring: UInt32, restart: (displacement: UInt32, velocity: UInt32)?)] = []
@@ -632,7 +632,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     }
 
     /// Sets the displacement and velocity lanes, waking a spring at rest unless the new state is
-    /// still its rest, and leaves predicting it to the caller (a batch call predicts its springs
+    /// still its rest, and leaves predicting it to the caller (a bulk call predicts its springs
     /// in one loop, ``stagedTrajectoriesChanged()``). With `releasing`, a spring paused
     /// mid-motion (its last hold just let go) first goes back among the moving, as
     /// ``release(record:)`` does: one look-up of its batch for both.

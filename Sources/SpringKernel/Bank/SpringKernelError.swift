@@ -13,7 +13,7 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
     case invalidTimeStep(Double)
     /// A step's duration differs from the fixed timestep the bank's ``FrameClock`` declares.
     case timeStepMismatch(declared: Double, given: Double)
-    /// Two buffers of a batch call differ in length (handles and their values).
+    /// Two buffers of a bulk call differ in length (handles and their values).
     case countMismatch(expected: Int, given: Int)
     /// A tolerance was zero or negative: a spring with no tolerance never comes to rest.
     case nonPositiveTolerance
@@ -49,7 +49,7 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
         case .invalidConfiguration(let parameter): "\(parameter) is outside its valid range"
         case .invalidTimeStep(let dt): "time step \(dt) is not a finite positive duration"
         case .timeStepMismatch(let declared, let given): "time step \(given) differs from the declared fixed timestep \(declared)"
-        case .countMismatch(let expected, let given): "a batch call got \(given) values for \(expected) springs"
+        case .countMismatch(let expected, let given): "a bulk call got \(given) values for \(expected) springs"
         case .nonPositiveTolerance: "tolerance must be positive"
         case .staleHandle(let handle): "\(handle) names a spring that was removed"
         case .foreignHandle: "handle or mask belongs to another bank"

@@ -54,7 +54,7 @@ public enum SettlePredictor {
     ///   decay (d₀ and v₀ + σd₀ of one sign): |d(t)| ≥ |d₀| e^(-σt) and ≥ |d₀| e^(-(σ−β)t) / 2.
     /// - Always: |d| changes no faster than √(v₀² + ω₀² d₀²) (the energy never grows), so it needs
     ///   at least (|d₀| − tolerance) over that to reach the band.
-    @inline(__always)  // per event, and in the loops of the batch calls
+    @inline(__always)  // per event, and in the loops of the bulk calls
     static func restTimeLowerBound(
         displacement d: Double, velocity v: Double, tolerance: Double, motion: SpringMotion,
         inverseBandSquared: Double? = nil

@@ -71,7 +71,7 @@ extension SpringBankCore {
         for slot in moving..<slots.upperBound { trajectoryChanged(record: Int(batch.springOfSlot[slot]), batch: batch, slot: slot) }
     }
 
-    /// ``trajectoryChanged(record:)`` for every staged spring that is awake, once a batch call
+    /// ``trajectoryChanged(record:)`` for every staged spring that is awake, once a bulk call
     /// has placed them all (``SpringBankCore/staged``; an element whose `batch` is negative is
     /// skipped: a resume's listed spring it did not restart). Under a variable clock a moving spring's
     /// lower bound is computed here, in one loop with no call per spring, its batch's motion read

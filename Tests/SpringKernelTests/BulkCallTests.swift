@@ -1,10 +1,10 @@
 import Testing
 @_spi(KernelInternals) @testable import SpringKernel
 
-/// The batch forms of add, remove, configure and resume: equal to one call per spring, bit for
+/// The bulk forms of add, remove, configure and resume: equal to one call per spring, bit for
 /// bit, refused whole, and never early under a new dt every frame.
-@Suite("Batch add, remove, configure and resume")
-struct BatchSpringTests {
+@Suite("Bulk calls: add, remove, configure and resume")
+struct BulkCallTests {
     /// Frame durations of a game's measured clock: 1/60 s ± 15 %.
     static func jittered(_ generator: inout SeededGenerator) -> Double {
         1.0 / 60 * (1 + Double.random(in: -0.15...0.15, using: &generator))
@@ -74,8 +74,8 @@ struct BatchSpringTests {
             let dt = Self.jittered(&generator)
             try single.step(dt: dt)
             try batch.step(dt: dt)
-            // A batch add may give the springs other records than one call each would (it reuses
-            // the records a batch removal freed in list order): compared spring by spring.
+            // A bulk add may give the springs other records than one call each would (it reuses
+            // the records a bulk removal freed in list order): compared spring by spring.
             #expect(Self.lanes(single, springs.0) == Self.lanes(batch, springs.1), "frame \(frame)")
             #expect(Self.positions(single.restedInLastStep, in: springs.0) == Self.positions(batch.restedInLastStep, in: springs.1), "frame \(frame)")
             #expect(try springs.1.map { try batch.userValue(of: $0) } == springs.0.map { try single.userValue(of: $0) })

@@ -1,4 +1,4 @@
-/// One element of a batch call, as its check pass leaves it: the spring's record, the batch it
+/// One element of a bulk call, as its check pass leaves it: the spring's record, the batch it
 /// goes to and its lanes there. The apply pass reads these instead of converting and checking
 /// each input again.
 struct StagedLanes {
@@ -9,11 +9,11 @@ struct StagedLanes {
     var target: UInt32
 }
 
-/// The apply passes of the batch calls that add, remove and reconfigure many springs. Each runs
+/// The apply passes of the bulk calls that add, remove and reconfigure many springs. Each runs
 /// only after its call has checked every element (``SpringBankCore/staged``), so none throws
 /// part way: a refused call changes nothing.
 extension SpringBankCore {
-    /// Clears the marks (`listedAt`) the staged elements' records carry through a batch call: on
+    /// Clears the marks (`listedAt`) the staged elements' records carry through a bulk call: on
     /// its way out, whether it applied or was refused.
     func unmarkStagedRecords() {
         for i in 0..<staged.count { records[Int(staged[i].record)].listedAt = 0 }
@@ -86,7 +86,7 @@ extension SpringBankCore {
         dropDepartedSlotsOfTouchedBatches()
     }
 
-    /// Counts, for each batch, the springs a batch call takes out of it, and decides which drop
+    /// Counts, for each batch, the springs a bulk call takes out of it, and decides which drop
     /// their slots at once at the end of the call (a quarter of the batch or more).
     private func noteDeparture(fromBatch batchIndex: Int) {
         batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
@@ -106,7 +106,7 @@ extension SpringBankCore {
         batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.dropsRemovalsAtOnce }
     }
 
-    /// At the end of a batch call: each batch that drops its departures at once loses, in one pass,
+    /// At the end of a bulk call: each batch that drops its departures at once loses, in one pass,
     /// every slot whose spring no longer lives there; the batches touched are reset, and those
     /// left empty retire.
     private func dropDepartedSlotsOfTouchedBatches() {
@@ -198,7 +198,7 @@ extension SpringBankCore {
         stagedTrajectoriesChanged(lanesAreStaged: lanesStaged)
     }
 
-    /// Releases the batches a refused batch call made for its staged elements (those still empty).
+    /// Releases the batches a refused bulk call made for its staged elements (those still empty).
     func releaseStagedBatches(andAlso extra: Int) {
         if extra >= 0 { releaseBatchIfEmpty(extra) }
         for i in 0..<staged.count { releaseBatchIfEmpty(Int(staged[i].batch)) }
