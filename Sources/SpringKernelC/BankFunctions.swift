@@ -68,6 +68,8 @@ private func threading(_ threads: Int32) -> StepThreading? {
 /// Destroys a bank: its id and every handle it issued become invalid (the next banks made are
 /// given none of them back, see the header's note on handles). Returns `sk_status_busy`, and
 /// destroys nothing, while another thread's call runs on the bank.
+///
+/// - Complexity: O(springs + masks) (every generation the bank issued is retired).
 @c(sk_bank_destroy)
 public func sk_bank_destroy(_ bank: UInt64) -> sk_status {
     status { () throws(Refusal) in try BankRegistry.shared.unregister(bank) }
@@ -90,6 +92,8 @@ public func sk_bank_set_threading(_ bank: UInt64, _ threads: Int32) -> sk_status
 /// on the first frame ending after the exact motion has left its band for good).
 ///
 /// Returns `sk_status_invalid_time_step` for a NaN, infinite or negative duration.
+///
+/// - Complexity: O(springs) when the clock changes, as `SpringBank.setFrameClock`.
 @c(sk_bank_set_fixed_timestep)
 public func sk_bank_set_fixed_timestep(_ bank: UInt64, _ frame_duration: Double) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -105,6 +109,10 @@ public func sk_bank_set_fixed_timestep(_ bank: UInt64, _ frame_duration: Double)
 /// multi-second hitch included: one exact step) and settles the springs due in this frame.
 ///
 /// Returns `sk_status_invalid_time_step` or `sk_status_time_step_mismatch`; nothing is stepped then.
+///
+/// - Complexity: as `SpringBank.step(dt:path:)`: O(moving springs + batches with moving springs),
+///   plus the springs changed since the last step and those due this frame; springs at rest or
+///   paused cost nothing.
 @c(sk_bank_step)
 public func sk_bank_step(_ bank: UInt64, _ dt: Double) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -122,6 +130,8 @@ public func sk_bank_step(_ bank: UInt64, _ dt: Double) -> sk_status {
 ///
 /// With `capacity` below that number, nothing is written to `springs` and the call returns
 /// `sk_status_short_buffer` with `*count` set: call with `capacity` 0 (and `springs` NULL) to ask.
+///
+/// - Complexity: O(springs listed).
 @c(sk_bank_rested)
 public func sk_bank_rested(_ bank: UInt64, _ springs: UnsafeMutablePointer<UInt64>?, _ capacity: UInt, _ count: UnsafeMutablePointer<UInt>?) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -136,6 +146,8 @@ public func sk_bank_rested(_ bank: UInt64, _ springs: UnsafeMutablePointer<UInt6
 
 /// Writes the springs a step saturated in the last step (Q16.16 only: a lane clamped to its bound,
 /// after ~10^9 steps of an undamped spring's rounding drift) like `sk_bank_rested`.
+///
+/// - Complexity: O(springs listed).
 @c(sk_bank_saturated)
 public func sk_bank_saturated(_ bank: UInt64, _ springs: UnsafeMutablePointer<UInt64>?, _ capacity: UInt, _ count: UnsafeMutablePointer<UInt>?) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -162,6 +174,8 @@ private func write(
 
 /// Writes the bank's spring count, awake count (moving, or paused in mid-motion) and frames
 /// stepped; any of the pointers may be NULL.
+///
+/// - Complexity: O(configuration batches) (the awake count is a sum over them).
 @c(sk_bank_counts)
 public func sk_bank_counts(
     _ bank: UInt64, _ springs: UnsafeMutablePointer<UInt>?, _ awake: UnsafeMutablePointer<UInt>?, _ frames: UnsafeMutablePointer<UInt64>?
@@ -181,6 +195,8 @@ public func sk_bank_counts(
 /// Writes a 64-bit hash of the bank's whole state (frame count, every spring's handle, lanes,
 /// tolerance, configuration, rest and pause depth): the Swift API's `stateHash()`, so equal
 /// hashes mean equal states, across languages and (Q16.16) machines.
+///
+/// - Complexity: O(springs).
 @c(sk_bank_state_hash)
 public func sk_bank_state_hash(_ bank: UInt64, _ hash: UnsafeMutablePointer<UInt64>?) -> sk_status {
     status(using: bank) { entry throws(Refusal) in

@@ -22,6 +22,8 @@ public enum sk_region: Int32 {
 /// added, removed or configured), which moves the version on. A version is the bank's own: another
 /// bank's (a destroyed one's included) is refused as `sk_status_stale_layout` within 2^32 banks
 /// made. Either pointer may be NULL.
+///
+/// - Complexity: O(configuration batches).
 @c(sk_bank_layout)
 public func sk_bank_layout(_ bank: UInt64, _ region: Int32, _ count: UnsafeMutablePointer<UInt>?, _ version: UnsafeMutablePointer<UInt64>?) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -41,6 +43,8 @@ public func sk_bank_layout(_ bank: UInt64, _ region: Int32, _ count: UnsafeMutab
 ///
 /// Returns `sk_status_stale_layout` if springs moved since, `sk_status_short_buffer` for a `count`
 /// below the layout's, `sk_status_count_mismatch` above it; nothing is written then.
+///
+/// - Complexity: O(count).
 @c(sk_layout_read_f32)
 public func sk_layout_read_f32(
     _ bank: UInt64, _ quantity: Int32, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<Float>?, _ count: UInt
@@ -52,6 +56,8 @@ public func sk_layout_read_f32(
 }
 
 /// `sk_layout_read_f32` for a Q16.16 bank (raw `int32_t` out).
+///
+/// - Complexity: O(count).
 @c(sk_layout_read_q16)
 public func sk_layout_read_q16(
     _ bank: UInt64, _ quantity: Int32, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<Int32>?, _ count: UInt
@@ -81,6 +87,8 @@ private func read<Lanes>(
 /// Writes the user value (the engine's own id, 0 unless set) of each of the `count` springs of
 /// `region` at layout `version` to `out[0..<count]`: which spring each element of the other
 /// `sk_layout_` reads is. Refuses as `sk_layout_read_f32`.
+///
+/// - Complexity: O(count).
 @c(sk_layout_read_user_values)
 public func sk_layout_read_user_values(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<UInt64>?, _ count: UInt
@@ -101,6 +109,8 @@ public func sk_layout_read_user_values(
 /// Writes the handle of each of the `count` springs of `region` at layout `version` to
 /// `out[0..<count]`. Each handle is looked up in the spring's record: slower than
 /// `sk_layout_read_user_values`, which streams. Refuses as `sk_layout_read_f32`.
+///
+/// - Complexity: O(count).
 @c(sk_layout_read_springs)
 public func sk_layout_read_springs(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<UInt64>?, _ count: UInt
@@ -127,6 +137,8 @@ private func readSprings<Lanes>(
 
 /// Sets the user value of each of the `count` springs of `region` at layout `version` to
 /// `values[i]`. Refuses as `sk_layout_retarget_f32`.
+///
+/// - Complexity: O(count).
 @c(sk_layout_set_user_values)
 public func sk_layout_set_user_values(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ values: UnsafePointer<UInt64>?, _ count: UInt
@@ -153,6 +165,8 @@ public func sk_layout_set_user_values(
 /// Returns `sk_status_stale_layout` if springs moved since `sk_bank_layout`,
 /// `sk_status_count_mismatch` for a `count` other than the layout's, or what `sk_bank_retarget_f32`
 /// returns for the first target refused (NaN: `sk_status_non_finite_target`); nothing is changed then.
+///
+/// - Complexity: O(count).
 @c(sk_layout_retarget_f32)
 public func sk_layout_retarget_f32(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ targets: UnsafePointer<Float>?, _ count: UInt
@@ -166,6 +180,8 @@ public func sk_layout_retarget_f32(
 }
 
 /// `sk_layout_retarget_f32` for a Q16.16 bank (raw `int32_t` targets).
+///
+/// - Complexity: O(count).
 @c(sk_layout_retarget_q16)
 public func sk_layout_retarget_q16(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ targets: UnsafePointer<Int32>?, _ count: UInt
@@ -184,6 +200,8 @@ public func sk_layout_retarget_q16(
 /// `sk_bank_set_state_f32` does by handle. A spring at rest given another state starts to move,
 /// which moves the layout version on. Refuses as `sk_layout_retarget_f32` (NaN value:
 /// `sk_status_non_finite_value`); nothing is changed then.
+///
+/// - Complexity: O(count).
 @c(sk_layout_set_state_f32)
 public func sk_layout_set_state_f32(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ values: UnsafePointer<Float>?, _ velocities: UnsafePointer<Float>?,
@@ -201,6 +219,8 @@ public func sk_layout_set_state_f32(
 }
 
 /// `sk_layout_set_state_f32` for a Q16.16 bank (raw `int32_t` values and velocities).
+///
+/// - Complexity: O(count).
 @c(sk_layout_set_state_q16)
 public func sk_layout_set_state_q16(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ values: UnsafePointer<Int32>?, _ velocities: UnsafePointer<Int32>?,

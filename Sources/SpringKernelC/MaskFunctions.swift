@@ -4,6 +4,8 @@ import SpringKernel
 
 /// Makes a pause mask listing `count` springs (none: `springs` may be NULL) and writes its handle
 /// to `*mask`. A mask is made not pausing.
+///
+/// - Complexity: O(count × d), each spring already listed by d masks.
 @c(sk_mask_create)
 public func sk_mask_create(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ mask: UnsafeMutablePointer<UInt64>?) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -23,6 +25,8 @@ public func sk_mask_create(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ 
 }
 
 /// Destroys a mask, resuming its springs (without changing their state) if it was pausing.
+///
+/// - Complexity: O(members of the mask).
 @c(sk_mask_destroy)
 public func sk_mask_destroy(_ bank: UInt64, _ mask: UInt64) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -40,6 +44,8 @@ public func sk_mask_destroy(_ bank: UInt64, _ mask: UInt64) -> sk_status {
 /// Adds `count` springs to a mask (springs already listed stay listed once); if the mask is
 /// pausing, they are paused too. Returns `sk_status_pause_depth_exceeded` (nothing added) if a
 /// spring would be held by a 256th mask.
+///
+/// - Complexity: O(count × d), each spring already listed by d masks.
 @c(sk_mask_insert)
 public func sk_mask_insert(_ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -69,6 +75,8 @@ private func insert<Lanes>(_ packed: UnsafePointer<UInt64>?, _ count: Int, into 
 
 /// Takes `count` springs out of a mask (springs it does not list are skipped); a spring that no
 /// other mask holds moves on from where it was paused.
+///
+/// - Complexity: O(count × d), each spring listed by d masks.
 @c(sk_mask_remove)
 public func sk_mask_remove(_ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -94,6 +102,8 @@ private func remove<Lanes>(_ packed: UnsafePointer<UInt64>?, _ count: Int, from 
 /// Pauses every spring of the mask: their state stays bit-identical through any number of steps.
 /// Each member that was moving is swapped out of its batch's moving springs (O(members) once;
 /// a paused spring costs later steps nothing). Pausing a pausing mask does nothing.
+///
+/// - Complexity: O(members of the mask).
 @c(sk_mask_pause)
 public func sk_mask_pause(_ bank: UInt64, _ mask: UInt64) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -113,6 +123,8 @@ public func sk_mask_pause(_ bank: UInt64, _ mask: UInt64) -> sk_status {
 /// its release velocity), else from where it was paused. `count` may be 0 (arrays NULL). Springs
 /// listed but not freed by this resume keep their state. If a restart value is refused, nothing
 /// changes and the mask still pauses. Resuming a mask that is not pausing does nothing.
+///
+/// - Complexity: O(members of the mask + count).
 @c(sk_mask_resume_f32)
 public func sk_mask_resume_f32(
     _ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<Float>?,
@@ -126,6 +138,8 @@ public func sk_mask_resume_f32(
 }
 
 /// `sk_mask_resume_f32` for a Q16.16 bank (raw `int32_t` values and velocities).
+///
+/// - Complexity: O(members of the mask + count).
 @c(sk_mask_resume_q16)
 public func sk_mask_resume_q16(
     _ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<Int32>?,

@@ -23,6 +23,8 @@ public enum sk_quantity: Int32 {
 /// A spring added exactly at its target with zero velocity starts at rest. If any spring is
 /// refused, none is added and nothing in the bank moves (no handle, generation or layout version):
 /// the call changes nothing, and `springs` is not written.
+///
+/// - Complexity: O(count).
 @c(sk_bank_add_f32)
 public func sk_bank_add_f32(
     _ bank: UInt64, _ count: UInt, _ values: UnsafePointer<Float>?, _ targets: UnsafePointer<Float>?,
@@ -42,6 +44,8 @@ public func sk_bank_add_f32(
 
 /// Adds `count` Q16.16 springs, as `sk_bank_add_f32` (every value a raw `int32_t`, the number
 /// times 65536; a tolerance of 0.5 is 32768).
+///
+/// - Complexity: O(count).
 @c(sk_bank_add_q16)
 public func sk_bank_add_q16(
     _ bank: UInt64, _ count: UInt, _ values: UnsafePointer<Int32>?, _ targets: UnsafePointer<Int32>?,
@@ -89,6 +93,8 @@ private func add<Lanes>(
 
 /// Removes `count` springs; their handles become stale, and masks that held them let go of them.
 /// A spring listed twice is refused (`sk_status_stale_handle`: the second names a removed spring).
+///
+/// - Complexity: O(count × d), each spring listed by d masks.
 @c(sk_bank_remove)
 public func sk_bank_remove(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -110,6 +116,8 @@ private func remove<Lanes>(_ packed: UnsafeBufferPointer<UInt64>, from bank: Spr
 /// Pulls `springs[i]` toward `targets[i]`, for every i, keeping each one's velocity and value; a
 /// spring at rest starts moving unless its new target is where it is. A paused spring keeps its
 /// new target until it is resumed.
+///
+/// - Complexity: O(count).
 @c(sk_bank_retarget_f32)
 public func sk_bank_retarget_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ targets: UnsafePointer<Float>?, _ count: UInt) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -123,6 +131,8 @@ public func sk_bank_retarget_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64
 }
 
 /// `sk_bank_retarget_f32` for a Q16.16 bank (raw `int32_t` targets).
+///
+/// - Complexity: O(count).
 @c(sk_bank_retarget_q16)
 public func sk_bank_retarget_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ targets: UnsafePointer<Int32>?, _ count: UInt) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -139,6 +149,8 @@ public func sk_bank_retarget_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64
 /// Adds `deltas[i]` to the velocity of `springs[i]` (an impulse), for every i; a spring listed
 /// twice gets both. A spring at rest starts moving; a paused one keeps the new velocity until it is
 /// resumed.
+///
+/// - Complexity: O(count).
 @c(sk_bank_impulse_f32)
 public func sk_bank_impulse_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ deltas: UnsafePointer<Float>?, _ count: UInt) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -152,6 +164,8 @@ public func sk_bank_impulse_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64>
 }
 
 /// `sk_bank_impulse_f32` for a Q16.16 bank (raw `int32_t` deltas).
+///
+/// - Complexity: O(count).
 @c(sk_bank_impulse_q16)
 public func sk_bank_impulse_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ deltas: UnsafePointer<Int32>?, _ count: UInt) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -168,6 +182,8 @@ public func sk_bank_impulse_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64>
 /// Sets the value and velocity of `springs[i]` to `values[i]` and `velocities[i]` (NULL: 0), for
 /// every i, keeping its target: a teleport, or a hand-off from a gesture. A paused spring keeps the
 /// new state frozen until it is resumed.
+///
+/// - Complexity: O(count).
 @c(sk_bank_set_state_f32)
 public func sk_bank_set_state_f32(
     _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<Float>?, _ velocities: UnsafePointer<Float>?, _ count: UInt
@@ -185,6 +201,8 @@ public func sk_bank_set_state_f32(
 }
 
 /// `sk_bank_set_state_f32` for a Q16.16 bank (raw `int32_t` values and velocities).
+///
+/// - Complexity: O(count).
 @c(sk_bank_set_state_q16)
 public func sk_bank_set_state_q16(
     _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<Int32>?, _ velocities: UnsafePointer<Int32>?, _ count: UInt
@@ -215,6 +233,8 @@ func withVelocities<Value: Numeric>(
 
 /// Gives `count` springs one configuration (tension, friction, mass), keeping their state, masks
 /// and pause depth.
+///
+/// - Complexity: O(count).
 @c(sk_bank_configure)
 public func sk_bank_configure(
     _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ tension: Double, _ friction: Double, _ mass: Double
@@ -237,6 +257,8 @@ public func sk_bank_configure(
 }
 
 /// Sets the tolerance of `count` float32 springs (the rest band's half-width).
+///
+/// - Complexity: O(count).
 @c(sk_bank_set_tolerance_f32)
 public func sk_bank_set_tolerance_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ tolerance: Float) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -246,6 +268,8 @@ public func sk_bank_set_tolerance_f32(_ bank: UInt64, _ springs: UnsafePointer<U
 }
 
 /// Sets the tolerance of `count` Q16.16 springs (raw `int32_t`).
+///
+/// - Complexity: O(count).
 @c(sk_bank_set_tolerance_q16)
 public func sk_bank_set_tolerance_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ tolerance: Int32) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -266,6 +290,8 @@ private func setTolerance<Lanes>(
 
 /// Reads a quantity (an `sk_quantity`) of `count` float32 springs into `out[0..<count]`: the
 /// engine's own array. On a refusal, `out` may be partly written; the bank is never changed.
+///
+/// - Complexity: O(count).
 @c(sk_bank_read_f32)
 public func sk_bank_read_f32(
     _ bank: UInt64, _ quantity: Int32, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ out: UnsafeMutablePointer<Float>?
@@ -279,6 +305,8 @@ public func sk_bank_read_f32(
 }
 
 /// `sk_bank_read_f32` for a Q16.16 bank (raw `int32_t` out).
+///
+/// - Complexity: O(count).
 @c(sk_bank_read_q16)
 public func sk_bank_read_q16(
     _ bank: UInt64, _ quantity: Int32, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ out: UnsafeMutablePointer<Int32>?
@@ -314,6 +342,8 @@ private func read<Lanes>(
 
 /// Writes each spring's user value (the engine's own id for it, 0 unless set) to `out[0..<count]`:
 /// with `sk_bank_rested`, a frame's rest events as the engine's ids.
+///
+/// - Complexity: O(count).
 @c(sk_bank_read_user_values)
 public func sk_bank_read_user_values(
     _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ out: UnsafeMutablePointer<UInt64>?
@@ -335,6 +365,8 @@ public func sk_bank_read_user_values(
 }
 
 /// Sets each spring's user value to `values[i]` (an entity id, an index into the engine's tables).
+///
+/// - Complexity: O(count).
 @c(sk_bank_set_user_values)
 public func sk_bank_set_user_values(
     _ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ values: UnsafePointer<UInt64>?, _ count: UInt
@@ -361,6 +393,8 @@ private func setUserValues<Lanes>(
 /// Writes, for each spring, the seconds from now after which its exact motion stays within its
 /// tolerance for good (0: at rest or already within; infinity: an undamped spring that never
 /// settles). A paused spring is answered as if resumed now.
+///
+/// - Complexity: O(count).
 @c(sk_bank_rest_time)
 public func sk_bank_rest_time(_ bank: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt, _ seconds: UnsafeMutablePointer<Double>?) -> sk_status {
     status(using: bank) { entry throws(Refusal) in

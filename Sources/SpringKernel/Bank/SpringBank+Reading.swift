@@ -47,6 +47,8 @@ extension SpringBank {
     /// - Throws: ``SpringKernelError/countMismatch(expected:given:)`` when the buffers differ in
     ///   length, or the first handle's ``SpringKernelError/staleHandle(_:)`` or
     ///   ``SpringKernelError/foreignHandle``; `values` is then left as it was.
+    ///
+    /// - Complexity: O(n) for n springs listed.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func values(of springs: UnsafeBufferPointer<SpringHandle>, into values: UnsafeMutableBufferPointer<Lanes.Value>) throws(SpringKernelError) {
@@ -54,6 +56,8 @@ extension SpringBank {
     }
 
     /// Writes `springs[i]`'s velocity into `velocities[i]`, for every i (see ``values(of:into:)``).
+    ///
+    /// - Complexity: O(n) for n springs listed.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func velocities(of springs: UnsafeBufferPointer<SpringHandle>, into velocities: UnsafeMutableBufferPointer<Lanes.Value>) throws(SpringKernelError) {
@@ -61,6 +65,8 @@ extension SpringBank {
     }
 
     /// Writes `springs[i]`'s target into `targets[i]`, for every i (see ``values(of:into:)``).
+    ///
+    /// - Complexity: O(n) for n springs listed.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func targets(of springs: UnsafeBufferPointer<SpringHandle>, into targets: UnsafeMutableBufferPointer<Lanes.Value>) throws(SpringKernelError) {
@@ -69,6 +75,8 @@ extension SpringBank {
 
     /// Writes `springs[i]`'s user value into `userValues[i]`, for every i (see ``values(of:into:)``):
     /// with ``restedInLastStep``, a frame's rest events as the caller's own ids.
+    ///
+    /// - Complexity: O(n) for n springs listed.
     public func userValues(of springs: UnsafeBufferPointer<SpringHandle>, into userValues: UnsafeMutableBufferPointer<UInt64>) throws(SpringKernelError) {
         guard springs.count == userValues.count else { throw .countMismatch(expected: springs.count, given: userValues.count) }
         for spring in springs { _ = try core.recordIndex(spring) }

@@ -77,6 +77,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     public var count: Int { core.springCount }
 
     /// Springs not at rest: moving, or paused in mid-motion.
+    ///
+    /// - Complexity: O(configuration batches): a sum of each batch's count.
     public var awakeCount: Int { core.batches.reduce(0) { $0 + ($1?.awakeCount ?? 0) } }
 
     /// Steps taken so far; the frame a spring rests on is counted in these.
@@ -110,6 +112,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     ///   value, target, velocity or tolerance the format cannot hold,
     ///   ``SpringKernelError/nonPositiveTolerance``, ``SpringKernelError/tooManyConfigurations``,
     ///   ``SpringKernelError/tooManySprings``.
+    ///
+    /// - Complexity: Amortized O(1): the record table grows by doubling, and a new configuration
+    ///   (or, in a Q16.16 bank, a new lane scale) makes its batch once.
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
@@ -130,6 +135,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// Removes a spring; its handle becomes stale. Masks that held it let go of it.
+    ///
+    /// - Complexity: O(d) for the d masks that list the spring (at most ``maximumPauseDepth``).
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
@@ -293,6 +300,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// Gives the spring another configuration, keeping its state, masks and pause depth.
+    ///
+    /// - Complexity: Amortized O(1), as
+    ///   ``add(value:target:velocity:configuration:tolerance:userValue:)``.
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
@@ -325,6 +335,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     ///
     /// - Throws: ``SpringKernelError/invalidTimeStep(_:)`` for a fixed duration that is not finite
     ///   and positive; ``SpringKernelError/reentrantMutation`` inside a callback.
+    ///
+    /// - Complexity: O(springs in the bank) when the clock changes (each moving spring is predicted
+    ///   again at the next step); O(1) when it does not.
     public func setFrameClock(_ clock: FrameClock) throws(SpringKernelError) {
         // A Q16.16 bank's check of the duration (a subnormal one is positive) in nearest, with
         // denormals read as they are (see NearestRounding.fenced).
@@ -394,6 +407,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     // MARK: Pause masks
 
     /// Makes a pause mask: a set of springs one source pauses and resumes together.
+    ///
+    /// - Complexity: O(n × d) for n springs listed, each already listed by d masks.
     public func makePauseMask(_ springs: some Sequence<SpringHandle> = [SpringHandle]()) throws(SpringKernelError) -> PauseMaskID {
         let mask = try core.makePauseMask()
         for spring in springs {
@@ -408,6 +423,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// Adds a spring to a mask; if the mask is pausing, the spring is paused too.
+    ///
+    /// - Complexity: O(d) for the d masks that already list the spring (at most ``maximumPauseDepth``).
     public func insert(_ spring: SpringHandle, into mask: PauseMaskID) throws(SpringKernelError) {
         let rounding = enterNearestRounding()
         defer { NearestRounding.leave(ifEntered: rounding) }
@@ -418,6 +435,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     ///
     /// - Throws: ``SpringKernelError/notInMask(_:_:)`` if the mask does not list the spring (a
     ///   caller that thinks it does has lost track of its masks), changing nothing.
+    ///
+    /// - Complexity: O(d) for the d masks that list the spring (at most ``maximumPauseDepth``).
     public func remove(_ spring: SpringHandle, from mask: PauseMaskID) throws(SpringKernelError) {
         let rounding = enterNearestRounding()
         defer { NearestRounding.leave(ifEntered: rounding) }
@@ -425,6 +444,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// Removes a mask, resuming its springs (without changing their state) if it was pausing.
+    ///
+    /// - Complexity: O(members of the mask).
     public func removePauseMask(_ mask: PauseMaskID) throws(SpringKernelError) {
         let rounding = enterNearestRounding()
         defer { NearestRounding.leave(ifEntered: rounding) }
@@ -446,6 +467,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// Lets go of the mask's hold. A spring that no other mask holds moves on from where it was
     /// paused: its motion, and its rest, continue as if the pause had not happened, later. Resuming
     /// a mask that is not pausing does nothing.
+    ///
+    /// - Complexity: O(members of the mask).
     public func resume(_ mask: PauseMaskID) throws(SpringKernelError) {
         let rounding = enterNearestRounding()
         defer { NearestRounding.leave(ifEntered: rounding) }
@@ -458,6 +481,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// `restart` is called for each freed spring, in handle order, before anything changes; if it
     /// returns a value the format cannot hold, the call throws and nothing changes. It must not
     /// change the bank. Resuming a mask that is not pausing does nothing.
+    ///
+    /// - Complexity: O(members of the mask).
     // Compiled for the shipped formats: unspecialised, each restart's (value, velocity) tuple
     // would have its type metadata looked up at run time.
     @_specialize(where Lanes == Float32Lanes)
@@ -481,6 +506,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// The springs a mask lists, in handle order.
+    ///
+    /// - Complexity: O(members of the mask).
     public func springs(in mask: PauseMaskID) throws(SpringKernelError) -> [SpringHandle] {
         core.memberRecords(ofMask: try core.maskIndex(mask)).map { core.handle(ofRecord: $0) }
     }

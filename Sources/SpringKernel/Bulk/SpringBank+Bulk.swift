@@ -9,6 +9,8 @@ extension SpringBank {
     /// - Throws: ``SpringKernelError/countMismatch(expected:given:)`` when the buffers differ in
     ///   length; any error ``retarget(_:to:)`` throws, for the first spring that would throw it.
     ///   Nothing is changed then.
+    ///
+    /// - Complexity: O(n) for n springs listed.
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
@@ -45,6 +47,8 @@ extension SpringBank {
     }
 
     /// Pulls `springs[i]` toward `targets[i]`, for every i (see the buffer form).
+    ///
+    /// - Complexity: O(n) for n springs listed.
     public func retarget(_ springs: [SpringHandle], to targets: [Lanes.Value]) throws(SpringKernelError) {
         try springs.withUnsafeBufferPointer { springs throws(SpringKernelError) in
             try targets.withUnsafeBufferPointer { targets throws(SpringKernelError) in try retarget(springs, to: targets) }
@@ -58,6 +62,8 @@ extension SpringBank {
     /// - Throws: ``SpringKernelError/countMismatch(expected:given:)`` when the buffers differ in
     ///   length; any error ``setState(of:value:velocity:)`` throws, for the first spring that would
     ///   throw it. Nothing is changed then.
+    ///
+    /// - Complexity: O(n) for n springs listed.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func setState(
@@ -90,6 +96,8 @@ extension SpringBank {
     /// - Throws: ``SpringKernelError/countMismatch(expected:given:)`` when the buffers differ in
     ///   length; any error ``addVelocity(_:to:)`` throws, for the first impulse that would throw
     ///   it (counting the earlier impulses of the call). Nothing is changed then.
+    ///
+    /// - Complexity: O(n) for n springs listed.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func addVelocity(_ deltas: UnsafeBufferPointer<Lanes.Value>, to springs: UnsafeBufferPointer<SpringHandle>) throws(SpringKernelError) {
@@ -126,6 +134,8 @@ extension SpringBank {
     ///
     /// - Throws: what `addVelocity(_:to:)` (one spring) throws for a member that would throw it, or
     ///   ``SpringKernelError/stalePauseMask(_:)``; nothing is changed then.
+    ///
+    /// - Complexity: O(members of the mask).
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
@@ -153,6 +163,8 @@ extension SpringBank {
     /// - Throws: any error ``setConfiguration(of:to:)`` throws, for the first spring that would
     ///   throw it (a stale handle; for ``Q16Lanes``, a motion the new lane scale cannot hold);
     ///   nothing is changed then.
+    ///
+    /// - Complexity: O(n) for n springs listed, amortized (a batch is made at most once for the call).
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func setConfiguration(of springs: UnsafeBufferPointer<SpringHandle>, to configuration: SpringConfiguration) throws(SpringKernelError) {
@@ -168,6 +180,9 @@ extension SpringBank {
     /// - Throws: what ``setTolerance(of:to:)`` throws, for the tolerance or for the first spring
     ///   that would throw it (a stale handle; for ``Q16Lanes``, a motion the new lane scale cannot
     ///   hold); nothing is changed then.
+    ///
+    /// - Complexity: O(n) for n springs listed, amortized (a batch is made at most once per lane
+    ///   scale).
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func setTolerance(of springs: UnsafeBufferPointer<SpringHandle>, to tolerance: Lanes.Value) throws(SpringKernelError) {
@@ -178,6 +193,9 @@ extension SpringBank {
     }
 
     /// Sets the tolerance of every listed spring (see the buffer form).
+    ///
+    /// - Complexity: O(n) for n springs listed, amortized (a batch is made at most once per lane
+    ///   scale).
     public func setTolerance(of springs: [SpringHandle], to tolerance: Lanes.Value) throws(SpringKernelError) {
         try springs.withUnsafeBufferPointer { springs throws(SpringKernelError) in try setTolerance(of: springs, to: tolerance) }
     }
@@ -234,6 +252,8 @@ extension SpringBank {
     }
 
     /// Gives every listed spring `configuration` (see the buffer form).
+    ///
+    /// - Complexity: O(n) for n springs listed, amortized (a batch is made at most once for the call).
     public func setConfiguration(of springs: [SpringHandle], to configuration: SpringConfiguration) throws(SpringKernelError) {
         try springs.withUnsafeBufferPointer { springs throws(SpringKernelError) in try setConfiguration(of: springs, to: configuration) }
     }
@@ -252,6 +272,8 @@ extension SpringBank {
     /// - Throws: ``SpringKernelError/countMismatch(expected:given:)`` when the buffers differ in
     ///   length, ``SpringKernelError/stalePauseMask(_:)``, or what ``setState(of:value:velocity:)``
     ///   throws for the first listed spring that would throw it.
+    ///
+    /// - Complexity: O(members of the mask + n) for n springs listed.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func resume(
@@ -275,6 +297,8 @@ extension SpringBank {
     }
 
     /// Lets go of the mask's hold, restarting the listed springs it frees (see the buffer form).
+    ///
+    /// - Complexity: O(members of the mask + n) for n springs listed.
     public func resume(
         _ mask: PauseMaskID, restarting springs: [SpringHandle], values: [Lanes.Value], velocities: [Lanes.Value]
     ) throws(SpringKernelError) {

@@ -12,6 +12,8 @@ extension SpringBank {
     ///   `handles.count`; any error the one-spring form throws, for the first spring that would
     ///   throw it (``SpringKernelError/tooManySprings`` if all of them do not fit). Nothing is
     ///   added then, and `handles` is not written.
+    ///
+    /// - Complexity: Amortized O(n) for n springs added.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func add(
@@ -57,6 +59,8 @@ extension SpringBank {
     /// ```swift
     /// let dots = try bank.add(values: [0, 10, 20], targets: [100, 100, 100], tolerance: 0.5)
     /// ```
+    ///
+    /// - Complexity: Amortized O(n) for n springs added.
     public func add(
         values: [Lanes.Value], targets: [Lanes.Value], velocities: [Lanes.Value]? = nil, userValues: [UInt64]? = nil,
         configuration: SpringConfiguration = .default, tolerance: Lanes.Value
@@ -84,11 +88,15 @@ extension SpringBank {
     ///   the first handle that names no spring of this bank, and ``SpringKernelError/staleHandle(_:)``
     ///   for a spring listed twice (its second listing would name a removed spring); nothing is
     ///   removed then.
+    ///
+    /// - Complexity: O(n × d) for n springs listed, each listed by d masks.
     public func remove(_ springs: UnsafeBufferPointer<SpringHandle>) throws(SpringKernelError) {
         try core.remove(springs)
     }
 
     /// Removes every listed spring (see the buffer form).
+    ///
+    /// - Complexity: O(n × d) for n springs listed, each listed by d masks.
     public func remove(_ springs: [SpringHandle]) throws(SpringKernelError) {
         try springs.withUnsafeBufferPointer { springs throws(SpringKernelError) in try core.remove(springs) }
     }

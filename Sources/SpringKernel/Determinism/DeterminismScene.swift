@@ -49,6 +49,8 @@ public enum DeterminismScene {
     /// - Parameters:
     ///   - threading: the bank's threading; the result must not depend on it.
     ///   - path: the lane loop; the result must not depend on it.
+    ///
+    /// - Complexity: O(springs × frames to rest).
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public static func run<Lanes: SpringLaneArithmetic>(

@@ -11,6 +11,8 @@ extension SpringBank {
     /// Two banks with equal hashes are in the same state (with overwhelming probability), however
     /// their lanes are laid out: lockstep peers compare hashes to detect a desync, and the
     /// determinism tests pin the hash of a fixed scene.
+    ///
+    /// - Complexity: O(springs in the bank).
     public func stateHash() -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         func mix(_ word: UInt64) {

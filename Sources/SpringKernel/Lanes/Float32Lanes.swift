@@ -94,6 +94,8 @@ public enum Float32Lanes: SpringLaneArithmetic {
 
     /// The SIMD loop or the scalar one; float32 lanes never saturate within ``valueLimit`` (0),
     /// and follow the thread's rounding mode.
+    ///
+    /// - Complexity: O(bundles in `bundles`).
     @inlinable @inline(__always)
     public static func advance(_ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool) -> Int {
         path == .simd ? advance(work, bundles: bundles) : advanceScalar(work, bundles: bundles)

@@ -321,6 +321,8 @@ public enum Q16Lanes: SpringLaneArithmetic {
     public static var stepsInNearestRounding: Bool { true }
 
     /// The SIMD loop or the bit-identical scalar one.
+    ///
+    /// - Complexity: O(bundles in `bundles`).
     @inlinable @inline(__always)
     public static func advance(_ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool) -> Int {
         path == .simd

@@ -113,6 +113,8 @@ public protocol SpringLaneArithmetic: Sendable {
     /// Advances bundles `bundles` of one batch's work by one frame with this format's loop (the
     /// SIMD one or the bit-identical scalar one); returns non-zero if any lane saturated.
     /// `checksBound` asks a saturating format to check its admitted bound this frame.
+    ///
+    /// - Complexity: O(bundles in `bundles`).
     static func advance(_ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool) -> Int
 
     // MARK: Storage-order streams (all optional: a format without them is read and written one

@@ -16,6 +16,8 @@ extension SpringBank {
     public var layoutVersion: UInt64 { core.layoutVersion }
 
     /// The bank's current order of the springs in `region`, for the calls that read and write in it.
+    ///
+    /// - Complexity: O(configuration batches).
     public func storageLayout(of region: StorageRegion = .all) -> StorageLayout { core.layout(of: region) }
 
     /// Writes the value of the layout's i-th spring into `values[i]`, for every i: a stream of each
@@ -24,6 +26,8 @@ extension SpringBank {
     /// - Throws: ``SpringKernelError/staleLayout`` for a layout the bank no longer has (a spring
     ///   moved since it was taken) or another bank's, ``SpringKernelError/countMismatch(expected:given:)``
     ///   when `values` is not `layout.count` long; `values` is then left as it was.
+    ///
+    /// - Complexity: O(springs in the layout).
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func values(in layout: StorageLayout, into values: UnsafeMutableBufferPointer<Lanes.Value>) throws(SpringKernelError) {
@@ -36,6 +40,8 @@ extension SpringBank {
     }
 
     /// Writes the velocity of the layout's i-th spring into `velocities[i]` (see ``values(in:into:)``).
+    ///
+    /// - Complexity: O(springs in the layout).
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func velocities(in layout: StorageLayout, into velocities: UnsafeMutableBufferPointer<Lanes.Value>) throws(SpringKernelError) {
@@ -47,6 +53,8 @@ extension SpringBank {
     }
 
     /// Writes the target of the layout's i-th spring into `targets[i]` (see ``values(in:into:)``).
+    ///
+    /// - Complexity: O(springs in the layout).
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func targets(in layout: StorageLayout, into targets: UnsafeMutableBufferPointer<Lanes.Value>) throws(SpringKernelError) {
@@ -60,6 +68,8 @@ extension SpringBank {
     /// Writes the user value of the layout's i-th spring into `userValues[i]` (see
     /// ``values(in:into:)``): which spring each element of the layout's other buffers is, as the
     /// caller's own ids, copied as they are stored.
+    ///
+    /// - Complexity: O(springs in the layout).
     public func userValues(in layout: StorageLayout, into userValues: UnsafeMutableBufferPointer<UInt64>) throws(SpringKernelError) {
         try core.check(layout, count: userValues.count)
         guard let out = userValues.baseAddress else { return }
@@ -74,6 +84,8 @@ extension SpringBank {
     ///
     /// The handles are streamed like the values: each batch keeps its slots' record indices and
     /// generations beside its lanes, so no spring's record is visited.
+    ///
+    /// - Complexity: O(springs in the layout).
     public func springs(in layout: StorageLayout, into springs: UnsafeMutableBufferPointer<SpringHandle>) throws(SpringKernelError) {
         try core.check(layout, count: springs.count)
         guard let out = springs.baseAddress else { return }
@@ -90,6 +102,8 @@ extension SpringBank {
     /// indexBits | index` (the C interface's handles), streamed (`sk_stream_pack_handles`).
     ///
     /// - Throws: what ``values(in:into:)`` throws; nothing is written then.
+    ///
+    /// - Complexity: O(springs in the layout).
     @_spi(KernelInternals)
     public func packedSprings(
         in layout: StorageLayout, into packed: UnsafeMutableBufferPointer<UInt64>, high: UInt64, generationMask: UInt32, indexBits: Int
@@ -107,6 +121,8 @@ extension SpringBank {
     /// inside a resume's restart closure, like ``setUserValue(_:of:)``.
     ///
     /// - Throws: what ``values(in:into:)`` throws; nothing is changed then.
+    ///
+    /// - Complexity: O(springs in the layout).
     public func setUserValues(in layout: StorageLayout, from userValues: UnsafeBufferPointer<UInt64>) throws(SpringKernelError) {
         try core.check(layout, count: userValues.count)
         guard let values = userValues.baseAddress else { return }
@@ -130,6 +146,9 @@ extension SpringBank {
     /// - Throws: what ``values(in:into:)`` throws, or what `retarget(_:to:)` (one spring) throws for the first
     ///   spring that would throw it (a NaN target: ``SpringKernelError/nonFinite(_:)``). Nothing is
     ///   changed then.
+    ///
+    /// - Complexity: O(springs in the layout); each spring whose target moved is predicted again at
+    ///   the next step.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func retarget(in layout: StorageLayout, to targets: UnsafeBufferPointer<Lanes.Value>) throws(SpringKernelError) {
@@ -247,6 +266,8 @@ extension SpringBank {
     /// - Throws: what ``values(in:into:)`` throws (for either buffer), or what
     ///   ``setState(of:value:velocity:)`` throws for the first spring that would throw it.
     ///   Nothing is changed then.
+    ///
+    /// - Complexity: O(springs in the layout); each spring changed is predicted again at the next step.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
     public func setState(

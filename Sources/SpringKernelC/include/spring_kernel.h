@@ -158,12 +158,16 @@ typedef int32_t sk_status;
 /// A spring added exactly at its target with zero velocity starts at rest. If any spring is
 /// refused, none is added and nothing in the bank moves (no handle, generation or layout version):
 /// the call changes nothing, and `springs` is not written.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_add_f32(
     uint64_t bank, size_t count, const float *values, const float *targets, const float *velocities,
     double tension, double friction, double mass, float tolerance, uint64_t *springs) SPRING_KERNEL_NOEXCEPT;
 
 /// Adds `count` Q16.16 springs, as `sk_bank_add_f32` (every value a raw `int32_t`, the number
 /// times 65536; a tolerance of 0.5 is 32768).
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_add_q16(
     uint64_t bank, size_t count, const int32_t *values, const int32_t *targets, const int32_t *velocities,
     double tension, double friction, double mass, int32_t tolerance,
@@ -171,12 +175,16 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_add_q16(
 
 /// Gives `count` springs one configuration (tension, friction, mass), keeping their state, masks
 /// and pause depth.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_configure(
     uint64_t bank, const uint64_t *springs, size_t count, double tension, double friction,
     double mass) SPRING_KERNEL_NOEXCEPT;
 
 /// Writes the bank's spring count, awake count (moving, or paused in mid-motion) and frames
 /// stepped; any of the pointers may be NULL.
+///
+/// - Complexity: O(configuration batches) (the awake count is a sum over them).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_counts(
     uint64_t bank, size_t *springs, size_t *awake, uint64_t *frames) SPRING_KERNEL_NOEXCEPT;
 
@@ -206,15 +214,21 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_create(
 /// Destroys a bank: its id and every handle it issued become invalid (the next banks made are
 /// given none of them back, see the header's note on handles). Returns `sk_status_busy`, and
 /// destroys nothing, while another thread's call runs on the bank.
+///
+/// - Complexity: O(springs + masks) (every generation the bank issued is retired).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_destroy(uint64_t bank) SPRING_KERNEL_NOEXCEPT;
 
 /// Adds `deltas[i]` to the velocity of `springs[i]` (an impulse), for every i; a spring listed
 /// twice gets both. A spring at rest starts moving; a paused one keeps the new velocity until it is
 /// resumed.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_impulse_f32(
     uint64_t bank, const uint64_t *springs, const float *deltas, size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// `sk_bank_impulse_f32` for a Q16.16 bank (raw `int32_t` deltas).
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_impulse_q16(
     uint64_t bank, const uint64_t *springs, const int32_t *deltas, size_t count) SPRING_KERNEL_NOEXCEPT;
 
@@ -224,33 +238,45 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_impulse_q16(
 /// added, removed or configured), which moves the version on. A version is the bank's own: another
 /// bank's (a destroyed one's included) is refused as `sk_status_stale_layout` within 2^32 banks
 /// made. Either pointer may be NULL.
+///
+/// - Complexity: O(configuration batches).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_layout(
     uint64_t bank, int32_t region, size_t *count, uint64_t *version) SPRING_KERNEL_NOEXCEPT;
 
 /// Reads a quantity (an `sk_quantity`) of `count` float32 springs into `out[0..<count]`: the
 /// engine's own array. On a refusal, `out` may be partly written; the bank is never changed.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_read_f32(
     uint64_t bank, int32_t quantity, const uint64_t *springs, size_t count,
     float *out_) SPRING_KERNEL_NOEXCEPT;
 
 /// `sk_bank_read_f32` for a Q16.16 bank (raw `int32_t` out).
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_read_q16(
     uint64_t bank, int32_t quantity, const uint64_t *springs, size_t count,
     int32_t *out_) SPRING_KERNEL_NOEXCEPT;
 
 /// Writes each spring's user value (the engine's own id for it, 0 unless set) to `out[0..<count]`:
 /// with `sk_bank_rested`, a frame's rest events as the engine's ids.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_read_user_values(
     uint64_t bank, const uint64_t *springs, size_t count, uint64_t *out_) SPRING_KERNEL_NOEXCEPT;
 
 /// Removes `count` springs; their handles become stale, and masks that held them let go of them.
 /// A spring listed twice is refused (`sk_status_stale_handle`: the second names a removed spring).
+///
+/// - Complexity: O(count x d), each spring listed by d masks.
 SPRING_KERNEL_NODISCARD sk_status sk_bank_remove(
     uint64_t bank, const uint64_t *springs, size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// Writes, for each spring, the seconds from now after which its exact motion stays within its
 /// tolerance for good (0: at rest or already within; infinity: an undamped spring that never
 /// settles). A paused spring is answered as if resumed now.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_rest_time(
     uint64_t bank, const uint64_t *springs, size_t count, double *seconds) SPRING_KERNEL_NOEXCEPT;
 
@@ -260,21 +286,29 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_rest_time(
 ///
 /// With `capacity` below that number, nothing is written to `springs` and the call returns
 /// `sk_status_short_buffer` with `*count` set: call with `capacity` 0 (and `springs` NULL) to ask.
+///
+/// - Complexity: O(springs listed).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_rested(
     uint64_t bank, uint64_t *springs, size_t capacity, size_t *count) SPRING_KERNEL_NOEXCEPT;
 
 /// Pulls `springs[i]` toward `targets[i]`, for every i, keeping each one's velocity and value; a
 /// spring at rest starts moving unless its new target is where it is. A paused spring keeps its
 /// new target until it is resumed.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_retarget_f32(
     uint64_t bank, const uint64_t *springs, const float *targets, size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// `sk_bank_retarget_f32` for a Q16.16 bank (raw `int32_t` targets).
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_retarget_q16(
     uint64_t bank, const uint64_t *springs, const int32_t *targets, size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// Writes the springs a step saturated in the last step (Q16.16 only: a lane clamped to its bound,
 /// after ~10^9 steps of an undamped spring's rounding drift) like `sk_bank_rested`.
+///
+/// - Complexity: O(springs listed).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_saturated(
     uint64_t bank, uint64_t *springs, size_t capacity, size_t *count) SPRING_KERNEL_NOEXCEPT;
 
@@ -283,17 +317,23 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_saturated(
 /// on the first frame ending after the exact motion has left its band for good).
 ///
 /// Returns `sk_status_invalid_time_step` for a NaN, infinite or negative duration.
+///
+/// - Complexity: O(springs) when the clock changes, as `SpringBank.setFrameClock`.
 SPRING_KERNEL_NODISCARD sk_status sk_bank_set_fixed_timestep(
     uint64_t bank, double frame_duration) SPRING_KERNEL_NOEXCEPT;
 
 /// Sets the value and velocity of `springs[i]` to `values[i]` and `velocities[i]` (NULL: 0), for
 /// every i, keeping its target: a teleport, or a hand-off from a gesture. A paused spring keeps the
 /// new state frozen until it is resumed.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_set_state_f32(
     uint64_t bank, const uint64_t *springs, const float *values, const float *velocities,
     size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// `sk_bank_set_state_f32` for a Q16.16 bank (raw `int32_t` values and velocities).
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_set_state_q16(
     uint64_t bank, const uint64_t *springs, const int32_t *values, const int32_t *velocities,
     size_t count) SPRING_KERNEL_NOEXCEPT;
@@ -303,26 +343,38 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_set_threading(
     uint64_t bank, int32_t threads) SPRING_KERNEL_NOEXCEPT;
 
 /// Sets the tolerance of `count` float32 springs (the rest band's half-width).
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_set_tolerance_f32(
     uint64_t bank, const uint64_t *springs, size_t count, float tolerance) SPRING_KERNEL_NOEXCEPT;
 
 /// Sets the tolerance of `count` Q16.16 springs (raw `int32_t`).
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_set_tolerance_q16(
     uint64_t bank, const uint64_t *springs, size_t count, int32_t tolerance) SPRING_KERNEL_NOEXCEPT;
 
 /// Sets each spring's user value to `values[i]` (an entity id, an index into the engine's tables).
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_set_user_values(
     uint64_t bank, const uint64_t *springs, const uint64_t *values, size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// Writes a 64-bit hash of the bank's whole state (frame count, every spring's handle, lanes,
 /// tolerance, configuration, rest and pause depth): the Swift API's `stateHash()`, so equal
 /// hashes mean equal states, across languages and (Q16.16) machines.
+///
+/// - Complexity: O(springs).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_state_hash(uint64_t bank, uint64_t *hash) SPRING_KERNEL_NOEXCEPT;
 
 /// Advances every moving spring by `dt` seconds (any finite dt > 0, new every frame if need be, a
 /// multi-second hitch included: one exact step) and settles the springs due in this frame.
 ///
 /// Returns `sk_status_invalid_time_step` or `sk_status_time_step_mismatch`; nothing is stepped then.
+///
+/// - Complexity: as `SpringBank.step(dt:path:)`: O(moving springs + batches with moving springs),
+///   plus the springs changed since the last step and those due this frame; springs at rest or
+///   paused cost nothing.
 SPRING_KERNEL_NODISCARD sk_status sk_bank_step(uint64_t bank, double dt) SPRING_KERNEL_NOEXCEPT;
 
 /// Reads a quantity (an `sk_quantity`) of the `count` springs of `region` at layout `version`
@@ -330,11 +382,15 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_step(uint64_t bank, double dt) SPRING_
 ///
 /// Returns `sk_status_stale_layout` if springs moved since, `sk_status_short_buffer` for a `count`
 /// below the layout's, `sk_status_count_mismatch` above it; nothing is written then.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_layout_read_f32(
     uint64_t bank, int32_t quantity, int32_t region, uint64_t version, float *out_,
     size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// `sk_layout_read_f32` for a Q16.16 bank (raw `int32_t` out).
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_layout_read_q16(
     uint64_t bank, int32_t quantity, int32_t region, uint64_t version, int32_t *out_,
     size_t count) SPRING_KERNEL_NOEXCEPT;
@@ -342,12 +398,16 @@ SPRING_KERNEL_NODISCARD sk_status sk_layout_read_q16(
 /// Writes the handle of each of the `count` springs of `region` at layout `version` to
 /// `out[0..<count]`. Each handle is looked up in the spring's record: slower than
 /// `sk_layout_read_user_values`, which streams. Refuses as `sk_layout_read_f32`.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_layout_read_springs(
     uint64_t bank, int32_t region, uint64_t version, uint64_t *out_, size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// Writes the user value (the engine's own id, 0 unless set) of each of the `count` springs of
 /// `region` at layout `version` to `out[0..<count]`: which spring each element of the other
 /// `sk_layout_` reads is. Refuses as `sk_layout_read_f32`.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_layout_read_user_values(
     uint64_t bank, int32_t region, uint64_t version, uint64_t *out_, size_t count) SPRING_KERNEL_NOEXCEPT;
 
@@ -360,11 +420,15 @@ SPRING_KERNEL_NODISCARD sk_status sk_layout_read_user_values(
 /// Returns `sk_status_stale_layout` if springs moved since `sk_bank_layout`,
 /// `sk_status_count_mismatch` for a `count` other than the layout's, or what `sk_bank_retarget_f32`
 /// returns for the first target refused (NaN: `sk_status_non_finite_target`); nothing is changed then.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_layout_retarget_f32(
     uint64_t bank, int32_t region, uint64_t version, const float *targets,
     size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// `sk_layout_retarget_f32` for a Q16.16 bank (raw `int32_t` targets).
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_layout_retarget_q16(
     uint64_t bank, int32_t region, uint64_t version, const int32_t *targets,
     size_t count) SPRING_KERNEL_NOEXCEPT;
@@ -374,42 +438,58 @@ SPRING_KERNEL_NODISCARD sk_status sk_layout_retarget_q16(
 /// `sk_bank_set_state_f32` does by handle. A spring at rest given another state starts to move,
 /// which moves the layout version on. Refuses as `sk_layout_retarget_f32` (NaN value:
 /// `sk_status_non_finite_value`); nothing is changed then.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_layout_set_state_f32(
     uint64_t bank, int32_t region, uint64_t version, const float *values, const float *velocities,
     size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// `sk_layout_set_state_f32` for a Q16.16 bank (raw `int32_t` values and velocities).
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_layout_set_state_q16(
     uint64_t bank, int32_t region, uint64_t version, const int32_t *values, const int32_t *velocities,
     size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// Sets the user value of each of the `count` springs of `region` at layout `version` to
 /// `values[i]`. Refuses as `sk_layout_retarget_f32`.
+///
+/// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_layout_set_user_values(
     uint64_t bank, int32_t region, uint64_t version, const uint64_t *values,
     size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// Makes a pause mask listing `count` springs (none: `springs` may be NULL) and writes its handle
 /// to `*mask`. A mask is made not pausing.
+///
+/// - Complexity: O(count x d), each spring already listed by d masks.
 SPRING_KERNEL_NODISCARD sk_status sk_mask_create(
     uint64_t bank, const uint64_t *springs, size_t count, uint64_t *mask) SPRING_KERNEL_NOEXCEPT;
 
 /// Destroys a mask, resuming its springs (without changing their state) if it was pausing.
+///
+/// - Complexity: O(members of the mask).
 SPRING_KERNEL_NODISCARD sk_status sk_mask_destroy(uint64_t bank, uint64_t mask) SPRING_KERNEL_NOEXCEPT;
 
 /// Adds `count` springs to a mask (springs already listed stay listed once); if the mask is
 /// pausing, they are paused too. Returns `sk_status_pause_depth_exceeded` (nothing added) if a
 /// spring would be held by a 256th mask.
+///
+/// - Complexity: O(count x d), each spring already listed by d masks.
 SPRING_KERNEL_NODISCARD sk_status sk_mask_insert(
     uint64_t bank, uint64_t mask, const uint64_t *springs, size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// Pauses every spring of the mask: their state stays bit-identical through any number of steps.
 /// Each member that was moving is swapped out of its batch's moving springs (O(members) once;
 /// a paused spring costs later steps nothing). Pausing a pausing mask does nothing.
+///
+/// - Complexity: O(members of the mask).
 SPRING_KERNEL_NODISCARD sk_status sk_mask_pause(uint64_t bank, uint64_t mask) SPRING_KERNEL_NOEXCEPT;
 
 /// Takes `count` springs out of a mask (springs it does not list are skipped); a spring that no
 /// other mask holds moves on from where it was paused.
+///
+/// - Complexity: O(count x d), each spring listed by d masks.
 SPRING_KERNEL_NODISCARD sk_status sk_mask_remove(
     uint64_t bank, uint64_t mask, const uint64_t *springs, size_t count) SPRING_KERNEL_NOEXCEPT;
 
@@ -418,11 +498,15 @@ SPRING_KERNEL_NODISCARD sk_status sk_mask_remove(
 /// its release velocity), else from where it was paused. `count` may be 0 (arrays NULL). Springs
 /// listed but not freed by this resume keep their state. If a restart value is refused, nothing
 /// changes and the mask still pauses. Resuming a mask that is not pausing does nothing.
+///
+/// - Complexity: O(members of the mask + count).
 SPRING_KERNEL_NODISCARD sk_status sk_mask_resume_f32(
     uint64_t bank, uint64_t mask, const uint64_t *springs, const float *values, const float *velocities,
     size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// `sk_mask_resume_f32` for a Q16.16 bank (raw `int32_t` values and velocities).
+///
+/// - Complexity: O(members of the mask + count).
 SPRING_KERNEL_NODISCARD sk_status sk_mask_resume_q16(
     uint64_t bank, uint64_t mask, const uint64_t *springs, const int32_t *values, const int32_t *velocities,
     size_t count) SPRING_KERNEL_NOEXCEPT;
