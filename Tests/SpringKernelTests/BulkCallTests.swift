@@ -300,7 +300,7 @@ struct BulkCallTests {
     }
 
     @Test("springs added, restarted, reconfigured and resumed in batches under a new dt every frame never rest while the Float64 trajectory of the same frames would leave the band")
-    func neverEarlyUnderBatchEvents() throws {
+    func neverEarlyUnderBulkEvents() throws {
         let configurations = try [
             SpringConfiguration.default, SpringConfiguration(tension: 120, friction: 4), SpringConfiguration(tension: 400, friction: 60),
             SpringConfiguration(tension: 100, friction: 80),

@@ -706,7 +706,7 @@ struct StorageOrderTests {
     }
 
     @Test("user values and layouts follow the bulk forms: add, reconfigure and remove many springs at once")
-    func userValuesThroughBatchForms() throws {
+    func userValuesThroughBulkForms() throws {
         let bank = SpringBank<Float32Lanes>()
         let n = 200
         let springs = try bank.add(

@@ -9,12 +9,12 @@ struct EventsCommand {
     static let help = """
         spring-bench events [--springs 16K,256K,1M] [--kernel float,fixed] [--fractions 0.01,0.1,1]
                             [--events \(EventKind.allCases.map(\.rawValue).joined(separator: ","))]
-                            [--forms single,batch,closure] [--repeats R] [--format table|json|csv]
+                            [--forms single,bulk,closure] [--repeats R] [--format table|json|csv]
                             [--output DIR] [--quick]
 
           N lightly damped springs (tension 120, friction 0.02: they swing for minutes), all moving, stepped at 60 Hz. Each frame a
           fraction of them gets one event of a kind, one call per spring ("single") or one call for all
-          ("batch": from buffers of handles and values, an impulse to a mask, a mask's pause and
+          ("bulk": from buffers of handles and values, an impulse to a mask, a mask's pause and
           resume; "closure": a resume asking a closure for each spring's restart state):
             retarget   a new target every frame          impulse    a velocity added
             set-state  a new value and velocity          start      a spring removed and a new one added
@@ -37,9 +37,9 @@ struct EventsCommand {
         /// The forms this kind has.
         var forms: [String] {
             switch self {
-            case .retarget, .impulse, .setState, .start, .configure: ["single", "batch"]
-            case .resume: ["closure", "batch"]
-            case .pause: ["batch"]
+            case .retarget, .impulse, .setState, .start, .configure: ["single", "bulk"]
+            case .resume: ["closure", "bulk"]
+            case .pause: ["bulk"]
             case .newDuration: ["frame"]
             }
         }
@@ -212,7 +212,7 @@ struct EventsCommand {
                 }
             case (.impulse, _):
                 try bank.addVelocity(targets[parity][0], toEveryMemberOf: mask)
-            case (.setState, "batch"):
+            case (.setState, "bulk"):
                 try handles.withUnsafeBufferPointer { springs in
                     try targets[parity].withUnsafeBufferPointer { values in
                         try bank.setState(of: UnsafeBufferPointer(rebasing: springs[0..<eventCount]), values: values, velocities: values)
@@ -224,7 +224,7 @@ struct EventsCommand {
                         for i in 0..<eventCount { try bank.setState(of: springs[i], value: values[i], velocity: values[i]) }
                     }
                 }
-            case (.start, "batch"):
+            case (.start, "bulk"):
                 try handles.withUnsafeMutableBufferPointer { springs in
                     let listed = UnsafeMutableBufferPointer(rebasing: springs[0..<eventCount])
                     try bank.remove(UnsafeBufferPointer(listed))
@@ -252,7 +252,7 @@ struct EventsCommand {
                         }
                     }
                 }
-            case (.resume, "batch"):
+            case (.resume, "bulk"):
                 try bank.pause(mask)
                 try handles.withUnsafeBufferPointer { springs in
                     try targets[parity].withUnsafeBufferPointer { values in
@@ -269,7 +269,7 @@ struct EventsCommand {
             case (.pause, _):
                 try bank.pause(mask)
                 try bank.resume(mask)
-            case (.configure, "batch"):
+            case (.configure, "bulk"):
                 try handles.withUnsafeBufferPointer { springs in
                     try bank.setConfiguration(of: UnsafeBufferPointer(rebasing: springs[0..<eventCount]), to: configurations[parity])
                 }

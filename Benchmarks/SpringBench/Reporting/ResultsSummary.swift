@@ -330,7 +330,7 @@ enum ResultsSummary {
         var lines = [
             "## Events and frame clocks", "",
             "`spring-bench events`: N lightly damped springs all moving at 60 Hz; each frame a share of them gets one event, "
-                + "one call per spring (single) or one call for all (batch). ns per event = (frame with the events − the same frame without) / events, "
+                + "one call per spring (single) or one call for all (bulk). ns per event = (frame with the events − the same frame without) / events, "
                 + "the following step's share included. Issue 10's bound: 25 ns (float32), 50 ns (Q16.16) at 100 % of 100K springs. "
                 + "`new-dt`: every frame lasts 1/60 s ± 15 % (a measured frame time), as a frame cost over a steady frame's (bound: 1.1x).", "",
         ]

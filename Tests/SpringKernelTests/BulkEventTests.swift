@@ -1,8 +1,8 @@
 import Testing
 @_spi(KernelInternals) @testable import SpringKernel
 
-@Suite("Batch events")
-struct BatchEventTests {
+@Suite("Bulk events")
+struct BulkEventTests {
     @Test("retargeting from buffers equals one call per spring, bit for bit, in both formats")
     func retargetMatchesSingleCalls() throws {
         let single = SpringBank<Float32Lanes>(), batch = SpringBank<Float32Lanes>()
@@ -61,8 +61,8 @@ struct BatchEventTests {
     }
 }
 
-@Suite("Batch set-state and impulse")
-struct BatchStateAndImpulseTests {
+@Suite("Bulk set-state and impulse")
+struct BulkStateAndImpulseTests {
     @Test("set state and impulses from buffers equal one call per spring, bit for bit, in both formats")
     func matchSingleCalls() throws {
         let single = SpringBank<Float32Lanes>(), batch = SpringBank<Float32Lanes>()
