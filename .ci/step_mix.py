@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""The instruction mix of the kernel's step loops in a disassembled aarch64 object.
+"""The instruction mix of the kernel's step loops in a disassembled aarch64 or wasm32 object.
 
 Usage: step_mix.py DISASSEMBLY   (llvm-objdump -d --no-show-raw-insn of a program that steps both
-formats). Prints, per format, how many of the step's instructions work on vector registers and
-the most frequent ones; exits 1 if a format's step is not vector code (called by .ci/cross check).
+formats). Prints, per format, how many of the step's instructions work on vector registers (or,
+in WebAssembly, are 128-bit SIMD instructions) and the most frequent ones; exits 1 if a format's
+step is not vector code (called by .ci/cross check).
 """
 import collections
 import re
@@ -12,10 +13,14 @@ import sys
 # The object is built with a section per function: objdump prints "Disassembly of section
 # .text.SYMBOL:" before each (its symbol lines name aarch64's mapping symbol `$x`), then
 # "  offset:\tmnemonic\toperands".
+# A WebAssembly object has one code section: each function starts "OFFSET <SYMBOL>:", and its
+# SIMD instructions name their lane shape (f32x4.mul, i32x4.add, v128.load...).
 functions = {}
 name = None
-for line in open(sys.argv[1]):
-    header = re.match(r'^Disassembly of section \.text\.(.*):$', line)
+lines = open(sys.argv[1]).readlines()
+wasm = any("file format wasm" in line for line in lines[:5])
+for line in lines:
+    header = re.match(r'^[0-9a-f]+ <(.*)>:$', line) if wasm else re.match(r'^Disassembly of section \.text\.(.*):$', line)
     if header:
         name = header.group(1)
         functions.setdefault(name, [])
@@ -24,6 +29,7 @@ for line in open(sys.argv[1]):
         if len(parts) >= 2 and parts[1].strip():
             functions[name].append((parts[1].strip(), parts[2] if len(parts) > 2 else ''))
 
+WASM_SIMD = re.compile(r'^(v128|[fi](8x16|16x8|32x4|64x2))\.')
 VECTOR = re.compile(r'\bv\d+\.(4s|2d|2s|16b|8b|8h|4h)\b|\bq\d+\b')
 ok = True
 for label, lanes in (("float32", "12Float32LanesO"), ("q16.16", "8Q16LanesO")):
@@ -40,6 +46,8 @@ for label, lanes in (("float32", "12Float32LanesO"), ("q16.16", "8Q16LanesO")):
             lanes_used = VECTOR.search(operands)
             if lanes_used:
                 vector_ops["%s %s" % (op, lanes_used.group(1) or "q")] += 1
+            elif WASM_SIMD.match(op):
+                vector_ops[op] += 1
     vector = sum(vector_ops.values())
     shown = sorted(vector_ops.items(), key=lambda kv: (-kv[1], kv[0]))[:12]
     print("%s step (%d functions): %d of %d instructions on vector registers: %s" % (

@@ -203,6 +203,7 @@ struct CrossDeterminism {
         case .invalidCapacity: "invalidCapacity"
         case .notInMask: "notInMask"
         case .staleLayout: "staleLayout"
+        case .outOfMemory: "outOfMemory"
         @unknown default: "unknown"
         }
     }
