@@ -72,12 +72,16 @@ let package = Package(
         .target(name: "CBoundaryCaller", path: "Benchmarks/CBoundaryCaller"),
         // A malloc interposer that counts heap allocations, linked into spring-bench only.
         .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),
+        // The exact motion in Float64 (libm closed form) and the brute-force rest scans: the one
+        // oracle the benchmark, the tests and the fuzzers (.ci/fuzz) judge the kernel by. It
+        // depends on nothing, so it shares no code with the kernel.
+        .target(name: "_SpringOracles", swiftSettings: strict),
         // spring-bench's statistics (bootstrap intervals, verdicts, the adaptive-repeat rule), a
         // target of their own so that a test target can import them.
         .target(name: "BenchStatistics", dependencies: ["SpringKernel"], path: "Benchmarks/BenchStatistics", swiftSettings: strict),
         .executableTarget(
             name: "SpringBench",
-            dependencies: ["SpringKernel", "MotionInteractions", "SpringKernelC", "CSpringReference", "CAllocationCounter", "CBoundaryCaller", "BenchStatistics"],
+            dependencies: ["SpringKernel", "MotionInteractions", "SpringKernelC", "CSpringReference", "CAllocationCounter", "CBoundaryCaller", "BenchStatistics", "_SpringOracles"],
             path: "Benchmarks/SpringBench",
             swiftSettings: strict + nativeCPU
         ),
@@ -86,7 +90,7 @@ let package = Package(
         .target(name: "CompilerCheck", path: "Tests/CompilerCheck", swiftSettings: strict),
         .testTarget(
             name: "SpringKernelTests",
-            dependencies: ["SpringKernel", "CompilerCheck"],
+            dependencies: ["SpringKernel", "CompilerCheck", "_SpringOracles"],
             swiftSettings: strict
         ),
         // The C interface called from Swift: refusals that change nothing, identities that do not
@@ -94,6 +98,12 @@ let package = Package(
         .testTarget(
             name: "SpringKernelCTests",
             dependencies: ["SpringKernelC", "SpringKernel"],
+            swiftSettings: strict
+        ),
+        // The oracle against independent checks: numerical integration and the equation's residual.
+        .testTarget(
+            name: "SpringOraclesTests",
+            dependencies: ["_SpringOracles"],
             swiftSettings: strict
         ),
         .testTarget(

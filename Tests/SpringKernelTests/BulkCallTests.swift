@@ -1,5 +1,6 @@
 import Testing
 @_spi(KernelInternals) @testable import SpringKernel
+import _SpringOracles
 
 /// The bulk forms of add, remove, configure and resume: equal to one call per spring, bit for
 /// bit, refused whole, and never early under a new dt every frame.
@@ -354,7 +355,7 @@ struct BulkCallTests {
                 let dt = Double.random(in: 0.004...0.04, using: &generator) * (Int.random(in: 0..<50, using: &generator) == 0 ? 12 : 1)
                 try bank.step(dt: dt)
                 for (spring, model) in models where !model.paused {
-                    let next = SpringMotion(model.configuration).propagator(over: dt).apply(displacement: model.d, velocity: model.v)
+                    let next = ExactSpring(model.configuration).propagator(over: dt).apply(displacement: model.d, velocity: model.v)
                     models[spring]!.d = next.displacement
                     models[spring]!.v = next.velocity
                 }

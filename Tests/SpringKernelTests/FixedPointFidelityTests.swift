@@ -1,74 +1,19 @@
 import Foundation
 import Testing
 @_spi(KernelInternals) @testable import SpringKernel
+import _SpringOracles
 
 /// How closely a Q16.16 bank follows the exact motion, over a seeded corpus of the range the
 /// format promises: damping ratios 0.01 to 30, tensions 10 to 5000, masses 0.25 to 4, five frame
 /// rates, and both ends of the tolerance range (point-scale springs with bands of 0.25 to 1 over
 /// distances to 3000, unit-scale springs with bands of 0.001 to 0.01 over [0, 1]).
 ///
-/// The oracle is the spring's closed form written out here with Foundation's exp, cos, sin and
-/// cosh, evaluated at t = n·dt from the state the bank actually stored: independent of
-/// ``SpringMotion``'s propagator and of ``SettlePredictor``.
+/// The oracle is the oracle module's closed form (``ExactSpring``: libm, no code shared with the
+/// kernel), evaluated at t = n·dt from the state the bank actually stored, and its brute-force
+/// rest scan (``ExactRest``): independent of ``SpringMotion``'s propagator and of
+/// ``SettlePredictor``.
 @Suite("Fixed point fidelity to the exact motion")
 struct FixedPointFidelityTests {
-    /// d(t) and v(t) of m d'' = −k d − c d' from (d₀, v₀), in closed form.
-    struct ExactMotion {
-        enum Form {
-            /// e^(−σt)(d₀ cos ωt + (v₀ + σd₀) sin(ωt)/ω)
-            case underdamped(omega: Double)
-            /// e^(−σt)(d₀ + (v₀ + σd₀) t)
-            case critical
-            /// e^(−σt)(d₀ cosh βt + (v₀ + σd₀) sinh(βt)/β), or A e^(r₁t) + B e^(r₂t) once βt ≥ 1
-            case overdamped(beta: Double, slow: Double, fast: Double)
-        }
-
-        let d0, v0, sigma, omega0Squared: Double
-        let form: Form
-
-        init(configuration: SpringConfiguration, displacement: Double, velocity: Double) {
-            let k = configuration.tension, c = configuration.friction, m = configuration.mass
-            d0 = displacement
-            v0 = velocity
-            sigma = c / (2 * m)
-            omega0Squared = k / m
-            let discriminant = sigma * sigma - omega0Squared
-            if discriminant < 0 {
-                form = .underdamped(omega: (-discriminant).squareRoot())
-            } else if discriminant == 0 {
-                form = .critical
-            } else {
-                let beta = discriminant.squareRoot()
-                // r₁ = −σ + β without the cancellation of a heavily damped spring.
-                form = .overdamped(beta: beta, slow: -omega0Squared / (sigma + beta), fast: -sigma - beta)
-            }
-        }
-
-        func state(at t: Double) -> (d: Double, v: Double) {
-            switch form {
-            case .underdamped(let omega):
-                let envelope = exp(-sigma * t), cosine = cos(omega * t), sine = sin(omega * t)
-                return (
-                    envelope * (d0 * cosine + (v0 + sigma * d0) * sine / omega),
-                    envelope * (v0 * cosine - (omega0Squared * d0 + sigma * v0) * sine / omega))
-            case .critical:
-                let envelope = exp(-sigma * t)
-                return (envelope * (d0 + (v0 + sigma * d0) * t), envelope * (v0 - sigma * (v0 + sigma * d0) * t))
-            case .overdamped(let beta, let slow, let fast):
-                if beta * t < 1 {
-                    let envelope = exp(-sigma * t), ch = cosh(beta * t), sh = sinh(beta * t)
-                    return (
-                        envelope * (d0 * ch + (v0 + sigma * d0) * sh / beta),
-                        envelope * (v0 * ch - (omega0Squared * d0 + sigma * v0) * sh / beta))
-                }
-                // d = A e^(r₁t) + B e^(r₂t) with A + B = d₀ and r₁A + r₂B = v₀.
-                let a = (v0 - fast * d0) / (slow - fast), b = (slow * d0 - v0) / (slow - fast)
-                let eSlow = exp(slow * t), eFast = exp(fast * t)
-                return (a * eSlow + b * eFast, a * slow * eSlow + b * fast * eFast)
-            }
-        }
-    }
-
     struct Case: CustomStringConvertible {
         var configuration: SpringConfiguration
         var value: Q16
@@ -113,25 +58,6 @@ struct FixedPointFidelityTests {
         }
     }
 
-    /// R(b) for each band b: one more than the last frame n with |d(n·dt)| > b (0 if none), found
-    /// by scanning frames until the energy bound √(d² + m v²/k) ≤ b proves no later frame leaves
-    /// the band; nil for a band that takes more than `limit` frames.
-    static func restFrames(_ motion: ExactMotion, configuration: SpringConfiguration, dt: Double, bands: [Double], limit: Int) -> [Int?] {
-        let ratio = configuration.mass / configuration.tension
-        var lastOutside = bands.map { _ in -1 }
-        var result: [Int?] = bands.map { _ in nil }
-        for n in 0...limit {
-            let (d, v) = motion.state(at: Double(n) * dt)
-            let energy = (d * d + ratio * v * v).squareRoot()
-            for (i, band) in bands.enumerated() where result[i] == nil {
-                if abs(d) > band { lastOutside[i] = n }
-                if energy <= band { result[i] = lastOutside[i] + 1 }
-            }
-            if !result.contains(nil) { break }
-        }
-        return result
-    }
-
     @Test("the fixed trajectory stays within 5 % of the tolerance of the exact motion, and rests on the exact motion's frame")
     func fidelity() throws {
         let frameLimit = 60_000
@@ -146,7 +72,8 @@ struct FixedPointFidelityTests {
             try bank.setFrameClock(.fixed(frameDuration: dt))
             struct Tracked {
                 var spring: SpringHandle
-                var motion: ExactMotion
+                var exact: ExactSpring
+                var start: (d: Double, v: Double)
                 var rest: Int?
                 var deviation = 0.0
             }
@@ -162,8 +89,8 @@ struct FixedPointFidelityTests {
                 let scale = Q16Lanes.laneScale(tolerance: member.tolerance.doubleValue, naturalFrequency: member.configuration.naturalFrequency)
                 let velocityStep = Double(sign: .plus, exponent: -16 - min(scale.velocityShift, 0), significand: 1)
                 #expect(abs(v0 - member.velocity.doubleValue) <= velocityStep / 2, "\(member)")
-                let motion = ExactMotion(configuration: member.configuration, displacement: d0, velocity: v0)
-                tracked.append(Tracked(spring: spring, motion: motion, rest: try bank.isAtRest(spring) ? 0 : nil))
+                tracked.append(Tracked(
+                    spring: spring, exact: ExactSpring(member.configuration), start: (d0, v0), rest: try bank.isAtRest(spring) ? 0 : nil))
             }
             var awake = tracked.indices.filter { tracked[$0].rest == nil }
             while !awake.isEmpty && bank.frame < frameLimit {
@@ -178,7 +105,8 @@ struct FixedPointFidelityTests {
                         #expect(value == member.target, "rested off its target: \(member)")
                         return true
                     }
-                    let exact = member.target.doubleValue + tracked[index].motion.state(at: t).d
+                    let start = tracked[index].start
+                    let exact = member.target.doubleValue + tracked[index].exact.state(displacement: start.d, velocity: start.v, after: t).displacement
                     let deviation = abs(value.doubleValue - exact) / member.tolerance.doubleValue
                     tracked[index].deviation = max(tracked[index].deviation, deviation)
                     samples += 1
@@ -195,8 +123,11 @@ struct FixedPointFidelityTests {
                     continue
                 }
                 let tolerance = member.tolerance.doubleValue
-                let frames = Self.restFrames(
-                    spring.motion, configuration: member.configuration, dt: dt, bands: [1.05 * tolerance, 0.95 * tolerance], limit: frameLimit)
+                let frames = [1.05 * tolerance, 0.95 * tolerance].map { band in
+                    ExactRest.restFrame(
+                        displacement: spring.start.d, velocity: spring.start.v, spring: spring.exact, band: band,
+                        clock: .steady(frameDuration: dt), limit: frameLimit)
+                }
                 // A nil R is beyond the frame limit, and so beyond D.
                 if rest < frames[0] ?? Int.max { early.append("D \(rest), R(1.05 tol) \(frames[0].map(String.init) ?? "> \(frameLimit)"): \(member)") }
                 if let latest = frames[1], rest > latest + 1 { late.append("D \(rest), R(0.95 tol) \(latest): \(member)") }

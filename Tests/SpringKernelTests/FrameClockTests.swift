@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(KernelInternals) @testable import SpringKernel
+import _SpringOracles
 
 /// The frame clocks engines really have, as seeded sequences of frame durations.
 enum TestFrameClock: String, CaseIterable, CustomStringConvertible {
@@ -41,8 +42,8 @@ enum TestFrameClock: String, CaseIterable, CustomStringConvertible {
 }
 
 /// The Float64 oracles for one spring stepped with given frame durations: R, the rest frame of the
-/// frames actually taken (brute force: the exact propagator of each frame's duration, until the
-/// energy proves the rest), and R_c, the first frame that reaches T* (``ReferenceRest/restTime``).
+/// frames actually taken (``ExactRest/restFrame``: the exact propagator of each frame's duration,
+/// until the energy proves the rest), and R_c, the first frame that reaches T* (``ReferenceRest/restTime``).
 struct FrameOracle {
     let restFrame: Int?
     let continuousRestFrame: Int?
@@ -50,23 +51,10 @@ struct FrameOracle {
 
     init(_ c: SettleCase, durations: [Double], band: Double) {
         let configuration = c.configuration
-        let motion = SpringMotion(configuration)
         let d0 = Double(c.from) - Double(c.to), v0 = Double(c.velocity)
-        let ratio = configuration.mass / configuration.tension
-        var d = d0, v = v0, lastOutside = -1
-        var found: Int?
-        var propagators: [UInt64: SpringPropagator] = [:]
-        for (frame, dt) in durations.enumerated() {
-            if abs(d) > band { lastOutside = frame }
-            if d * d + ratio * v * v <= band * band * (1 - 1e-9) {
-                found = lastOutside + 1
-                break
-            }
-            let p = propagators[dt.bitPattern] ?? motion.propagator(over: dt)
-            if propagators.count < 64 { propagators[dt.bitPattern] = p }
-            (d, v) = p.apply(displacement: d, velocity: v)
-        }
-        restFrame = found
+        restFrame = durations.isEmpty ? nil : ExactRest.restFrame(
+            displacement: d0, velocity: v0, spring: ExactSpring(configuration), band: band, clock: .durations(durations),
+            limit: durations.count - 1)
         restTime = ReferenceRest.restTime(displacement: d0, velocity: v0, tolerance: band, configuration: configuration)
         var clock = 0.0
         var continuous: Int?

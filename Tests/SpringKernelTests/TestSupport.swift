@@ -1,5 +1,6 @@
 import Foundation
 @_spi(KernelInternals) import SpringKernel
+import _SpringOracles
 
 /// The tests' seeded generator: every property test is reproducible from its seed.
 typealias SeededGenerator = SplitMix64
@@ -21,7 +22,7 @@ struct ExactSpringModel {
 
     /// Moves the model on by one frame of `dt`.
     mutating func advance(by dt: Double) {
-        let next = SpringMotion(configuration).propagator(over: dt).apply(displacement: d, velocity: v)
+        let next = ExactSpring(configuration).propagator(over: dt).apply(displacement: d, velocity: v)
         d = next.displacement
         v = next.velocity
     }
@@ -35,104 +36,31 @@ struct ExactSpringModel {
     }
 }
 
-/// The perceptual rest frame of a Float64 trajectory, by brute force: the state is stepped with
-/// the exact Double propagator until its energy proves it can never leave the band again.
-/// Independent of `SettlePredictor`'s search.
+extension ExactSpring {
+    /// The exact motion of a kernel configuration.
+    init(_ configuration: SpringConfiguration) {
+        self.init(tension: configuration.tension, friction: configuration.friction, mass: configuration.mass)
+    }
+}
+
+/// The oracle module's brute-force rest scans (``ExactRest``, which share nothing with the
+/// kernel's propagator or `SettlePredictor`), in the tests' terms.
 enum ReferenceRest {
-    /// R: the smallest j with |d_i| <= tolerance for every i >= j, or nil if not found within `limit` frames.
+    /// R: the smallest j with |d_i| <= tolerance for every frame i >= j of a steady clock of `dt`,
+    /// or nil if not proven within `limit` frames.
     static func restFrame(
         displacement: Double, velocity: Double, tolerance: Double,
         configuration: SpringConfiguration, dt: Double, limit: Int = 400_000
     ) -> Int? {
-        let step = SpringMotion(configuration).propagator(over: dt)
-        let k = configuration.tension, m = configuration.mass
-        var d = displacement, v = velocity
-        var lastOutside = -1
-        for frame in 0...limit {
-            if abs(d) > tolerance { lastOutside = frame }
-            // E = k d²/2 + m v²/2 never grows, and |d| <= √(2E/k) for the rest of the motion.
-            let bound = (d * d + m * v * v / k).squareRoot()
-            if bound <= tolerance * (1 - 1e-9) { return lastOutside + 1 }
-            (d, v) = step.apply(displacement: d, velocity: v)
-        }
-        return nil
+        ExactRest.restFrame(
+            displacement: displacement, velocity: velocity, spring: ExactSpring(configuration), band: tolerance,
+            clock: .steady(frameDuration: dt), limit: limit)
     }
-}
 
-extension ReferenceRest {
     /// T*: the last time the exact continuous motion is outside the band |d| ≤ tolerance (0 if it
-    /// never is; `.infinity` if it never settles), found numerically and independently of
-    /// `SettlePredictor`'s closed-form lobes: the motion is sampled on a grid fine enough that each
-    /// cell holds at most one zero of the velocity (an eighth of a half-period when it oscillates;
-    /// a geometric grid otherwise, as d then has at most one extremum), every extremum of d is
-    /// found by bisection on the velocity's sign, and the crossing after the last extremum above
-    /// the band by bisection on |d|. It walks until the energy bound √(d² + m v²/k) proves the rest.
+    /// never is; `.infinity` if it never settles).
     static func restTime(displacement: Double, velocity: Double, tolerance: Double, configuration: SpringConfiguration) -> Double {
-        guard tolerance > 0 else { return .infinity }
-        let motion = SpringMotion(configuration)
-        let k = configuration.tension, m = configuration.mass
-        func state(_ t: Double) -> (d: Double, v: Double) {
-            let s = motion.propagator(over: t).apply(displacement: displacement, velocity: velocity)
-            return (s.displacement, s.velocity)
-        }
-        func proven(_ s: (d: Double, v: Double)) -> Bool { (s.d * s.d + m * s.v * s.v / k).squareRoot() <= tolerance }
-        if proven((displacement, velocity)) { return 0 }
-        if motion.decayRate == 0 { return .infinity }
-        let oscillates = motion.regime == .underdamped
-        let slowRate = oscillates ? motion.decayRate : k / m / (motion.decayRate + motion.splitting)
-        let fastRate = motion.decayRate + motion.splitting
-        // The grid: times t_0 = 0 < t_1 < …, until the rest is proven.
-        var times: [Double] = [0]
-        var t = 0.0, step = oscillates ? .pi / motion.splitting / 8 : 0.01 / fastRate
-        while true {
-            t += step
-            if !oscillates { step *= 1.25 }
-            times.append(t)
-            if proven(state(t)) { break }
-            if times.count > 5_000_000 || t > 1e12 / slowRate { return .infinity }
-        }
-        // Extrema: the grid cells where v changes sign, refined by bisection (from the last back,
-        // only as far as the first outside the band: peaks before it do not matter).
-        var cells: [(Double, Double)] = []
-        var previousSign = state(0).v > 0
-        for i in 1..<times.count {
-            let sign = state(times[i]).v > 0
-            if sign != previousSign { cells.append((times[i - 1], times[i])) }
-            previousSign = sign
-        }
-        func extremum(_ cell: (Double, Double)) -> Double {
-            var (low, high) = cell
-            let lowSign = state(low).v > 0
-            for _ in 0..<100 {
-                let middle = low + (high - low) / 2
-                guard middle > low && middle < high else { break }
-                if (state(middle).v > 0) == lowSign { low = middle } else { high = middle }
-            }
-            return low + (high - low) / 2
-        }
-        // The last extremum outside the band (or t = 0), and the fall to the band after it, which
-        // ends before the next extremum (or the proof).
-        var start: Double?
-        var end = times.last!
-        for cell in cells.reversed() {
-            let e = extremum(cell)
-            if abs(state(e).d) > tolerance {
-                start = e
-                break
-            }
-            end = e
-        }
-        if start == nil {
-            guard abs(displacement) > tolerance else { return 0 }
-            start = 0
-        }
-        var low = start!, high = end
-        for _ in 0..<200 {
-            let middle = low + (high - low) / 2
-            guard middle > low && middle < high else { break }
-            if abs(state(middle).d) > tolerance { low = middle } else { high = middle }
-        }
-        return high
+        ExactRest.restTime(displacement: displacement, velocity: velocity, spring: ExactSpring(configuration), band: tolerance) ?? .infinity
     }
 }
 

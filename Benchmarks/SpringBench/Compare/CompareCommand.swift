@@ -387,11 +387,10 @@ struct CompareCommand {
                 + "\(comparisons.filter { $0.verdict == "missing" }.count) in one run only")
         case .json: print(try jsonText(comparisons), terminator: "")
         case .csv:
-            print("figure,kind,baseline,current,ratio,low,high,threshold,verdict")
-            for c in comparisons {
-                print([c.figure, c.kind.rawValue, c.baseline.map { "\($0)" } ?? "", c.current.map { "\($0)" } ?? "", c.ratio.map { "\($0)" } ?? "",
-                       c.low.map { "\($0)" } ?? "", c.high.map { "\($0)" } ?? "", "\(c.threshold)", c.verdict].joined(separator: ","))
-            }
+            print(CSVText.text(header: ["figure", "kind", "baseline", "current", "ratio", "low", "high", "threshold", "verdict"], rows: comparisons.map { c in
+                [c.figure, c.kind.rawValue, c.baseline.map { "\($0)" } ?? "", c.current.map { "\($0)" } ?? "", c.ratio.map { "\($0)" } ?? "",
+                 c.low.map { "\($0)" } ?? "", c.high.map { "\($0)" } ?? "", "\(c.threshold)", c.verdict]
+            }), terminator: "")
         }
         if !regressions.isEmpty {
             FileHandle.standardError.write(Data("spring-bench compare: \(regressions.count) figure(s) regressed: \(regressions.prefix(5).map(\.figure).joined(separator: ", "))\(regressions.count > 5 ? ", ..." : "")\n".utf8))

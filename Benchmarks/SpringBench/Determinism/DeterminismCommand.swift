@@ -76,8 +76,9 @@ struct DeterminismCommand {
         case .json:
             print(try jsonText(report), terminator: "")
         case .csv:
-            print("kernel,threads,path,isa,rest_frame,hash")
-            print("\(kernel.rawValue),\(threads),\(path.rawValue),\(report.isa),\(result.restFrame),\(result.hashHex)")
+            print(CSVText.text(
+                header: ["kernel", "threads", "path", "isa", "rest_frame", "hash"],
+                rows: [[kernel.rawValue, "\(threads)", path.rawValue, report.isa, "\(result.restFrame)", result.hashHex]]), terminator: "")
         }
         return report.matches == false ? 1 : 0
     }

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(KernelInternals) import SpringKernel
+import _SpringOracles
 
 /// `spring-bench fidelity`: how closely the fixed-point (Q16.16) bank follows the exact motion it
 /// stands for, frame by frame, over a corpus of point- and unit-scale springs.
@@ -8,9 +9,9 @@ struct FidelityCommand {
     static let help = """
         spring-bench fidelity [--count N] [--seed S] [--quick] [--format table|json|csv]
 
-          The fixed-point bank against the exact Float64 trajectory (closed form, libm, written here
-          apart from the kernel) on a seeded corpus (default 10,000 cases, --quick 1,000) over the
-          whole range: damping ratio 0.01-30, tension 10-5000, mass 0.25-4, 30-240 Hz; half point
+          The fixed-point bank against the exact Float64 trajectory (the oracle module's libm closed
+          form, apart from the kernel) on a seeded corpus (default 10,000 cases, --quick 1,000) over
+          the whole range: damping ratio 0.01-30, tension 10-5000, mass 0.25-4, 30-240 Hz; half point
           values (tolerance 0.25-1, distances to 3000), half unit values such as opacity (tolerance
           0.001-0.01, values in [0, 1]). Each case is stepped at its rate with the fixed timestep
           declared. Reports, over every frame before each case's rest: the largest deviation of the
@@ -43,57 +44,22 @@ struct FidelityCommand {
     /// The corpus, from `seed`.
     static func corpus(count: Int, seed: UInt64) -> [Case] {
         var random = SplitMix64(seed: seed)
-        func unit() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
-        func logUniform(_ low: Double, _ high: Double) -> Double { exp(log(low) + unit() * (log(high) - log(low))) }
         let rates: [Double] = [30, 48, 60, 90, 120, 144, 240]
         return (0..<count).map { i in
-            let zeta = logUniform(0.01, 30), tension = logUniform(10, 5000), mass = logUniform(0.25, 4)
+            let zeta = random.logUniform(0.01, 30), tension = random.logUniform(10, 5000), mass = random.logUniform(0.25, 4)
             let configuration = try! SpringConfiguration(tension: tension, friction: zeta * 2 * (tension * mass).squareRoot(), mass: mass)
             let unitScale = i % 2 == 1
-            let sign: Double = unit() < 0.5 ? -1 : 1
-            let tolerance = unitScale ? logUniform(0.001, 0.01) : logUniform(0.25, 1)
-            let to = unitScale ? (unit() < 0.5 ? 0 : 1) : (unit() * 2000 - 1000).rounded()
-            let distance = unitScale ? logUniform(0.01, 1) : logUniform(0.01, 3000)
+            let sign: Double = random.unit() < 0.5 ? -1 : 1
+            let tolerance = unitScale ? random.logUniform(0.001, 0.01) : random.logUniform(0.25, 1)
+            let to = unitScale ? (random.unit() < 0.5 ? 0 : 1) : (random.unit() * 2000 - 1000).rounded()
+            let distance = unitScale ? random.logUniform(0.01, 1) : random.logUniform(0.01, 3000)
             let from = unitScale ? (to == 0 ? distance : 1 - distance) : to + sign * distance
             let omega = configuration.naturalFrequency
-            let velocity = unit() < 0.35 ? 0 : (unit() * 2 - 1) * omega * distance
+            let velocity = random.unit() < 0.35 ? 0 : (random.unit() * 2 - 1) * omega * distance
             return Case(
                 configuration: configuration, from: from, to: to, velocity: velocity, tolerance: tolerance,
                 hz: rates[Int(random.next() % UInt64(rates.count))], unitScale: unitScale)
         }
-    }
-
-    /// The exact displacement and velocity at time t from (d0, v0): the closed form, in libm.
-    static func exact(_ d0: Double, _ v0: Double, _ configuration: SpringConfiguration, _ t: Double) -> (d: Double, v: Double) {
-        let omega = configuration.naturalFrequency
-        let zeta = configuration.dampingRatio
-        if zeta < 1 - 1e-9 {
-            let wd = omega * (1 - zeta * zeta).squareRoot(), decay = exp(-zeta * omega * t)
-            let b = (v0 + zeta * omega * d0) / wd
-            let c = cos(wd * t), s = sin(wd * t)
-            return (decay * (d0 * c + b * s), decay * (v0 * c - (d0 * wd + zeta * omega * b) * s))
-        }
-        if zeta > 1 + 1e-9 {
-            let root = omega * (zeta * zeta - 1).squareRoot()
-            let r1 = -zeta * omega + root, r2 = -zeta * omega - root
-            let c2 = (v0 - r1 * d0) / (r2 - r1), c1 = d0 - c2
-            return (c1 * exp(r1 * t) + c2 * exp(r2 * t), c1 * r1 * exp(r1 * t) + c2 * r2 * exp(r2 * t))
-        }
-        let b = v0 + omega * d0, decay = exp(-omega * t)
-        return ((d0 + b * t) * decay, (b - omega * (d0 + b * t)) * decay)
-    }
-
-    /// R: 1 + the last frame whose exact displacement is outside `band` (0 if none), scanning until
-    /// the energy bound proves no later frame leaves it.
-    static func restFrame(_ d0: Double, _ v0: Double, _ configuration: SpringConfiguration, dt: Double, band: Double) -> Int {
-        let ratio = configuration.mass / configuration.tension
-        var last = -1
-        for n in 0..<5_000_000 {
-            let s = exact(d0, v0, configuration, Double(n) * dt)
-            if abs(s.d) > band { last = n }
-            if (s.d * s.d + ratio * s.v * s.v).squareRoot() <= band { break }
-        }
-        return last + 1
     }
 
     /// The measured figures.
@@ -143,7 +109,8 @@ struct FidelityCommand {
                     }
                     let c = cases[member.index]
                     let value = (try? bank.value(of: member.spring).doubleValue) ?? .nan
-                    let expected = c.to + exact(starts[member.index].d, starts[member.index].v, c.configuration, Double(frame) * dt).d
+                    let start = starts[member.index]
+                    let expected = c.to + ExactSpring(c.configuration).state(displacement: start.d, velocity: start.v, after: Double(frame) * dt).displacement
                     let difference = abs(value - expected)
                     worst[member.index] = max(worst[member.index], difference / c.tolerance)
                     worstLSB = max(worstLSB, difference * 65536)
@@ -159,8 +126,14 @@ struct FidelityCommand {
             judged += 1
             let band = Double(Q16(c.tolerance)!.raw) / 65536
             let dt = 1 / c.hz
-            if d < restFrame(starts[i].d, starts[i].v, c.configuration, dt: dt, band: band * 1.05) { early += 1 }
-            if d <= restFrame(starts[i].d, starts[i].v, c.configuration, dt: dt, band: band * 0.95) + 1 { within += 1 }
+            // R of the exact trajectory (an R not proven within 5,000,000 frames counts against D).
+            func exactRest(band: Double) -> Int? {
+                ExactRest.restFrame(
+                    displacement: starts[i].d, velocity: starts[i].v, spring: ExactSpring(c.configuration), band: band,
+                    clock: .steady(frameDuration: dt), limit: 5_000_000)
+            }
+            if d < exactRest(band: band * 1.05) ?? Int.max { early += 1 }
+            if let r = exactRest(band: band * 0.95), d <= r + 1 { within += 1 }
             if worst[i] > worst[worstIndex] { worstIndex = i }
         }
         let judgedWorst = cases.indices.filter { restFrames[$0] != nil }.map { worst[$0] }.sorted()
@@ -183,8 +156,16 @@ struct FidelityCommand {
         case .json:
             print(try jsonText(report), terminator: "")
         case .csv:
-            print("cases,refused,judged,frames_compared,largest_deviation_of_tolerance,largest_deviation_q16_steps,p999_of_tolerance,early_loosened,within_one_tightened")
-            print("\(report.cases),\(report.refused),\(report.judged),\(report.framesCompared),\(report.largestDeviationOfTolerance),\(report.largestDeviationQ16Steps),\(report.deviationP999OfTolerance),\(report.earlyAgainstLoosenedBand),\(report.withinOneFrameOfTightenedBand)")
+            let header = [
+                "cases", "refused", "judged", "frames_compared", "largest_deviation_of_tolerance", "largest_deviation_q16_steps",
+                "p999_of_tolerance", "early_loosened", "within_one_tightened",
+            ]
+            let row = [
+                "\(report.cases)", "\(report.refused)", "\(report.judged)", "\(report.framesCompared)", "\(report.largestDeviationOfTolerance)",
+                "\(report.largestDeviationQ16Steps)", "\(report.deviationP999OfTolerance)", "\(report.earlyAgainstLoosenedBand)",
+                "\(report.withinOneFrameOfTightenedBand)",
+            ]
+            print(CSVText.text(header: header, rows: [row]), terminator: "")
         case .table:
             print("""
                 Fixed point (Q16.16) against the exact trajectory, \(report.cases) cases (\(report.refused) outside the format: a velocity past ±32768 or a motion past its lanes' range), \(report.framesCompared) frames compared

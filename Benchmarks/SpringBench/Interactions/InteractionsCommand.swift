@@ -153,13 +153,17 @@ struct InteractionsReport: Codable {
 
     /// The headline figures as one CSV row.
     func csv() -> String {
-        let header = "count,frames,springs,moving_interactions_p50,frame_ns_p50,kernel_step_ns_p50,delivery_ns_p50,input_ns_p50,"
-            + "overhead_ns_per_moving_interaction,gesture_events_per_frame_p50,input_ns_per_gesture_event,"
-            + "overhead_with_input_ns_per_moving_interaction,heap_bytes_per_tossable,allocations_per_frame,allocation_counter_verified"
-        let row = "\(count),\(frames),\(springs),\(movingInteractions.p50),\(frameNsP50),\(kernelStepNsP50),\(deliveryNs.p50),\(inputNs.p50),"
-            + "\(overheadNsPerMovingInteraction),\(gestureEventsPerFrame.p50),\(inputNsPerGestureEvent),"
-            + "\(overheadWithInputNsPerMovingInteraction),\(heapBytesPerTossable ?? 0),\(allocationsPerFrame),\(allocationCounterVerified)"
-        return header + "\n" + row + "\n"
+        let header = [
+            "count", "frames", "springs", "moving_interactions_p50", "frame_ns_p50", "kernel_step_ns_p50", "delivery_ns_p50", "input_ns_p50",
+            "overhead_ns_per_moving_interaction", "gesture_events_per_frame_p50", "input_ns_per_gesture_event",
+            "overhead_with_input_ns_per_moving_interaction", "heap_bytes_per_tossable", "allocations_per_frame", "allocation_counter_verified",
+        ]
+        let row = [
+            "\(count)", "\(frames)", "\(springs)", "\(movingInteractions.p50)", "\(frameNsP50)", "\(kernelStepNsP50)", "\(deliveryNs.p50)",
+            "\(inputNs.p50)", "\(overheadNsPerMovingInteraction)", "\(gestureEventsPerFrame.p50)", "\(inputNsPerGestureEvent)",
+            "\(overheadWithInputNsPerMovingInteraction)", "\(heapBytesPerTossable ?? 0)", "\(allocationsPerFrame)", "\(allocationCounterVerified)",
+        ]
+        return CSVText.text(header: header, rows: [row])
     }
 }
 

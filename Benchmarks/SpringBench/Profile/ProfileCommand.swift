@@ -97,8 +97,10 @@ struct ProfileCommand {
                 + "\(engineering(report.springStepsPerSecond)) spring-steps/s, \(String(format: "%.0f", report.nanosecondsPerFrame)) ns a frame")
         case .json: print(try jsonText(report), terminator: "")
         case .csv:
-            print("kernel,springs,threads,frames,seconds,spring_steps_per_second,nanoseconds_per_frame")
-            print("\(report.kernel),\(springs),\(report.threads),\(done),\(elapsed),\(report.springStepsPerSecond),\(report.nanosecondsPerFrame)")
+            print(CSVText.text(
+                header: ["kernel", "springs", "threads", "frames", "seconds", "spring_steps_per_second", "nanoseconds_per_frame"],
+                rows: [[report.kernel, "\(springs)", "\(report.threads)", "\(done)", "\(elapsed)", "\(report.springStepsPerSecond)", "\(report.nanosecondsPerFrame)"]]),
+                terminator: "")
         }
     }
 }

@@ -26,9 +26,9 @@ struct TextTable {
         return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line)).joined(separator: "\n")
     }
 
-    /// The same rows as CSV (no cell holds a comma).
+    /// The same rows as CSV (``CSVText``).
     func csv() -> String {
-        ([header] + rows).map { $0.joined(separator: ",") }.joined(separator: "\n") + "\n"
+        CSVText.text(header: header, rows: rows)
     }
 }
 

@@ -105,14 +105,14 @@ enum ResultsSummary {
 
     /// The figures as CSV: figure,target,verdict,estimate,low,high,confidence,noisy,measured.
     static func figuresCSV(_ results: RunResults) -> String {
-        func field(_ text: String) -> String {
-            let plain = text.replacingOccurrences(of: "**", with: "")
-            return plain.contains(",") || plain.contains("\"") ? "\"" + plain.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : plain
-        }
-        return (["figure,target,verdict,estimate,low,high,confidence,noisy,measured"] + judged(results).map { f in
-            [field(f.figure), field(f.target), f.verdict.rawValue, "\(f.estimate)", "\(f.low)", "\(f.high)", "\(f.confidence)",
-             f.noise.isEmpty ? "false" : "true", field(f.measured)].joined(separator: ",")
-        }).joined(separator: "\n") + "\n"
+        // Without the Markdown emphasis the summary's figure texts carry.
+        func plain(_ text: String) -> String { text.replacingOccurrences(of: "**", with: "") }
+        return CSVText.text(
+            header: ["figure", "target", "verdict", "estimate", "low", "high", "confidence", "noisy", "measured"],
+            rows: judged(results).map { f in
+                [plain(f.figure), plain(f.target), f.verdict.rawValue, "\(f.estimate)", "\(f.low)", "\(f.high)", "\(f.confidence)",
+                 f.noise.isEmpty ? "false" : "true", plain(f.measured)]
+            })
     }
 
     /// The figures, each against what this run measured: verdict, then `ratio [low, high]`.

@@ -163,8 +163,8 @@ enum SeedScenario {
 
         // Looks settled: every component rounds to the half-point pixel of its destination for good,
         // i.e. stays within a quarter point (a brute-force rest frame with that band).
-        let visible = latest((0..<4).map { ExactRest.restFrame(component($0, tolerance: Float(pixel / 2))) })
-        let exact = latest((0..<4).map { ExactRest.restFrame(component($0, tolerance: tolerance)) })
+        let visible = latest((0..<4).map { component($0, tolerance: Float(pixel / 2)).exactRestFrame() })
+        let exact = latest((0..<4).map { component($0, tolerance: tolerance).exactRestFrame() })
         let ours = latest(try KernelRestFrames.restFrames((0..<4).map { component($0, tolerance: tolerance) }))
         let rebound = latest((0..<4).map { PeerRestFrames.restFrame(component($0, tolerance: tolerance), detector: .rebound) })
         let pop = popRestFrame(configuration: configuration, velocity: velocity)
@@ -295,10 +295,8 @@ struct SeedScenarioCommand {
 
     /// The detectors' rows as CSV.
     static func csv(_ report: SeedScenario.Report) -> String {
-        var lines = ["detector,rest_frame,rest_seconds,after_visible_stop_seconds"]
-        for row in report.rows {
-            lines.append("\(row.detector),\(row.restFrame.map(String.init) ?? ""),\(row.restSeconds.map { "\($0)" } ?? ""),\(row.afterVisibleStopSeconds.map { "\($0)" } ?? "")")
-        }
-        return lines.joined(separator: "\n") + "\n"
+        CSVText.text(header: ["detector", "rest_frame", "rest_seconds", "after_visible_stop_seconds"], rows: report.rows.map { row in
+            [row.detector, row.restFrame.map(String.init) ?? "", row.restSeconds.map { "\($0)" } ?? "", row.afterVisibleStopSeconds.map { "\($0)" } ?? ""]
+        })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(KernelInternals) import SpringKernel
+import _SpringOracles
 
 /// The frame clocks engines have, as seeded sequences of frame durations for a nominal rate.
 enum SettleClock: String, CaseIterable, Codable {
@@ -38,81 +39,34 @@ enum SettleClock: String, CaseIterable, Codable {
     }
 }
 
-/// The Float64 oracles of one case stepped with given frame durations, independent of the
-/// kernel's predictor: R, the rest frame of the frames actually taken (the exact propagator of
-/// each frame's duration, until the energy proves the rest), and R_c, the first frame whose end
-/// reaches T*, the last time the exact continuous motion is outside the band (found on a grid fine
-/// enough that each cell holds at most one extremum of d, refined by bisection).
+/// The Float64 oracles of one case stepped with given frame durations, from the oracle module
+/// (independent of the kernel's propagator and predictor): R, the rest frame of the frames actually
+/// taken (`ExactRest.restFrame`: the exact propagator of each frame's duration, until the energy
+/// proves the rest), and R_c, the first frame whose end reaches T*, the last time the exact
+/// continuous motion is outside the band (`ExactRest.restTime`).
 struct ClockOracle {
     var restFrame: Int?
     var continuousRestFrame: Int?
 
-    /// T* of a case (seconds), or nil if it does not settle within `limit` seconds.
-    static func restTime(_ c: SettleCase, configuration: SpringConfiguration, limit: Double = 1e6) -> Double? {
-        let motion = SpringMotion(configuration)
-        let d0 = Double(c.from) - Double(c.to), v0 = Double(c.velocity), band = Double(c.tolerance)
-        let ratio = configuration.mass / configuration.tension
-        func state(_ t: Double) -> (d: Double, v: Double) {
-            let s = motion.propagator(over: t).apply(displacement: d0, velocity: v0)
-            return (s.displacement, s.velocity)
-        }
-        func proven(_ s: (d: Double, v: Double)) -> Bool { s.d * s.d + ratio * s.v * s.v <= band * band }
-        if proven((d0, v0)) { return 0 }
-        guard motion.decayRate > 0 else { return nil }
-        let oscillates = motion.regime == .underdamped
-        var times = [0.0]
-        var t = 0.0, step = oscillates ? .pi / motion.splitting / 8 : 0.01 / (motion.decayRate + motion.splitting)
-        while true {
-            t += step
-            if !oscillates { step *= 1.25 }
-            times.append(t)
-            if proven(state(t)) { break }
-            if t > limit { return nil }
-        }
-        func bisect(_ low: Double, _ high: Double, _ isLeft: (Double) -> Bool) -> Double {
-            var (low, high) = (low, high)
-            for _ in 0..<200 {
-                let middle = low + (high - low) / 2
-                guard middle > low && middle < high else { break }
-                if isLeft(middle) { low = middle } else { high = middle }
-            }
-            return high
-        }
-        var end = times.last!
-        var previousSign = v0 > 0
-        var cells: [(Double, Double)] = []
-        for i in 1..<times.count {
-            let sign = state(times[i]).v > 0
-            if sign != previousSign { cells.append((times[i - 1], times[i])) }
-            previousSign = sign
-        }
-        for cell in cells.reversed() {
-            let lowSign = state(cell.0).v > 0
-            let extremum = bisect(cell.0, cell.1) { (state($0).v > 0) == lowSign }
-            if abs(state(extremum).d) > band {
-                return bisect(extremum, end) { abs(state($0).d) > band }
-            }
-            end = extremum
-        }
-        return abs(d0) > band ? bisect(0, end) { abs(state($0).d) > band } : 0
+    /// T* of a case (seconds), or nil if it does not settle.
+    static func restTime(_ c: SettleCase, configuration: SpringConfiguration) -> Double? {
+        ExactRest.restTime(
+            displacement: Double(c.from) - Double(c.to), velocity: Double(c.velocity), spring: ExactSpring(configuration),
+            band: Double(c.tolerance))
     }
 
     init(_ c: SettleCase, configuration: SpringConfiguration, restTime: Double?, durations: [Double], limit: Int) {
-        let motion = SpringMotion(configuration)
-        let band = Double(c.tolerance), ratio = configuration.mass / configuration.tension
-        var d = Double(c.from) - Double(c.to), v = Double(c.velocity), lastOutside = -1
-        var propagators: [UInt64: SpringPropagator] = [:]
+        restFrame = ExactRest.restFrame(
+            displacement: Double(c.from) - Double(c.to), velocity: Double(c.velocity), spring: ExactSpring(configuration),
+            band: Double(c.tolerance), clock: .durations(durations), limit: limit)
+        guard let restTime else { return }
         var clock = 0.0
         for frame in 0...limit {
-            if continuousRestFrame == nil, let restTime, clock >= restTime { continuousRestFrame = frame }
-            if abs(d) > band { lastOutside = frame }
-            if restFrame == nil, d * d + ratio * v * v <= band * band * (1 - 1e-9) { restFrame = lastOutside + 1 }
-            if restFrame != nil && (continuousRestFrame != nil || restTime == nil) { break }
-            let dt = durations[frame % durations.count]
-            let p = propagators[dt.bitPattern] ?? motion.propagator(over: dt)
-            if propagators.count < 256 { propagators[dt.bitPattern] = p }
-            (d, v) = p.apply(displacement: d, velocity: v)
-            clock += dt
+            if clock >= restTime {
+                continuousRestFrame = frame
+                return
+            }
+            clock += durations[frame % durations.count]
         }
     }
 }

@@ -142,7 +142,7 @@ struct SettleCommand {
             for (i, c) in cases.enumerated() {
                 for column in columns { rows.append(CaseRestFrame(id: c.id, detector: column.name, restFrame: column.frames[i])) }
             }
-            let csv = (["id,detector,rest_frame"] + rows.map { "\($0.id.csvField),\($0.detector),\($0.restFrame.map(String.init) ?? "")" }).joined(separator: "\n") + "\n"
+            let csv = CSVText.text(header: ["id", "detector", "rest_frame"], rows: rows.map { [$0.id, $0.detector, $0.restFrame.map(String.init) ?? ""] })
             if let output {
                 try writeFile(csv, to: "\(output)/settle-cases-rest.csv")
                 try writeFile(try jsonText(rows), to: "\(output)/settle-cases-rest.json")
@@ -261,29 +261,27 @@ struct SettleReport {
 
     /// The summaries with full precision, one row per detector.
     func summaryCSV() -> String {
-        var lines = [
-            "detector,cases,exact,late_by_one,late_by_more,early,never_rested,within_one_frame,"
-                + "latency_frames_p50,latency_frames_p90,latency_frames_p99,latency_frames_max,"
-                + "latency_ms_p50,latency_ms_p90,latency_ms_p99,latency_ms_max",
+        let header = [
+            "detector", "cases", "exact", "late_by_one", "late_by_more", "early", "never_rested", "within_one_frame",
+            "latency_frames_p50", "latency_frames_p90", "latency_frames_p99", "latency_frames_max",
+            "latency_ms_p50", "latency_ms_p90", "latency_ms_p99", "latency_ms_max",
         ]
-        for s in summaries {
+        return CSVText.text(header: header, rows: summaries.map { s in
             let f = s.latencyFrames, m = s.latencyMilliseconds
-            lines.append([
+            return [
                 s.detector, "\(s.cases)", "\(s.exact)", "\(s.lateByOne)", "\(s.lateByMore)", "\(s.early)", "\(s.neverRested)",
                 "\(s.withinOneFrame)", "\(f.p50)", "\(f.p90)", "\(f.p99)", "\(f.max)", "\(m.p50)", "\(m.p90)", "\(m.p99)", "\(m.max)",
-            ].joined(separator: ","))
-        }
-        return lines.joined(separator: "\n") + "\n"
+            ]
+        })
     }
 
     /// Per-case frames (`settle-cases.csv`), the summary as JSON and CSV.
     func write(to folder: String) throws {
-        var lines = ["id,hz,exact_rest_frame," + detectors.map { "\($0.name)_rest_frame" }.joined(separator: ",")]
-        for i in cases.indices {
-            let frames = [exact[i]] + detectors.map { $0.frames[i] }
-            lines.append("\(cases[i].id.csvField),\(cases[i].hz)," + frames.map { $0.map(String.init) ?? "" }.joined(separator: ","))
+        let header = ["id", "hz", "exact_rest_frame"] + detectors.map { "\($0.name)_rest_frame" }
+        let rows = cases.indices.map { i in
+            [cases[i].id, "\(cases[i].hz)"] + ([exact[i]] + detectors.map { $0.frames[i] }).map { $0.map(String.init) ?? "" }
         }
-        try writeFile(lines.joined(separator: "\n") + "\n", to: "\(folder)/settle-cases.csv")
+        try writeFile(CSVText.text(header: header, rows: rows), to: "\(folder)/settle-cases.csv")
         try writeFile(try jsonText(summaries), to: "\(folder)/settle.json")
         try writeFile(summaryCSV(), to: "\(folder)/settle.csv")
     }

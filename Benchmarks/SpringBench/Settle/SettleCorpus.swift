@@ -1,5 +1,6 @@
 import Foundation
 @_spi(KernelInternals) import SpringKernel
+import _SpringOracles
 
 enum SettleCorpus {
     static let header = SettleCaseFile.header
@@ -13,15 +14,14 @@ enum SettleCorpus {
     /// initial velocities to ±8000/s, 30 to 240 Hz.
     static func generate(count: Int, seed: UInt64) -> [SettleCase] {
         var generator = SplitMix64(seed: seed)
-        func logUniform(_ low: Double, _ high: Double) -> Double { exp(log(low) + generator.unit() * (log(high) - log(low))) }
         return (0..<count).map { i in
-            let zeta = logUniform(0.01, 30)
-            let tension = logUniform(10, 5000)
-            let mass = logUniform(0.25, 4)
+            let zeta = generator.logUniform(0.01, 30)
+            let tension = generator.logUniform(10, 5000)
+            let mass = generator.logUniform(0.25, 4)
             let friction = zeta * 2 * (tension * mass).squareRoot()
             let isOpacity = generator.unit() < 0.3
             let sign: Double = generator.unit() < 0.5 ? -1 : 1
-            let distance = sign * (isOpacity ? logUniform(0.01, 1) : logUniform(0.01, 3000))
+            let distance = sign * (isOpacity ? generator.logUniform(0.01, 1) : generator.logUniform(0.01, 3000))
             let target = isOpacity ? (generator.unit() < 0.5 ? 0 : 1) : (generator.unit() * 2000 - 1000).rounded()
             let speedLimit = isOpacity ? 8.0 : 8000
             let velocity = generator.unit() < 0.35 ? 0 : (generator.unit() * 2 - 1) * speedLimit
@@ -33,11 +33,9 @@ enum SettleCorpus {
     }
 
     static func csv(_ cases: [SettleCase]) -> String {
-        var lines = [header]
-        for c in cases {
-            lines.append("\(c.id.csvField),\(c.tension),\(c.friction),\(c.mass),\(c.from),\(c.to),\(c.velocity),\(c.tolerance),\(c.hz)")
-        }
-        return lines.joined(separator: "\n") + "\n"
+        CSVText.text(
+            header: header.split(separator: ",").map(String.init),
+            rows: cases.map { c in [c.id, "\(c.tension)", "\(c.friction)", "\(c.mass)", "\(c.from)", "\(c.to)", "\(c.velocity)", "\(c.tolerance)", "\(c.hz)"] })
     }
 
     /// The cases that share a bank: one frame rate, and at most a bank's 65,536 batches (a
@@ -79,24 +77,15 @@ enum SettleCorpus {
     }
 }
 
-/// The exact perceptual rest frame R, by brute force: the Float64 state is stepped with the exact
-/// propagator frame by frame until its energy proves it can never leave the band again. This is
-/// independent of the kernel's closed-form search (`SettlePredictor`).
-enum ExactRest {
-    static func restFrame(_ c: SettleCase, limit: Int = 10_000_000) -> Int? {
-        guard let configuration = try? c.configuration() else { return nil }
-        let step = SpringMotion(configuration).propagator(over: c.frameDuration)
-        let stiffnessRatio = configuration.mass / configuration.tension
-        let tolerance = Double(c.tolerance)
-        var d = Double(c.from) - Double(c.to), v = Double(c.velocity)
-        var lastOutside = -1
-        for frame in 0...limit {
-            if abs(d) > tolerance { lastOutside = frame }
-            // E = k d²/2 + m v²/2 never grows, and |d| <= √(2E/k) for the rest of the motion.
-            if d * d + stiffnessRatio * v * v <= tolerance * tolerance * (1 - 1e-9) { return lastOutside + 1 }
-            (d, v) = step.apply(displacement: d, velocity: v)
-        }
-        return nil
+extension SettleCase {
+    /// The exact perceptual rest frame R on the case's steady frame clock, by brute force (the
+    /// oracle module's scan of the exact Float64 motion, independent of the kernel's propagator and
+    /// of its closed-form search, `SettlePredictor`), or nil if not proven within `limit` frames.
+    func exactRestFrame(limit: Int = 10_000_000) -> Int? {
+        guard let configuration = try? configuration() else { return nil }
+        return ExactRest.restFrame(
+            displacement: Double(from) - Double(to), velocity: Double(velocity), spring: ExactSpring(configuration),
+            band: Double(tolerance), clock: .steady(frameDuration: frameDuration), limit: limit)
     }
 }
 
@@ -109,9 +98,9 @@ enum SettleKernel: String {
 
     /// The exact rest frame R of a case for this kernel, or nil when it is not judged.
     func exactRestFrame(_ c: SettleCase) -> Int? {
-        guard self == .fixed else { return ExactRest.restFrame(c) }
+        guard self == .fixed else { return c.exactRestFrame() }
         let (held, saturates) = ClockedSettle.fixedPointCase(c)
-        return saturates ? nil : ExactRest.restFrame(held)
+        return saturates ? nil : held.exactRestFrame()
     }
 }
 

@@ -38,7 +38,7 @@ enum SettleReference {
             for (detector, frame) in zip(PeerDetector.allCases, peers) { frames[detector.rawValue] = frame }
             return Row(
                 id: c.id, tension: c.tension, friction: c.friction, from: c.from, to: c.to, tolerance: c.tolerance,
-                popThreshold: threshold, exactRestFrame: ExactRest.restFrame(c), frames: frames)
+                popThreshold: threshold, exactRestFrame: c.exactRestFrame(), frames: frames)
         }
     }
 
@@ -60,12 +60,11 @@ enum SettleReference {
     /// `settle-reference.json` and `.csv`.
     static func write(_ rows: [Row], to folder: String) throws {
         try writeFile(try jsonText(rows), to: "\(folder)/settle-reference.json")
-        var lines = ["case,tension,friction,from,to,tolerance,pop_threshold,exact_rest_frame," + SettleCommand.allDetectors.joined(separator: ",")]
-        for row in rows {
-            lines.append(
-                "\(row.id),\(row.tension),\(row.friction),\(row.from),\(row.to),\(row.tolerance),\(row.popThreshold),\(row.exactRestFrame.map(String.init) ?? "")," +
-                SettleCommand.allDetectors.map { (row.frames[$0] ?? nil).map(String.init) ?? "" }.joined(separator: ","))
+        let header = ["case", "tension", "friction", "from", "to", "tolerance", "pop_threshold", "exact_rest_frame"] + SettleCommand.allDetectors
+        let lines = rows.map { row in
+            [row.id, "\(row.tension)", "\(row.friction)", "\(row.from)", "\(row.to)", "\(row.tolerance)", "\(row.popThreshold)",
+             row.exactRestFrame.map(String.init) ?? ""] + SettleCommand.allDetectors.map { (row.frames[$0] ?? nil).map(String.init) ?? "" }
         }
-        try writeFile(lines.joined(separator: "\n") + "\n", to: "\(folder)/settle-reference.csv")
+        try writeFile(CSVText.text(header: header, rows: lines), to: "\(folder)/settle-reference.csv")
     }
 }

@@ -1,4 +1,5 @@
 @_spi(KernelInternals) import SpringKernel
+import _SpringOracles
 
 /// How far a float32 spring of the soak may drift from its exact Float64 model, and why.
 ///
@@ -75,10 +76,23 @@ struct SoakDriftBound: Codable, Hashable {
         var sum = 0.0
         for j in 0..<10_000_000 {
             // min(1, ·): the exact norm is at most 1; its Double evaluation may be a rounding above.
-            let weight = min(1, SoakExactStep(configuration, duration: Double(j) * spacing).energyNorm(naturalFrequency: omega0))
+            let weight = min(1, ExactSpring(configuration).propagator(over: Double(j) * spacing).energyNorm(naturalFrequency: omega0))
             sum += weight
             if weight < 1e-12 { return sum }
         }
         preconditionFailure("the energy norm of \(configuration) did not decay within 10⁷ steps")
+    }
+}
+
+extension ExactPropagator {
+    /// The step's norm in the spring's energy norm ‖(d, v)‖ = √(d² + (v / ω₀)²) (proportional to
+    /// √(k d² + m v²)): the largest singular value of diag(1, 1/ω₀) · A · diag(1, ω₀).
+    /// At most 1 for an exact step of a damped spring: the energy never rises.
+    func energyNorm(naturalFrequency omega0: Double) -> Double {
+        let b11 = a11, b12 = a12 * omega0, b21 = a21 / omega0, b22 = a22
+        let frobenius = b11 * b11 + b12 * b12 + b21 * b21 + b22 * b22
+        let determinant = b11 * b22 - b12 * b21
+        let spread = max(0, frobenius * frobenius - 4 * determinant * determinant).squareRoot()
+        return ((frobenius + spread) / 2).squareRoot()
     }
 }

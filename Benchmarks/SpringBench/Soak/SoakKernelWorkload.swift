@@ -415,10 +415,3 @@ final class SoakKernelWorkload<Lanes: SpringLaneArithmetic> {
         if firstRefusal == nil { firstRefusal = "frame \(frame): \(call) refused: \(error)" }
     }
 }
-
-extension SplitMix64 {
-    /// Log-uniform in [low, high).
-    mutating func logUniform(_ low: Double, _ high: Double) -> Double {
-        exp(log(low) + unit() * (log(high) - log(low)))
-    }
-}

@@ -168,7 +168,7 @@ struct SoakReport: Codable {
             ("peak_rss_start_bytes", optional(peakRssStartBytes)), ("peak_rss_end_bytes", optional(peakRssEndBytes)),
             ("wall_seconds", String(format: "%.2f", wallSeconds)),
         ]
-        return fields.map(\.0).joined(separator: ",") + "\n" + fields.map(\.1).joined(separator: ",") + "\n"
+        return CSVText.text(header: fields.map(\.0), rows: [fields.map(\.1)])
     }
 }
 

@@ -1,11 +1,13 @@
 @_spi(KernelInternals) import SpringKernel
+import _SpringOracles
 
 /// A plain Float64 model of every spring of the soak's float32 bank, told of every call the bank
 /// accepted (``SoakBankObserver``) and compared with the bank's lanes.
 ///
-/// Each spring is its target, its displacement d and velocity v in Double, stepped by the model's
-/// own closed form (``SoakExactStep``) whenever it is awake and no mask holds it; paused springs
-/// stay frozen, a resume's restart values replace value and velocity, and a spring the bank lists
+/// Each spring is its target, its displacement d and velocity v in Double, stepped by the exact
+/// closed form (`ExactSpring`, from the oracle module, which shares no code with the kernel, so an
+/// error in the kernel's coefficients shows as drift) whenever it is awake and no mask holds it;
+/// paused springs stay frozen, a resume's restart values replace value and velocity, and a spring the bank lists
 /// in `restedInLastStep` must be within its tolerance of its target (plus the drift bound) and is
 /// snapped onto it, as the bank does. The model also keeps which masks list each spring and how
 /// many pause it, and checks what the bank reports about both.
@@ -95,7 +97,7 @@ final class SoakSpringModel: SoakBankObserver {
     private var removedHandles: [SpringHandle] = []
     private var removedCursor = 0
     private let naturalFrequency: [Double]
-    private var coefficients: [SoakExactStep] = []
+    private var coefficients: [ExactPropagator] = []
     private var coefficientDuration = -1.0
 
     init(bank: SpringBank<Float32Lanes>, configurations: [SoakConfiguration], bound: SoakDriftBound) {
@@ -264,7 +266,7 @@ final class SoakSpringModel: SoakBankObserver {
 
     func stepped(dt: Double, rested: [SpringHandle]) {
         if dt != coefficientDuration {
-            coefficients = configurations.map { SoakExactStep($0.configuration, duration: dt) }
+            coefficients = configurations.map { ExactSpring($0.configuration).propagator(over: dt) }
             coefficientDuration = dt
         }
         var moving = 0

@@ -97,13 +97,6 @@ enum CSVRecords {
 }
 
 extension String {
-    /// The string as one RFC 4180 field: in double quotes (its quotes doubled) when it holds a
-    /// comma, a quote or a line break, as it is otherwise. ``CSVRecords`` reads it back.
-    var csvField: String {
-        guard unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return self }
-        return "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
     /// The string without leading and trailing spaces and tabs.
     func trimmingSpacesAndTabs() -> String {
         let scalars = unicodeScalars

@@ -187,15 +187,15 @@ struct ThroughputCommand {
 
     /// Every figure with full precision, one row per result.
     static func csv(_ results: [ThroughputResult]) -> String {
-        var lines = [[
+        let header = [
             "kernel", "springs", "group", "threads", "threads_requested", "moving", "paused", "settle", "configurations",
             "isa", "bytes_per_spring_step", "spring_steps_per_frame", "frames_per_repeat", "repeats",
             "spring_steps_per_second_p0", "spring_steps_per_second_p50", "spring_steps_per_second_p90", "spring_steps_per_second_p100",
             "gigabytes_per_second_p50", "nanoseconds_per_frame_p50",
             "roofline_spring_steps_per_second", "roofline_bound", "roofline_fraction_p0", "roofline_fraction_p50",
             "roofline_fraction_p90", "roofline_fraction_p100", "bandwidth_fraction_p50",
-        ].joined(separator: ",")]
-        for r in results {
+        ]
+        return CSVText.text(header: header, rows: results.map { r in
             let s = r.springStepsPerSecond
             var fields: [String] = [
                 r.kernel, "\(r.springs)", r.group, "\(r.threads)", r.threadsRequested, "\(r.moving)", "\(r.paused)", r.settle,
@@ -211,9 +211,8 @@ struct ThroughputCommand {
             } else {
                 fields += Array(repeating: "", count: 7)
             }
-            lines.append(fields.joined(separator: ","))
-        }
-        return lines.joined(separator: "\n") + "\n"
+            return fields
+        })
     }
 }
 
