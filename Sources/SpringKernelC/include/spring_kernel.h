@@ -396,8 +396,8 @@ SPRING_KERNEL_NODISCARD sk_status sk_layout_read_q16(
     size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// Writes the handle of each of the `count` springs of `region` at layout `version` to
-/// `out[0..<count]`. Each handle is looked up in the spring's record: slower than
-/// `sk_layout_read_user_values`, which streams. Refuses as `sk_layout_read_f32`.
+/// `out[0..<count]`, streamed like the user values: each batch keeps its slots' record indices and
+/// generations beside its lanes, so no spring's record is visited. Refuses as `sk_layout_read_f32`.
 ///
 /// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_layout_read_springs(
