@@ -43,8 +43,8 @@ extension Q16Lanes {
 
     // MARK: State writes
 
-    /// Whether a batch at `scale` has its storage-order writes streamed (``setState(values:velocities:targets:displacements:velocityLanes:scale:naturalFrequency:count:)``,
-    /// ``retarget(goals:batch:newTargets:newDisplacements:changed:count:)``): the shifts the streams
+    /// Whether a batch at `scale` has its storage-order writes streamed (``streamState(values:velocities:targets:displacements:velocityLanes:scale:naturalFrequency:count:)``,
+    /// ``streamRetarget(goals:targets:displacements:velocities:newTargets:newDisplacements:changed:scale:naturalFrequency:count:)``): the shifts the streams
     /// take. Every scale ``laneScale(tolerance:naturalFrequency:)`` makes has a displacement shift
     /// of 0...14; a velocity shift past 30 (ω below 2⁻¹⁶) goes spring by spring.
     @_spi(KernelInternals)
