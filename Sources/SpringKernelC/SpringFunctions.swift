@@ -1,6 +1,6 @@
 import SpringKernel
 
-// Springs in batches: add, remove, the events (retarget, impulse, set state, configure), bulk
+// Springs in bulk: add, remove, the events (retarget, impulse, set state, configure), bulk
 // reads. Every call takes the engine's own arrays; each checks every element before it changes
 // anything, so a refused call leaves the bank as it was (its state hash unchanged).
 
