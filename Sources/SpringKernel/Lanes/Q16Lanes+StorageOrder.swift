@@ -6,7 +6,7 @@ import _SpringKernelShims
 ///
 /// The loops are C (`sk_stream_values_q16`, `sk_stream_lanes_q16` in the shims), compiled for
 /// AVX-512, AVX2 and the baseline and chosen at load: the library itself is built for the
-/// baseline, where a stream runs at a third of memory's speed. The rounding is
+/// baseline, where a stream falls well short of memory's speed. The rounding is
 /// ``Q16Lanes/rescaled(_:by:as:)``'s for a negative shift (to nearest, ties up: ⌊(x + 2^(s−1)) / 2^s⌋,
 /// there `(x >> s) + ((x >> (s − 1)) & 1)`, which cannot overflow), and the sum is
 /// ``Q16Lanes/valuePattern(displacement:target:)``'s (saturated to `Int32`); both are the
