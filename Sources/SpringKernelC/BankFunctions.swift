@@ -201,7 +201,7 @@ public func sk_bank_counts(
 /// give equal hashes, across languages and (Q16.16) machines, and equal hashes mean equal states
 /// with overwhelming probability (a 64-bit hash can collide).
 ///
-/// - Complexity: O(springs).
+/// - Complexity: O(spring records: the springs in the bank and the records removed springs freed).
 @c(sk_bank_state_hash)
 public func sk_bank_state_hash(_ bank: UInt64, _ hash: UnsafeMutablePointer<UInt64>?) -> sk_status {
     status(using: bank) { entry throws(Refusal) in

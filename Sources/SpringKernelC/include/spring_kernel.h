@@ -368,7 +368,7 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_set_user_values(
 /// give equal hashes, across languages and (Q16.16) machines, and equal hashes mean equal states
 /// with overwhelming probability (a 64-bit hash can collide).
 ///
-/// - Complexity: O(springs).
+/// - Complexity: O(spring records: the springs in the bank and the records removed springs freed).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_state_hash(uint64_t bank, uint64_t *hash) SPRING_KERNEL_NOEXCEPT;
 
 /// Advances every moving spring by `dt` seconds (any finite dt > 0, new every frame if need be, a
