@@ -65,9 +65,11 @@ private func threading(_ threads: Int32) -> StepThreading? {
     }
 }
 
-/// Destroys a bank: its id and every handle it issued become invalid (the next banks made are
-/// given none of them back, see the header's note on handles). Returns `sk_status_busy`, and
-/// destroys nothing, while another thread's call runs on the bank.
+/// Destroys a bank: its id and every handle it issued become invalid. A handle carries the bank's
+/// registry slot and 18 bits of a generation, and the slot's later banks skip every generation
+/// this one issued, so they refuse its handles until the slot's banks have issued 2^18
+/// generations. Returns `sk_status_busy`, and destroys nothing, while another thread's call runs
+/// on the bank.
 ///
 /// - Complexity: O(springs + masks) (every generation the bank issued is retired).
 @c(sk_bank_destroy)
@@ -110,9 +112,10 @@ public func sk_bank_set_fixed_timestep(_ bank: UInt64, _ frame_duration: Double)
 ///
 /// Returns `sk_status_invalid_time_step` or `sk_status_time_step_mismatch`; nothing is stepped then.
 ///
-/// - Complexity: as `SpringBank.step(dt:path:)`: O(moving springs + batches with moving springs),
-///   plus the springs changed since the last step and those due this frame; springs at rest or
-///   paused cost nothing.
+/// - Complexity: as `SpringBank.step(dt:path:)`: O(moving springs), plus the configuration
+///   batches when the frame's work is laid out again (after a change, or a new dt), the springs
+///   changed since the last step and those due this frame (each a pop of the rest schedule, a
+///   heap: O(log of the springs queued)); springs at rest or paused cost nothing.
 @c(sk_bank_step)
 public func sk_bank_step(_ bank: UInt64, _ dt: Double) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -145,7 +148,8 @@ public func sk_bank_rested(_ bank: UInt64, _ springs: UnsafeMutablePointer<UInt6
 }
 
 /// Writes the springs a step saturated in the last step (Q16.16 only: a lane clamped to its bound,
-/// after ~10^9 steps of an undamped spring's rounding drift) like `sk_bank_rested`.
+/// after ~10^9 steps of an undamped spring's rounding drift; the bound is checked every 16th
+/// frame, from the first) like `sk_bank_rested`.
 ///
 /// - Complexity: O(springs listed).
 @c(sk_bank_saturated)
@@ -193,10 +197,11 @@ public func sk_bank_counts(
 }
 
 /// Writes a 64-bit hash of the bank's whole state (frame count, every spring's handle, lanes,
-/// tolerance, configuration, rest and pause depth): the Swift API's `stateHash()`, so equal
-/// hashes mean equal states, across languages and (Q16.16) machines.
+/// tolerance, configuration, rest and pause depth): the Swift API's `stateHash()`, so equal states
+/// give equal hashes, across languages and (Q16.16) machines, and equal hashes mean equal states
+/// with overwhelming probability (a 64-bit hash can collide).
 ///
-/// - Complexity: O(springs).
+/// - Complexity: O(spring records: the springs in the bank and the records removed springs freed).
 @c(sk_bank_state_hash)
 public func sk_bank_state_hash(_ bank: UInt64, _ hash: UnsafeMutablePointer<UInt64>?) -> sk_status {
     status(using: bank) { entry throws(Refusal) in

@@ -107,8 +107,8 @@ public func sk_layout_read_user_values(
 }
 
 /// Writes the handle of each of the `count` springs of `region` at layout `version` to
-/// `out[0..<count]`. Each handle is looked up in the spring's record: slower than
-/// `sk_layout_read_user_values`, which streams. Refuses as `sk_layout_read_f32`.
+/// `out[0..<count]`, streamed like the user values: each batch keeps its slots' record indices and
+/// generations beside its lanes, so no spring's record is visited. Refuses as `sk_layout_read_f32`.
 ///
 /// - Complexity: O(count).
 @c(sk_layout_read_springs)
@@ -132,6 +132,13 @@ private func readSprings<Lanes>(
         try bank.packedSprings(
             in: layout, into: packed, high: entry.number << (PackedHandle.indexBits + PackedHandle.generationBits),
             generationMask: PackedHandle.generationMask, indexBits: Int(PackedHandle.indexBits))
+    }
+    // The stream packs the kernel's generations; a reused registry slot's handles carry them moved
+    // on by its offset (`BankEntry.pack`), so they are moved on here, once the slot was reused.
+    guard entry.generationOffset != 0 else { return }
+    for i in packed.indices {
+        let (bank, generation, index) = PackedHandle.split(packed[i])
+        packed[i] = PackedHandle.pack(index: index, generation: generation &+ entry.generationOffset, bank: bank)
     }
 }
 

@@ -45,7 +45,8 @@ public func sk_mask_destroy(_ bank: UInt64, _ mask: UInt64) -> sk_status {
 /// pausing, they are paused too. Returns `sk_status_pause_depth_exceeded` (nothing added) if a
 /// spring would be held by a 256th mask.
 ///
-/// - Complexity: O(count × d), each spring already listed by d masks.
+/// - Complexity: O(m log m + count × d) for a mask of m members (its members are read, in handle
+///   order, to skip the springs it lists already), each spring already listed by d masks.
 @c(sk_mask_insert)
 public func sk_mask_insert(_ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
@@ -76,7 +77,8 @@ private func insert<Lanes>(_ packed: UnsafePointer<UInt64>?, _ count: Int, into 
 /// Takes `count` springs out of a mask (springs it does not list are skipped); a spring that no
 /// other mask holds moves on from where it was paused.
 ///
-/// - Complexity: O(count × d), each spring listed by d masks.
+/// - Complexity: O(m log m + count × d) for a mask of m members (its members are read, in handle
+///   order, to skip the springs it does not list), each spring listed by d masks.
 @c(sk_mask_remove)
 public func sk_mask_remove(_ bank: UInt64, _ mask: UInt64, _ springs: UnsafePointer<UInt64>?, _ count: UInt) -> sk_status {
     status(using: bank) { entry throws(Refusal) in

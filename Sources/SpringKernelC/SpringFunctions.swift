@@ -1,6 +1,6 @@
 import SpringKernel
 
-// Springs in batches: add, remove, the events (retarget, impulse, set state, configure), bulk
+// Springs in bulk: add, remove, the events (retarget, impulse, set state, configure), bulk
 // reads. Every call takes the engine's own arrays; each checks every element before it changes
 // anything, so a refused call leaves the bank as it was (its state hash unchanged).
 
@@ -16,7 +16,7 @@ public enum sk_quantity: Int32 {
 }
 
 /// Adds `count` float32 springs, spring i at `values[i]` pulled toward `targets[i]` at
-/// `velocities[i]` (NULL: all at rest), all with one configuration (tension, friction, mass; the
+/// `velocities[i]` (NULL: all 0), all with one configuration (tension, friction, mass; the
 /// defaults are 342, 30, 1) and tolerance (the rest band's half-width: 0.5 for points, 1.0/256 for
 /// an opacity). Writes their handles to `springs`.
 ///

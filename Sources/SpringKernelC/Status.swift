@@ -57,8 +57,8 @@ public enum sk_status: Int32, Sendable {
     case _pause_depth_exceeded = 22
     /// The bank already holds 65,536 configuration batches: 65,536 distinct configurations in a
     /// float32 bank; in a Q16.16 bank a batch is a configuration at one lane scale (one per binary
-    /// exponent of the tolerance), so fewer configurations when their springs' tolerances differ
-    /// (8 tolerance classes: 8,192).
+    /// exponent of the tolerance, those of 0.25 and above sharing one), so fewer configurations when
+    /// their springs' tolerances differ (8 tolerance classes: 8,192).
     case _too_many_configurations = 23
     /// The bank already holds 2^30 springs.
     case _too_many_springs = 24

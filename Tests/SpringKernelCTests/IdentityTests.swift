@@ -39,6 +39,13 @@ struct IdentityTests {
         #expect(sk_mask_destroy(bank, oldMask) == ._stale_pause_mask)
         #expect(sk_bank_read_f32(bank, sk_quantity._value.rawValue, [spring], 1, &value) == ._ok)
         #expect(value == 20)
+        // Handles read in storage order are the handles the bank issued, generation offset included.
+        var count = 0 as UInt, version: UInt64 = 0, streamed: UInt64 = 0
+        #expect(sk_bank_layout(bank, sk_region._all.rawValue, &count, &version) == ._ok)
+        #expect(count == 1)
+        #expect(sk_layout_read_springs(bank, sk_region._all.rawValue, version, &streamed, 1) == ._ok)
+        #expect(streamed == spring)
+        #expect(sk_bank_read_f32(bank, sk_quantity._value.rawValue, [streamed], 1, &value) == ._ok)
         #expect(sk_mask_destroy(bank, mask) == ._ok)
     }
 

@@ -29,7 +29,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// The most configuration batches one bank holds at once: 65,536. A batch is a configuration
     /// at one lane scale, so a float32 bank (one scale) holds 65,536 distinct configurations; a
     /// ``Q16Lanes`` bank stores each configuration at the scale its springs' tolerances ask for
-    /// (one per binary exponent of the tolerance), so springs of one configuration with, say,
+    /// (one per binary exponent of the tolerance, those of 0.25 and above sharing one), so springs of one configuration with, say,
     /// 8 tolerance classes take 8 batches, and 8,192 such configurations fill the bank.
     /// One more throws ``SpringKernelError/tooManyConfigurations``.
     public static var maximumConfigurationCount: Int { BankLimits.maximumConfigurationCount }
@@ -84,8 +84,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// Steps taken so far; the frame a spring rests on is counted in these.
     public var frame: Int { core.frame }
 
-    /// The springs that came to rest in the last step, in handle order within each due frame.
-    /// Each spring that comes to rest is listed once, in the step in which it does.
+    /// The springs that came to rest in the last step, in handle order (by index), whatever order
+    /// their rest times came in. Each spring that comes to rest is listed once, in the step in
+    /// which it does.
     public var restedInLastStep: [SpringHandle] { core.restedInLastStep }
 
     /// The value of this format nearest to `value`, clamped to its range (NaN gives 0).
@@ -111,7 +112,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Throws: ``SpringKernelError/nonFinite(_:)`` or ``SpringKernelError/outOfRange(_:)`` for a
     ///   value, target, velocity or tolerance the format cannot hold,
     ///   ``SpringKernelError/nonPositiveTolerance``, ``SpringKernelError/tooManyConfigurations``,
-    ///   ``SpringKernelError/tooManySprings``.
+    ///   ``SpringKernelError/tooManySprings``; ``SpringKernelError/reentrantMutation`` inside a
+    ///   callback.
     ///
     /// - Complexity: Amortized O(1): the record table grows by doubling, and a new configuration
     ///   (or, in a Q16.16 bank, a new lane scale) makes its batch once.
@@ -336,8 +338,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Throws: ``SpringKernelError/invalidTimeStep(_:)`` for a fixed duration that is not finite
     ///   and positive; ``SpringKernelError/reentrantMutation`` inside a callback.
     ///
-    /// - Complexity: O(springs in the bank) when the clock changes (each moving spring is predicted
-    ///   again at the next step); O(1) when it does not.
+    /// - Complexity: O(spring records: the springs in the bank and the records removed springs
+    ///   freed) when the clock changes (each awake spring is predicted again); O(1) when it does not.
     public func setFrameClock(_ clock: FrameClock) throws(SpringKernelError) {
         // A Q16.16 bank's check of the duration (a subnormal one is positive) in nearest, with
         // denormals read as they are (see NearestRounding.fenced).
@@ -398,7 +400,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// Clears the spring's saturation mark.
     ///
-    /// - Throws: ``SpringKernelError/reentrantMutation`` inside a callback, like every change.
+    /// - Throws: ``SpringKernelError/reentrantMutation`` inside a callback, like every change;
+    ///   ``SpringKernelError/staleHandle(_:)`` or ``SpringKernelError/foreignHandle`` for a handle
+    ///   this bank does not hold.
     public func clearSaturation(of spring: SpringHandle) throws(SpringKernelError) {
         try core.checkMutable()
         core.records[try core.recordIndex(spring)].wasSaturated = false
@@ -434,7 +438,10 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// Takes a spring out of a mask; if that was the last hold on it, it moves on from where it was.
     ///
     /// - Throws: ``SpringKernelError/notInMask(_:_:)`` if the mask does not list the spring (a
-    ///   caller that thinks it does has lost track of its masks), changing nothing.
+    ///   caller that thinks it does has lost track of its masks), changing nothing;
+    ///   ``SpringKernelError/staleHandle(_:)``, ``SpringKernelError/stalePauseMask(_:)`` or
+    ///   ``SpringKernelError/foreignHandle`` for a spring or mask this bank does not hold;
+    ///   ``SpringKernelError/reentrantMutation`` inside a callback.
     ///
     /// - Complexity: O(d) for the d masks that list the spring (at most ``maximumPauseDepth``).
     public func remove(_ spring: SpringHandle, from mask: PauseMaskID) throws(SpringKernelError) {
@@ -476,13 +483,17 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// Lets go of the mask's hold. A spring that no other mask holds moves again, from the value and
-    /// velocity `restart` returns for it (nil: from where it was paused), as PausesSpring asks.
+    /// velocity `restart` returns for it (nil: from where it was paused): a gesture's hand-off, where
+    /// the finger let go at its release velocity (``resume(_:restarting:values:velocities:)-(_,UnsafeBufferPointer<SpringHandle>,_,_)``
+    /// takes the states in buffers instead).
     ///
     /// `restart` is called for each freed spring, in handle order, before anything changes; if it
     /// returns a value the format cannot hold, the call throws and nothing changes. It must not
     /// change the bank. Resuming a mask that is not pausing does nothing.
     ///
-    /// - Complexity: O(members of the mask).
+    /// - Complexity: O(m) for a mask of m members, plus a sort of the freed springs
+    ///   (O(m log m)) when they did not join the mask in handle order; one call of `restart` a
+    ///   freed spring.
     // Compiled for the shipped formats: unspecialised, each restart's (value, velocity) tuple
     // would have its type metadata looked up at run time.
     @_specialize(where Lanes == Float32Lanes)
@@ -507,7 +518,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// The springs a mask lists, in handle order.
     ///
-    /// - Complexity: O(members of the mask).
+    /// - Complexity: O(m log m) for a mask of m members (sorted into handle order).
     public func springs(in mask: PauseMaskID) throws(SpringKernelError) -> [SpringHandle] {
         core.memberRecords(ofMask: try core.maskIndex(mask)).map { core.handle(ofRecord: $0) }
     }

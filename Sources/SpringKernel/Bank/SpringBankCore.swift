@@ -28,7 +28,6 @@ struct SpringRecord {
     /// with its record until it pops, and a spring added in the record takes it over, so
     /// removing and adding springs every frame queues nothing new.
     var queuedDue = Double.infinity
-    /// The caller's own value for the spring (an entity id, an index into its tables).
     /// The spring's first edge in ``SpringBankCore/maskEdges``, or ``MaskEdge/none``.
     var firstMaskEdge = MaskEdge.none
     /// While a bulk call runs: the spring's position in the call's list, plus one (0: not

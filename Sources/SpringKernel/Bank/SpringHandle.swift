@@ -5,8 +5,10 @@
 /// when it comes to rest, starts to move, is paused, changes configuration, or the bank grows).
 /// Once it is removed, every call with the id throws a stale error
 /// (``SpringKernelError/staleHandle(_:)``, ``SpringKernelError/stalePauseMask(_:)``): its record
-/// may be reused, but with the next generation. An id from another bank throws
-/// ``SpringKernelError/foreignHandle``.
+/// may be reused, but with the next generation (a 32-bit count: the id could name something again
+/// only after its record had been reused 2³² times). An id from another bank throws
+/// ``SpringKernelError/foreignHandle`` (banks are told apart by a random 32-bit tag: two banks
+/// share one with a chance of 2⁻³²).
 @frozen
 public struct BankID<Kind: BankIDKind>: Hashable, Sendable, CustomStringConvertible {
     /// The index of the record in its bank; reused after the thing is removed.

@@ -133,7 +133,8 @@ extension SpringBank {
     /// springs at rest start moving, paused ones keep the new velocity until they are resumed.
     ///
     /// - Throws: what `addVelocity(_:to:)` (one spring) throws for a member that would throw it, or
-    ///   ``SpringKernelError/stalePauseMask(_:)``; nothing is changed then.
+    ///   ``SpringKernelError/stalePauseMask(_:)`` or ``SpringKernelError/foreignHandle`` for a mask
+    ///   this bank does not hold; nothing is changed then.
     ///
     /// - Complexity: O(members of the mask).
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
@@ -270,8 +271,9 @@ extension SpringBank {
     /// closure form, this asks nothing per spring and finds the listed springs without a table.
     ///
     /// - Throws: ``SpringKernelError/countMismatch(expected:given:)`` when the buffers differ in
-    ///   length, ``SpringKernelError/stalePauseMask(_:)``, or what ``setState(of:value:velocity:)``
-    ///   throws for the first listed spring that would throw it.
+    ///   length, ``SpringKernelError/stalePauseMask(_:)`` or ``SpringKernelError/foreignHandle`` for
+    ///   a mask this bank does not hold, or what ``setState(of:value:velocity:)`` throws for the
+    ///   first listed spring that would throw it.
     ///
     /// - Complexity: O(members of the mask + n) for n springs listed.
     @_specialize(where Lanes == Float32Lanes)

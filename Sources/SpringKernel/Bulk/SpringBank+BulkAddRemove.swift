@@ -86,8 +86,8 @@ extension SpringBank {
     ///
     /// - Throws: ``SpringKernelError/staleHandle(_:)`` or ``SpringKernelError/foreignHandle`` for
     ///   the first handle that names no spring of this bank, and ``SpringKernelError/staleHandle(_:)``
-    ///   for a spring listed twice (its second listing would name a removed spring); nothing is
-    ///   removed then.
+    ///   for a spring listed twice (its second listing would name a removed spring);
+    ///   ``SpringKernelError/reentrantMutation`` inside a callback. Nothing is removed then.
     ///
     /// - Complexity: O(n × d) for n springs listed, each listed by d masks.
     public func remove(_ springs: UnsafeBufferPointer<SpringHandle>) throws(SpringKernelError) {

@@ -12,7 +12,8 @@ extension SpringBank {
     /// their lanes are laid out: lockstep peers compare hashes to detect a desync, and the
     /// determinism tests pin the hash of a fixed scene.
     ///
-    /// - Complexity: O(springs in the bank).
+    /// - Complexity: O(spring records: the springs in the bank and the records removed springs
+    ///   freed).
     public func stateHash() -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         func mix(_ word: UInt64) {

@@ -2,7 +2,7 @@
 ///
 /// A spring is stored as its displacement d = x − target and velocity v, so its precision follows
 /// its own motion rather than the size of its target (an absolute x near 400 cannot move by less
-/// than 2⁻¹⁸ a frame and would stall outside a 1/256 band). One step is
+/// than 2⁻¹⁵ a frame, its float32 spacing, and would stall outside a 1/256 band). One step is
 /// d' = a11·d + a12·v, v' = a21·d + a22·v, with the coefficients rounded once from the exact
 /// Double propagator. Every operation rounds to nearest and none is fused (Swift never contracts
 /// a·b + c, and the step calls no libm), so the SIMD and scalar loops agree bit for bit, and so do

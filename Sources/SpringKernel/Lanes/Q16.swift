@@ -1,7 +1,7 @@
 /// A Q16.16 fixed-point number: `raw / 65536`, from −32768 to 32768 − 2⁻¹⁶ in steps of 2⁻¹⁶.
 ///
 /// The values, targets, velocities and tolerances of a ``SpringBank`` of ``Q16Lanes``. Integer
-/// literals are whole units (`let x: Q16 = 120`), limited by the compiler to ±32767.
+/// literals are whole units (`let x: Q16 = 120`), limited by the compiler to −32768...32767.
 ///
 /// ```swift
 /// let half = Q16(raw: 1 << 15)          // 0.5
@@ -31,8 +31,9 @@ public struct Q16: Hashable, Comparable, Sendable, CustomStringConvertible, Expr
     @inlinable
     public init(integerLiteral value: Int16) { raw = Int32(value) << 16 }
 
-    /// The Q16.16 number nearest to `value` (ties to even), or nil if `value` is not finite or
-    /// lies outside [−32768, 32768).
+    /// The Q16.16 number nearest to `value` (ties to even), or nil if `value` is not finite or that
+    /// number lies outside [−32768, 32768 − 2⁻¹⁶] (so a value within half a step of 32768 is nil,
+    /// and one within half a step below −32768 gives −32768).
     @inlinable
     public init?(_ value: Double) {
         guard value.isFinite else { return nil }

@@ -6,7 +6,7 @@ import _SpringKernelShims
 ///
 /// The loops are C (`sk_stream_values_q16`, `sk_stream_lanes_q16` in the shims), compiled for
 /// AVX-512, AVX2 and the baseline and chosen at load: the library itself is built for the
-/// baseline, where a stream runs at a third of memory's speed. The rounding is
+/// baseline, where a stream falls well short of memory's speed. The rounding is
 /// ``Q16Lanes/rescaled(_:by:as:)``'s for a negative shift (to nearest, ties up: ⌊(x + 2^(s−1)) / 2^s⌋,
 /// there `(x >> s) + ((x >> (s − 1)) & 1)`, which cannot overflow), and the sum is
 /// ``Q16Lanes/valuePattern(displacement:target:)``'s (saturated to `Int32`); both are the
@@ -43,8 +43,8 @@ extension Q16Lanes {
 
     // MARK: State writes
 
-    /// Whether a batch at `scale` has its storage-order writes streamed (``setState(values:velocities:targets:displacements:velocityLanes:scale:naturalFrequency:count:)``,
-    /// ``retarget(goals:batch:newTargets:newDisplacements:changed:count:)``): the shifts the streams
+    /// Whether a batch at `scale` has its storage-order writes streamed (``streamState(values:velocities:targets:displacements:velocityLanes:scale:naturalFrequency:count:)``,
+    /// ``streamRetarget(goals:targets:displacements:velocities:newTargets:newDisplacements:changed:scale:naturalFrequency:count:)``): the shifts the streams
     /// take. Every scale ``laneScale(tolerance:naturalFrequency:)`` makes has a displacement shift
     /// of 0...14; a velocity shift past 30 (ω below 2⁻¹⁶) goes spring by spring.
     @_spi(KernelInternals)

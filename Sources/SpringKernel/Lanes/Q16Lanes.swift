@@ -15,8 +15,8 @@ import _SpringKernelShims
 /// contraction (a damped spring's energy k·d² + m·v² never grows), so a motion whose energy fits
 /// the lanes at its start fits them for good: the API refuses a state whose energy norm exceeds
 /// 2³⁰ lane steps, or whose target ± that norm leaves the Q16.16 range
-/// (``SpringKernelError/outOfRange(_:)``), instead of saturating later. Motions up to 2¹⁶
-/// tolerances are held (at most 16384 units; 256 for a 1/256 band, 65 for 0.001).
+/// (``SpringKernelError/outOfRange(_:)``), instead of saturating later. Motions up to 2¹⁶ times
+/// the tolerance's power of two are held (at most 16384 units; 256 for a 1/256 band, 64 for 0.001).
 ///
 /// **Step.** Each lane moves by its increment: d' = d + ⌊c11·d + c12·v⌉, v' = v + ⌊c21·d + c22·v⌉
 /// with c11 = a11 − 1, c22 = a22 − 1 and c12, c21 scaled to the lanes, evaluated in binary32
@@ -299,9 +299,10 @@ public enum Q16Lanes: SpringLaneArithmetic {
     }
 
     /// Frames between two checks of the admitted bound: a step reports the lanes a frame took
-    /// outside [−2³⁰, 2³⁰) only on frames that are a multiple of it, because the check costs a
-    /// third of the in-cache step (two vector operations on each of four result vectors, against
-    /// about six each for the step itself: 0.41x of float32 against 0.60x without it, AVX2 build).
+    /// outside [−2³⁰, 2³⁰) only on frames that are a multiple of it, because the check costs about
+    /// a third of the in-cache step (two vector operations on each of four result vectors, against
+    /// about six each for the step itself). `spring-bench throughput --kernel fixed,simd` measures
+    /// the fixed-point step against float32's (a run's figures: `results/<machine>/throughput.csv`).
     ///
     /// Waiting is safe. Only rounding takes a lane past the bound (the exact motion of an admitted
     /// spring never leaves it: its energy never grows), and a step's rounding is at most 2¹² lane

@@ -4,7 +4,7 @@
 ///
 /// A ``SpringBank`` is the same machinery for every format (storage, handles, configurations,
 /// pause masks, the rest schedule, threads); only the conforming type differs. The package ships
-/// ``Float32Lanes``.
+/// ``Float32Lanes`` and ``Q16Lanes``.
 ///
 /// The cold-path requirements take and return raw 32-bit lane patterns and `Double`s so the bank
 /// can call them without knowing the format; the hot loop, ``advance(_:bundles:path:checksBound:)``,
@@ -185,12 +185,13 @@ public protocol SpringLaneArithmetic: Sendable {
     ) -> Bool
 }
 
-/// When a spring comes to rest, as the bank predicts it from the exact motion.
+/// When a spring comes to rest, as the bank predicts it from the exact motion
+/// (``SpringBank/predictRest(of:dt:)``).
 public struct RestPrediction: Hashable, Sendable {
     /// Frames from now.
     public var frames: Int
-    /// True: the spring stays within its tolerance from `frames` on. False: the format stopped
-    /// looking at `frames` without knowing, and the bank predicts again then.
+    /// True: the spring stays within its tolerance from `frames` on. False: the prediction stopped
+    /// at its horizon (2³¹ frames) without knowing, and the bank predicts again then.
     public var isFinal: Bool
 
     /// The spring stays within its tolerance after `frames` more frames.

@@ -61,7 +61,8 @@ public struct SpringConfiguration: Hashable, Sendable, CustomStringConvertible {
         /// ``SpringConfiguration/minimumStiffnessPerMass``.
         case naturalFrequency
         /// A duration (SwiftUI's `duration` or `response`, Motion's `visualDuration`) must be finite
-        /// and positive, and give a stiffness in (0, 10⁶].
+        /// and positive, and give a stiffness in [``SpringConfiguration/minimumStiffnessPerMass``,
+        /// 10⁶] (the mass is 1).
         case duration
         /// A bounce must be finite; SwiftUI's and Flutter's must be in (−1, 1].
         case bounce

@@ -331,7 +331,7 @@ extension SpringBankCore {
 
     /// Sorts the last step's rest events by handle index: a few in place, many by radix over
     /// buffers kept between steps, so a frame in which a whole group of springs rests costs time
-    /// linear in the group (a heapsort of 16,000 handles was about 60 ns each).
+    /// linear in the group (a heapsort's cost a handle grows with the group).
     func sortRestedInLastStep() {
         let count = restedInLastStep.count
         guard count >= 256 else { return Self.sortInPlace(&restedInLastStep) }

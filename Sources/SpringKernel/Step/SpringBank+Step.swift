@@ -15,13 +15,14 @@ extension SpringBank {
     ///     declared duration.
     ///   - path: ``StepPath/simd`` or the bit-identical ``StepPath/scalar`` loop.
     /// - Throws: ``SpringKernelError/invalidTimeStep(_:)``,
-    ///   ``SpringKernelError/timeStepMismatch(declared:given:)``; the bank is then unchanged.
+    ///   ``SpringKernelError/timeStepMismatch(declared:given:)``, or
+    ///   ``SpringKernelError/reentrantMutation`` inside a callback; the bank is then unchanged.
     ///
-    /// - Complexity: O(m + b + c + r log q): m moving springs (in 8-lane bundles), b configuration
-    ///   batches
-    ///   with moving springs, c springs changed since the last step (each predicted again), r springs
-    ///   due this frame (to rest, or to be predicted again) and q springs queued. Springs at rest or
-    ///   paused cost nothing.
+    /// - Complexity: O(m + b + c + r log q): m moving springs (in 16-lane bundles), b configuration
+    ///   batches (visited when the frame's work is laid out again: after a change, or a new `dt`;
+    ///   an unchanged frame visits none), c springs changed since the last step (each predicted
+    ///   again), r springs due this frame (to rest, or to be predicted again) and q springs queued.
+    ///   Springs at rest or paused cost nothing.
     @inlinable @inline(__always)
     public func step(dt: Double, path: StepPath = .simd) throws(SpringKernelError) {
         // Q16.16 lanes step in binary32: a thread in another rounding mode gets round-to-nearest

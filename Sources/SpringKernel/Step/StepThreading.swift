@@ -1,18 +1,22 @@
 /// How many threads advance the lanes in one step.
 ///
-/// Handing a frame to a second thread costs tens of microseconds (15–30 µs in ANCHORS.md, more
-/// when the other core sleeps), as much as a whole frame of a million springs in cache. Measured
-/// here with repeats interleaved on one bank, two threads run 0.57–0.81x of one at 512K–1M springs
-/// and 1.38x at 2M, 1.61x at 4M, 1.05–1.15x at 8M–16M (memory-bound: one core nearly saturates
-/// DRAM). So ``automatic`` stays on one thread until a frame's moving springs' hot lanes (8 bytes
-/// each) fill half the last-level cache: ``automaticMinimumSprings``, 2M springs on a 32 MiB L3.
+/// Handing a frame to a second thread costs tens of microseconds (more when the other core
+/// sleeps), as much as a whole frame of a million springs in cache; past the last-level cache a
+/// frame is memory-bound, and one core comes near saturating DRAM, so a second thread gains less
+/// than twice. So ``automatic`` stays on one thread until a frame's moving springs' hot lanes
+/// (8 bytes each) fill half the last-level cache: ``automaticMinimumSprings``, 2M springs on a
+/// 32 MiB L3. `spring-bench throughput --threads 1,2` measures one thread against two, with
+/// repeats interleaved on one bank (a run's figures: `results/<machine>/throughput.csv`).
 /// The result is the same bits for any thread count: every lane is computed independently.
 public enum StepThreading: Hashable, Sendable {
-    /// One thread while the moving springs' lanes fit in half the last-level cache, every core beyond.
+    /// One thread while the moving springs' lanes fit in half the last-level cache, every core
+    /// beyond (at most ``maximumThreads``, and never more threads than the frame has bundles).
     case automatic
     /// Always one thread.
     case single
-    /// Exactly this many threads (at least one), whatever the frame size.
+    /// This many threads (at least one), whatever the frame size, but never more than
+    /// ``maximumThreads`` nor than the frame's bundles of 16 springs (a thread with no bundle
+    /// would only add dispatch cost).
     case fixed(Int)
 
     /// Moving springs from which ``automatic`` uses every core: half the last-level cache over the

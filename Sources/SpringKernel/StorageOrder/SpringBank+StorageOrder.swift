@@ -4,9 +4,10 @@ import _SpringKernelShims
 /// for an engine that reads every moved spring's value each frame, or writes many targets at once.
 ///
 /// The per-handle forms (``values(of:into:)``, ``retarget(_:to:)-(UnsafeBufferPointer<SpringHandle>,_)``)
-/// look up each spring (handle, record, batch, slot: about 13 ns a spring at 1M springs, whose
-/// records do not fit the cache). These stream each batch's lanes in slot order instead, so they
-/// run at the speed of memory; the layout's ``userValues(in:into:)`` say which spring each element
+/// look up each spring (handle, record, batch, slot: a cache miss a spring once the records
+/// outgrow the cache). These stream each batch's lanes in slot order instead, so they run at the
+/// speed of memory (`spring-bench c-boundary` times the C interface's forms of both against
+/// `memcpy` of the same bytes); the layout's ``userValues(in:into:)`` say which spring each element
 /// is. Values are read as the per-handle reads give them, to the bit (float32 lanes hold the
 /// displacement from the target, added back on the way out; Q16.16 lanes are read at the API's
 /// resolution from their batch's scale).
@@ -141,7 +142,8 @@ extension SpringBank {
     /// a new one before the next call that needs one.
     ///
     /// Q16.16: a call that moves a target beyond ±16384 (2³⁰ steps), or a motion near the limits of
-    /// its batch's lanes, is checked one spring at a time: the same result, at about 20 ns a spring.
+    /// its batch's lanes, is checked one spring at a time: the same result, at the cost of a call
+    /// per spring.
     ///
     /// - Throws: what ``values(in:into:)`` throws, or what `retarget(_:to:)` (one spring) throws for the first
     ///   spring that would throw it (a NaN target: ``SpringKernelError/nonFinite(_:)``). Nothing is
@@ -261,7 +263,7 @@ extension SpringBank {
     ///
     /// The moving and paused springs are written at memory speed. Q16.16: a call with a value or
     /// target beyond ±16384 (2³⁰ steps), or a motion near the limits of its batch's lanes, is
-    /// checked one spring at a time instead: the same result, at about 10 ns a spring.
+    /// checked one spring at a time instead: the same result, at the cost of a call per spring.
     ///
     /// - Throws: what ``values(in:into:)`` throws (for either buffer), or what
     ///   ``setState(of:value:velocity:)`` throws for the first spring that would throw it.
@@ -425,8 +427,8 @@ extension SpringBank {
     }
 
     /// Writes the new targets of a run (checked), calling `changed` with each slot whose target
-    /// moved (runs not streamed: float32 lanes go through ``Float32Lanes/retarget(goals:targets:displacements:changed:count:)``,
-    /// Q16.16 lanes at the stream's scales through ``Q16Lanes/retarget(goals:batch:newTargets:newDisplacements:changed:count:)``).
+    /// moved (runs not streamed: float32 lanes go through ``Float32Lanes/streamRetarget(goals:targets:displacements:changed:count:)``,
+    /// Q16.16 lanes at the stream's scales through ``Q16Lanes/streamRetarget(goals:targets:displacements:velocities:newTargets:newDisplacements:changed:scale:naturalFrequency:count:)``).
     @inline(__always)
     private func retarget(
         _ batch: ConfigurationBatch, count: Int, to goals: UnsafePointer<Lanes.Value>, changed: (Int) -> Void

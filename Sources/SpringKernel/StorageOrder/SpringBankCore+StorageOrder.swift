@@ -67,8 +67,8 @@ extension SpringBankCore {
 /// Storage-order writes that change springs leave their rest predictions to the next step.
 ///
 /// A write that moves a million targets would otherwise predict a million springs as it goes
-/// (a lower bound and a schedule entry each, ~8 ns a spring in records that do not fit the
-/// cache), several times the cost of the write's own bytes. Instead it notes which slots it
+/// (a lower bound and a schedule entry each, a cache miss a spring in records that do not fit
+/// the cache), several times the cost of the write's own bytes. Instead it notes which slots it
 /// changed, as runs of slots per batch, and the next step (or the next call that could see or move
 /// those springs, all of which pass ``SpringBankCore/checkMutable()``) gives each its due time,
 /// walking the runs in slot order. Nothing can tell the difference: time does not move between

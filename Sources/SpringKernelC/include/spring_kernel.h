@@ -118,8 +118,8 @@ typedef int32_t sk_status;
 #define sk_status_pause_depth_exceeded 22
 /// The bank already holds 65,536 configuration batches: 65,536 distinct configurations in a
 /// float32 bank; in a Q16.16 bank a batch is a configuration at one lane scale (one per binary
-/// exponent of the tolerance), so fewer configurations when their springs' tolerances differ
-/// (8 tolerance classes: 8,192).
+/// exponent of the tolerance, those of 0.25 and above sharing one), so fewer configurations when
+/// their springs' tolerances differ (8 tolerance classes: 8,192).
 #define sk_status_too_many_configurations 23
 /// The bank already holds 2^30 springs.
 #define sk_status_too_many_springs 24
@@ -151,7 +151,7 @@ typedef int32_t sk_status;
 #define sk_status_busy 106
 
 /// Adds `count` float32 springs, spring i at `values[i]` pulled toward `targets[i]` at
-/// `velocities[i]` (NULL: all at rest), all with one configuration (tension, friction, mass; the
+/// `velocities[i]` (NULL: all 0), all with one configuration (tension, friction, mass; the
 /// defaults are 342, 30, 1) and tolerance (the rest band's half-width: 0.5 for points, 1.0/256 for
 /// an opacity). Writes their handles to `springs`.
 ///
@@ -211,9 +211,11 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_counts(
 SPRING_KERNEL_NODISCARD sk_status sk_bank_create(
     int32_t format, int32_t threads, size_t capacity, uint64_t *bank) SPRING_KERNEL_NOEXCEPT;
 
-/// Destroys a bank: its id and every handle it issued become invalid (the next banks made are
-/// given none of them back, see the header's note on handles). Returns `sk_status_busy`, and
-/// destroys nothing, while another thread's call runs on the bank.
+/// Destroys a bank: its id and every handle it issued become invalid. A handle carries the bank's
+/// registry slot and 18 bits of a generation, and the slot's later banks skip every generation
+/// this one issued, so they refuse its handles until the slot's banks have issued 2^18
+/// generations. Returns `sk_status_busy`, and destroys nothing, while another thread's call runs
+/// on the bank.
 ///
 /// - Complexity: O(springs + masks) (every generation the bank issued is retired).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_destroy(uint64_t bank) SPRING_KERNEL_NOEXCEPT;
@@ -306,7 +308,8 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_retarget_q16(
     uint64_t bank, const uint64_t *springs, const int32_t *targets, size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// Writes the springs a step saturated in the last step (Q16.16 only: a lane clamped to its bound,
-/// after ~10^9 steps of an undamped spring's rounding drift) like `sk_bank_rested`.
+/// after ~10^9 steps of an undamped spring's rounding drift; the bound is checked every 16th
+/// frame, from the first) like `sk_bank_rested`.
 ///
 /// - Complexity: O(springs listed).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_saturated(
@@ -361,10 +364,11 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_set_user_values(
     uint64_t bank, const uint64_t *springs, const uint64_t *values, size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// Writes a 64-bit hash of the bank's whole state (frame count, every spring's handle, lanes,
-/// tolerance, configuration, rest and pause depth): the Swift API's `stateHash()`, so equal
-/// hashes mean equal states, across languages and (Q16.16) machines.
+/// tolerance, configuration, rest and pause depth): the Swift API's `stateHash()`, so equal states
+/// give equal hashes, across languages and (Q16.16) machines, and equal hashes mean equal states
+/// with overwhelming probability (a 64-bit hash can collide).
 ///
-/// - Complexity: O(springs).
+/// - Complexity: O(spring records: the springs in the bank and the records removed springs freed).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_state_hash(uint64_t bank, uint64_t *hash) SPRING_KERNEL_NOEXCEPT;
 
 /// Advances every moving spring by `dt` seconds (any finite dt > 0, new every frame if need be, a
@@ -372,9 +376,10 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_state_hash(uint64_t bank, uint64_t *ha
 ///
 /// Returns `sk_status_invalid_time_step` or `sk_status_time_step_mismatch`; nothing is stepped then.
 ///
-/// - Complexity: as `SpringBank.step(dt:path:)`: O(moving springs + batches with moving springs),
-///   plus the springs changed since the last step and those due this frame; springs at rest or
-///   paused cost nothing.
+/// - Complexity: as `SpringBank.step(dt:path:)`: O(moving springs), plus the configuration
+///   batches when the frame's work is laid out again (after a change, or a new dt), the springs
+///   changed since the last step and those due this frame (each a pop of the rest schedule, a
+///   heap: O(log of the springs queued)); springs at rest or paused cost nothing.
 SPRING_KERNEL_NODISCARD sk_status sk_bank_step(uint64_t bank, double dt) SPRING_KERNEL_NOEXCEPT;
 
 /// Reads a quantity (an `sk_quantity`) of the `count` springs of `region` at layout `version`
@@ -396,8 +401,8 @@ SPRING_KERNEL_NODISCARD sk_status sk_layout_read_q16(
     size_t count) SPRING_KERNEL_NOEXCEPT;
 
 /// Writes the handle of each of the `count` springs of `region` at layout `version` to
-/// `out[0..<count]`. Each handle is looked up in the spring's record: slower than
-/// `sk_layout_read_user_values`, which streams. Refuses as `sk_layout_read_f32`.
+/// `out[0..<count]`, streamed like the user values: each batch keeps its slots' record indices and
+/// generations beside its lanes, so no spring's record is visited. Refuses as `sk_layout_read_f32`.
 ///
 /// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_layout_read_springs(
@@ -475,7 +480,8 @@ SPRING_KERNEL_NODISCARD sk_status sk_mask_destroy(uint64_t bank, uint64_t mask) 
 /// pausing, they are paused too. Returns `sk_status_pause_depth_exceeded` (nothing added) if a
 /// spring would be held by a 256th mask.
 ///
-/// - Complexity: O(count x d), each spring already listed by d masks.
+/// - Complexity: O(m log m + count x d) for a mask of m members (its members are read, in handle
+///   order, to skip the springs it lists already), each spring already listed by d masks.
 SPRING_KERNEL_NODISCARD sk_status sk_mask_insert(
     uint64_t bank, uint64_t mask, const uint64_t *springs, size_t count) SPRING_KERNEL_NOEXCEPT;
 
@@ -489,7 +495,8 @@ SPRING_KERNEL_NODISCARD sk_status sk_mask_pause(uint64_t bank, uint64_t mask) SP
 /// Takes `count` springs out of a mask (springs it does not list are skipped); a spring that no
 /// other mask holds moves on from where it was paused.
 ///
-/// - Complexity: O(count x d), each spring listed by d masks.
+/// - Complexity: O(m log m + count x d) for a mask of m members (its members are read, in handle
+///   order, to skip the springs it does not list), each spring listed by d masks.
 SPRING_KERNEL_NODISCARD sk_status sk_mask_remove(
     uint64_t bank, uint64_t mask, const uint64_t *springs, size_t count) SPRING_KERNEL_NOEXCEPT;
 
