@@ -227,7 +227,7 @@ struct CompareCommand {
         }
         let i = r.interactions
         let noise = i.noise ?? []
-        func blocks(_ key: String) -> [Double]? { i.blockMedians?[key].flatMap { $0.isEmpty ? nil : $0 } }
+        func blocks(_ key: String) -> [Double]? { i.samples(key) }
         figures += [
             Figure(name: "interactions/frame-ns-p50", value: i.frameNsP50, samples: blocks("frame"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
             Figure(name: "interactions/kernel-step-ns-p50", value: i.kernelStepNsP50, samples: blocks("step"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
