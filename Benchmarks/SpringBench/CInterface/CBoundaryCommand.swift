@@ -29,9 +29,10 @@ struct CBoundaryCommand {
           retarget with every target unchanged, then every target moved; float32 and Q16.16), in
           GB/s of the bytes the engine's arrays hold (written by a read, read by a write), against
           memcpy of those bytes (or of the bytes a call must move, where the row says so),
-          interleaved in each repeat (best of R). Below 1M springs each call is repeated to cover 1M.
+          interleaved on the same timer (medians of R repeats; the ratio with its 95 % interval).
+          Below 1M springs each call is repeated to cover 1M.
           Last, ns a call of calls that do almost nothing (sk_bank_counts; sk_bank_step with nothing
-          moving), a million from C, best of R: the registry lookup and the bank's in-use flag.
+          moving), from C, median of R: the registry lookup and the bank's in-use flag.
           Compare builds where SpringKernelC and spring-bench share a CPU (SPRING_BENCH_CPU=baseline).
           --library PATH: every C call goes to the shared library at PATH (dlopen), e.g. the CMake
           build's Embedded Swift libSpringKernelC.so, instead of the SpringKernelC linked in.
@@ -67,7 +68,7 @@ struct CBoundaryCommand {
         var bulk: [Bulk]
         /// What the next step spends on a write's changes: (write + step) − step − write, ns a spring.
         var deferredNanosecondsPerSpring: [String: Double]
-        /// What a call that does almost nothing costs from C, ns a call (best of the repeats): the
+        /// What a call that does almost nothing costs from C, ns a call (median of the repeats): the
         /// registry lookup and the bank's in-use flag, beside the call's own work.
         var callNanoseconds: [String: Double]
     }
@@ -78,13 +79,16 @@ struct CBoundaryCommand {
     }
 
     /// One bulk call against memcpy of the same bytes: the bytes the engine's arrays hold (written
-    /// by a read, read by a write), best of the interleaved repeats, GB/s.
+    /// by a read, read by a write), GB/s, medians of the interleaved repeats.
     struct Bulk: Codable {
         var call: String
         var bytes: Int
         var gigabytesPerSecond: Double
         var memcpyGigabytesPerSecond: Double
+        /// The call's speed over memcpy's: the median of the repeats' paired ratios.
         var ratio: Double
+        /// Its 95 % interval, a bootstrap over the repeats' pairs.
+        var ratioInterval: Interval?
     }
 
     func run() throws {
@@ -132,25 +136,28 @@ struct CBoundaryCommand {
         var ids = [UInt64](repeating: 0, count: n)
         var scratch = [Float](repeating: 0, count: 3 * n)
         let source = values + values + values
-        // Small banks repeat each call so that one timing covers at least ~4 MB of traffic.
+        // Small banks repeat each call so that one frame covers at least ~4 MB of traffic.
         let calls = max(1, (1 << 20) / n)
-        /// Times `body` (called `calls` times) and memcpy of `bytes` the same number of times,
-        /// interleaved in each repeat; the best of each.
+        // One frame of `calls` calls a repeat, as many repeats as the frames' (a bank whose
+        // springs come to rest must not be stepped past it by a calibration).
+        var bulkTimer = FrameTimer(repeats: repeats, secondsPerRepeat: 0)
+        bulkTimer.framesPerRepeat = 1
+        /// Times `body` (called `calls` times a frame) against memcpy of `bytes` (as many times), on
+        /// the same timer as the frames: R interleaved repeats of a calibrated number of frames.
         func measure(_ name: String, bytes: Int, _ body: (Int) throws -> Void) throws {
-            var best = (call: Double.infinity, memcpy: Double.infinity)
-            for _ in 0..<repeats {
-                var start = now()
-                for call in 0..<calls { try body(call) }
-                best.call = min(best.call, (now() - start) / Double(calls))
-                start = now()
-                scratch.withUnsafeMutableBytes { to in
-                    source.withUnsafeBytes { from in
-                        for _ in 0..<calls { boundary_memcpy(to.baseAddress, from.baseAddress, bytes) }
-                    }
-                }
-                best.memcpy = min(best.memcpy, (now() - start) / Double(calls))
+            try withoutActuallyEscaping(body) { body in
+                let timing = try bulkTimer.measure([
+                    Contender(frame: { for call in 0..<calls { try body(call) } }),
+                    Contender(frame: {
+                        scratch.withUnsafeMutableBytes { to in
+                            source.withUnsafeBytes { from in
+                                for _ in 0..<calls { boundary_memcpy(to.baseAddress, from.baseAddress, bytes) }
+                            }
+                        }
+                    }),
+                ], warmUpFrames: 0, clock: .threadCPU)  // both on this thread
+                bulk.append(Self.bulk(name, bytes: bytes, calls: calls, timing: timing))
             }
-            bulk.append(Self.bulk(name, bytes: bytes, seconds: best.call, memcpy: best.memcpy))
             progress.update("c-boundary: \(name)")
         }
         func checked(_ status: Int32) throws { try check(status) }
@@ -247,8 +254,8 @@ struct CBoundaryCommand {
         let callCosts = try measureCalls(progress: progress)
 
         let report = Report(
-            springs: n, library: library ?? "linked", swiftFrameNanoseconds: Summary(median: median(swiftTimes), min: swiftTimes.min()!),
-            cFrameNanoseconds: Summary(median: median(cTimes), min: cTimes.min()!), frameRatio: median(ratios),
+            springs: n, library: library ?? "linked", swiftFrameNanoseconds: Summary(median: Bootstrap.median(swiftTimes)!, min: swiftTimes.min()!),
+            cFrameNanoseconds: Summary(median: Bootstrap.median(cTimes)!, min: cTimes.min()!), frameRatio: Bootstrap.median(ratios)!,
             frameRatioInterval: Bootstrap.medianInterval(ratios), bulk: bulk,
             deferredNanosecondsPerSpring: Self.deferred(bulk, springs: n), callNanoseconds: callCosts)
         switch format {
@@ -261,9 +268,9 @@ struct CBoundaryCommand {
             print(String(format: "C / Swift: %.3fx [%.3f, %.3f] (median of the repeats' ratios, 95 %% interval)", report.frameRatio,
                          report.frameRatioInterval?.low ?? report.frameRatio, report.frameRatioInterval?.high ?? report.frameRatio))
             for row in bulk {
-                print(String(format: "%@: %.2f GB/s (%.2f ns a spring), memcpy of the same %d bytes %.2f GB/s: %.3fx",
+                print(String(format: "%@: %.2f GB/s (%.2f ns a spring), memcpy of the same %d bytes %.2f GB/s: %.3fx [%.3f, %.3f]",
                              row.call, row.gigabytesPerSecond, Double(row.bytes) / row.gigabytesPerSecond / Double(n), row.bytes,
-                             row.memcpyGigabytesPerSecond, row.ratio))
+                             row.memcpyGigabytesPerSecond, row.ratio, row.ratioInterval?.low ?? row.ratio, row.ratioInterval?.high ?? row.ratio))
             }
             for (call, nanoseconds) in report.deferredNanosecondsPerSpring.sorted(by: { $0.key < $1.key }) {
                 print(String(format: "%@: the next step spends %.2f ns a spring on the write's changes ((write + step) - step - write)",
@@ -275,27 +282,21 @@ struct CBoundaryCommand {
         }
     }
 
-    /// The cost of crossing the boundary itself: a million calls that do almost nothing, from C,
-    /// best of the repeats: `sk_bank_counts` (the registry lookup, the in-use flag taken and let
-    /// go, three counts read) and `sk_bank_step` on a bank with nothing moving.
+    /// The cost of crossing the boundary itself: calls that do almost nothing, from C, 10,000 a
+    /// frame, on the same timer as the frames (the median of R interleaved repeats):
+    /// `sk_bank_counts` (the registry lookup, the in-use flag taken and let go, three counts read)
+    /// and `sk_bank_step` on a bank with nothing moving.
     private func measureCalls(progress: Progress) throws -> [String: Double] {
         var bank: UInt64 = 0
         try check(boundary_bank_create(sk_format._float32.rawValue, 0, &bank))
         defer { _ = boundary_bank_destroy(bank) }
-        let calls: Int64 = 1_000_000
-        var result: [String: Double] = [:]
-        for (which, name) in [(Int32(0), "sk_bank_counts"), (1, "sk_bank_step, nothing moving")] {
-            var best = Double.infinity
-            for _ in 0..<repeats {
-                let start = now()
-                let status = boundary_calls(bank, which, calls)
-                best = min(best, (now() - start) / Double(calls) * 1e9)
-                try check(status)
-            }
-            result[name] = best
-            progress.update("c-boundary: \(name)")
-        }
-        return result
+        let calls: Int64 = 10_000
+        let names = ["sk_bank_counts", "sk_bank_step, nothing moving"]
+        let timing = try FrameTimer(repeats: repeats, secondsPerRepeat: 0.01).measure(names.indices.map { which in
+            Contender(frame: { try check(boundary_calls(bank, Int32(which), calls)) })
+        }, clock: .threadCPU)
+        progress.update("c-boundary: calls")
+        return Dictionary(uniqueKeysWithValues: zip(names, timing.samples.map { Bootstrap.median($0)! / Double(calls) * 1e9 }))
     }
 
     /// A storage-order write that changes every spring leaves their rest predictions to the next
@@ -365,14 +366,14 @@ struct CBoundaryCommand {
         return result
     }
 
-    static func bulk(_ call: String, bytes: Int, seconds: Double, memcpy: Double) -> Bulk {
-        Bulk(call: call, bytes: bytes, gigabytesPerSecond: Double(bytes) / seconds / 1e9,
-             memcpyGigabytesPerSecond: Double(bytes) / memcpy / 1e9, ratio: memcpy / seconds)
-    }
-
-    private func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    /// A bulk row from the interleaved timing of the call (contender 0) and memcpy (1), `calls` of
+    /// each a frame.
+    static func bulk(_ call: String, bytes: Int, calls: Int, timing: GroupTiming) -> Bulk {
+        let seconds = Bootstrap.median(timing.samples[0])! / Double(calls), memcpy = Bootstrap.median(timing.samples[1])! / Double(calls)
+        let ratios = Bootstrap.pairedRatios(timing.samples[1], timing.samples[0])
+        return Bulk(call: call, bytes: bytes, gigabytesPerSecond: Double(bytes) / seconds / 1e9,
+                    memcpyGigabytesPerSecond: Double(bytes) / memcpy / 1e9, ratio: Bootstrap.median(ratios)!,
+                    ratioInterval: Bootstrap.medianInterval(ratios))
     }
 
     private func check(_ status: Int32) throws {

@@ -26,9 +26,14 @@ struct CompareCommand {
           scenario's rest frame; heap allocations per frame) regress on any worsening.
           A change is judged only between comparable conditions: when the noise meter's readings of the
           two runs (and of the figure's group) agree, other processes' CPU within a tenth of the cores and
-          steal within 2 points; otherwise it is "not judged" (a neighbour on the other core moved
-          interleaved ratios by up to 36 %). Absolute figures (spring-steps/s, ns) also need the compute
+          steal within 2 points, the memory-bandwidth loops' medians within 25 %; otherwise it is "not
+          judged" (a neighbour on the other core moved interleaved ratios by up to 36 %). Absolute figures (spring-steps/s, ns) also need the compute
           calibration loops to agree within F; ratios of a step on two threads, a quiet group.
+          When either run was noisy (the noise meter marked a group), the intervals do not hold what moves
+          a whole run (two loaded runs of the same code differed by up to 1.37x on single figures, both
+          ways): a change is then told from the pair's noise by the changes the other way (knockoff+,
+          false discovery rate 0.1). A loaded pair calls a regression only when at least 10 figures
+          regress and few improve as much; the rest is "not judged".
           --output DIR writes DIR/compare.json.
         """
 
@@ -227,7 +232,7 @@ struct CompareCommand {
         }
         let i = r.interactions
         let noise = i.noise ?? []
-        func blocks(_ key: String) -> [Double]? { i.blockMedians?[key].flatMap { $0.isEmpty ? nil : $0 } }
+        func blocks(_ key: String) -> [Double]? { i.samples(key) }
         figures += [
             Figure(name: "interactions/frame-ns-p50", value: i.frameNsP50, samples: blocks("frame"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
             Figure(name: "interactions/kernel-step-ns-p50", value: i.kernelStepNsP50, samples: blocks("step"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
@@ -250,10 +255,15 @@ struct CompareCommand {
         "throughput \(springCountLabel(result.springs)) \(result.group)"
     }
 
+    /// How far the two runs' memory-bandwidth loops (medians) may differ, as a factor above 1:
+    /// within a run the loop reads ±15 % on a loaded machine.
+    static let bandwidthTolerance = 0.25
+
     /// Why two runs' timed figures cannot be judged against each other (nil: they can): the
     /// machine's load differed, by the noise meter's readings over the whole runs or over the
     /// figure's group (other processes' CPU by more than a tenth of the machine's cores, steal by
-    /// more than 2 points). A neighbour on the other core of a 2-vCPU VM moved interleaved
+    /// more than 2 points; over the whole runs, the memory-bandwidth loops by more than
+    /// ``bandwidthTolerance``). A neighbour on the other core of a 2-vCPU VM moved interleaved
     /// single-thread ratios by up to 36 %: comparable conditions first, then intervals.
     static func loadDiffers(_ baseline: RunResults, _ current: RunResults, group: String?) -> String? {
         guard let b = baseline.machine.noise, let c = current.machine.noise else { return nil }
@@ -262,6 +272,14 @@ struct CompareCommand {
             return String(format: "the machine's load differed (other processes %.2f and %.2f cores, medians)", b.otherProcessesCoresMedian, c.otherProcessesCoresMedian)
         }
         if abs(b.stealShareMedian - c.stealShareMedian) > 0.02 { return "steal differed" }
+        // Neighbours that load the memory system slow every figure (C loops, probes and ratios
+        // too) while the CPU shares agree: two loaded runs of the same code, the memory-bandwidth
+        // loops at 49.7 and 8.4 GB/s (medians), moved 43 figures by 0.45-0.92x, all one way.
+        let bandwidth = c.bandwidthGigabytesPerSecond.p50 / b.bandwidthGigabytesPerSecond.p50
+        if abs(log(bandwidth)) > log(1 + bandwidthTolerance) {
+            return String(format: "the machine's load differed (memory-bandwidth loops %.1f and %.1f GB/s, medians)",
+                          b.bandwidthGigabytesPerSecond.p50, c.bandwidthGigabytesPerSecond.p50)
+        }
         guard let group, let rb = b.readings.first(where: { $0.group == group }), let rc = c.readings.first(where: { $0.group == group }) else { return nil }
         if abs(rb.otherProcessesCores - rc.otherProcessesCores) > cores {
             return String(format: "the machine's load differed over its group (other processes %.2f and %.2f cores)", rb.otherProcessesCores, rc.otherProcessesCores)
@@ -283,8 +301,21 @@ struct CompareCommand {
         let before = Dictionary(figures(baseline).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(figures(current).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let speedNote = speedDiffers(baseline, current, threshold: threshold)
+        let names = Set(before.keys).union(after.keys).sorted()
+        // Every timed figure's interval first: on a noisy pair, each change is judged against the
+        // changes of the whole pair (ChangeDetection.judge).
+        var intervals: [String: Interval] = [:]
+        for name in names {
+            guard let b = before[name], let a = after[name], b.kind != .exact, let sa = a.samples, let sb = b.samples, !sa.isEmpty, !sb.isEmpty,
+                  let interval = Bootstrap.ratioOfMediansInterval(sa, sb, confidence: confidence) else { continue }
+            intervals[name] = interval
+        }
+        let judged = intervals.keys.sorted()
+        let noisy = (baseline.machine.noise?.isNoisy ?? false) || (current.machine.noise?.isNoisy ?? false)
+        let judgements = Dictionary(uniqueKeysWithValues: zip(judged, ChangeDetection.judge(
+            judged.map { (intervals[$0]!, before[$0]!.higherIsBetter) }, threshold: threshold, noisy: noisy)))
         var comparisons: [Comparison] = []
-        for name in Set(before.keys).union(after.keys).sorted() {
+        for name in names {
             let b = before[name], a = after[name]
             let kind = (b ?? a)!.kind
             guard let b, let a else {
@@ -301,9 +332,7 @@ struct CompareCommand {
                 comparisons.append(comparison)
                 continue
             }
-            guard let sa = a.samples, let sb = b.samples, !sa.isEmpty, !sb.isEmpty,
-                  let interval = Bootstrap.ratioOfMediansInterval(sa, sb, confidence: confidence)
-            else {
+            guard let interval = intervals[name], let judgement = judgements[name] else {
                 // A timed figure without its repeats (a run written before schema 2) has no spread:
                 // its change cannot be told from noise.
                 comparison.ratio = a.value / b.value
@@ -315,18 +344,18 @@ struct CompareCommand {
             comparison.ratio = interval.estimate
             comparison.low = interval.low
             comparison.high = interval.high
-            // In "higher is better" terms: below 1 − F is worse, above 1 + F better.
-            let worseBeyond = b.higherIsBetter ? interval.high < 1 - threshold : interval.low > 1 + threshold
-            let betterBeyond = b.higherIsBetter ? interval.low > 1 + threshold : interval.high < 1 - threshold
-            comparison.verdict = worseBeyond ? "regression" : (betterBeyond ? "better" : "ok")
+            comparison.verdict = judgement.verdict.rawValue
             if comparison.verdict != "ok" {
-                // Not judged unless measured in comparable conditions.
+                // Not judged unless measured in comparable conditions, and told from the pair's noise.
                 var note = loadDiffers(baseline, current, group: a.group ?? b.group)
                 switch kind {
                 case .throughput, .time: note = note ?? speedNote
                 case .threadedRatio:
                     if note == nil && (!a.noise.isEmpty || !b.noise.isEmpty) { note = "a step on two threads, measured on a loaded machine" }
                 case .ratio, .exact: break
+                }
+                if note == nil && judgement.withheld {
+                    note = "within the noise of a loaded pair (as many changes as large the other way)"
                 }
                 if let note {
                     comparison.verdict = "not judged"

@@ -178,8 +178,9 @@ struct DefaultRun {
         let seed = try SeedScenario.run()
         noise.read(after: "fidelity and seed scenario")
         let interactions = try InteractionsBench(
-            count: quick ? 1_000 : InteractionsBench.defaultCount, frames: quick ? 120 : 600, warmUpFrames: quick ? 120 : 300
-        ).run(progress: progress, confidence: settings.confidence, noise: noise)
+            count: quick ? 1_000 : InteractionsBench.defaultCount, warmUpFrames: quick ? 120 : 300,
+            timer: InteractionsBench.timer(quick: quick, settings: settings)
+        ).run(progress: progress, noise: noise)
         machine.noise = noise.summary()
         var results = RunResults(
             quick: quick, machine: machine, durationSeconds: now() - started, throughput: throughput, settle: settle.summaries,

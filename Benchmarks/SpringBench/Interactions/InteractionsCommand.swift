@@ -8,27 +8,34 @@ import MotionInteractions
 struct InteractionsCommand {
     /// The command's `--help`.
     static let help = """
-        spring-bench interactions [--count N] [--frames F] [--warm-up W] [--quick] [--format table|json|csv] [--output DIR]
+        spring-bench interactions [--count N] [--budget S | --repeats R | --frames F] [--confidence C] [--warm-up W] [--quick]
+                                  [--format table|json|csv] [--output DIR]
 
           N Tossables (default 13,000, about 10,000 of them in flight on a frame; --quick 1,000) in one
           MotionRuntime at 60 Hz, each scripted round and round: dragged for 5 frames by timestamped
           gesture events, released with a velocity of 500-2000 pt/s, tossed, settled on the kernel's
           rest frame, then dragged again 1 to 3 frames later (staggered over 48 frames). After W
-          warm-up frames (default 300), F frames (default 600) are timed in three parts: the gesture
-          events due that frame (the engine's input, handled by the recognizers and everything they
-          drive), the kernel step (MotionRuntime.stepSprings) and the delivery (deliverFrame). The
-          runtime's frame is the step and the delivery (advance(by:)); its overhead is the delivery,
-          per moving interaction: the spring streams the runtime delivered to
-          (lastFrameDeliveryCount). The input is reported per gesture event, and also added to the
-          overhead in a figure of its own. Heap allocations (input included) are counted by a malloc
-          interposer (a C target linked into spring-bench only), checked to count Swift's first.
+          warm-up frames (default 300), frames are timed in three parts: the gesture events due that
+          frame (the engine's input, handled by the recognizers and everything they drive), the kernel
+          step (MotionRuntime.stepSprings) and the delivery (deliverFrame). The runtime's frame is the
+          step and the delivery (advance(by:)); its overhead is the delivery, per moving interaction:
+          the spring streams the runtime delivered to (lastFrameDeliveryCount). The input is reported
+          per gesture event, and also added to the overhead in a figure of its own.
+          Timed as `throughput` times its groups, on this thread's CPU time: repeats of a calibrated
+          number of frames (about 20 ms; --quick 10 ms), until the figures' 95 % intervals (a bootstrap
+          over the repeats) are within ±3 % or the budget S (default 2 s; --quick 1) is spent;
+          --repeats R takes R repeats, --frames F about F frames in repeats of 20. Each figure is the
+          median of the repeats' figures, with its interval.
+          Heap allocations (input included) are counted by a malloc interposer (a C target linked into
+          spring-bench only), checked to count Swift's first.
           --format json prints one object: count, frame_ns_p50, kernel_step_ns_p50,
-          overhead_ns_per_moving_interaction, allocations_per_frame and the rest.
+          overhead_ns_per_moving_interaction (overhead_interval), input_ns_per_gesture_event
+          (input_per_event_interval), allocations_per_frame and the rest.
         """
 
     var count: Int
-    var frames: Int
     var warmUpFrames: Int
+    var timer: FrameTimer
     var format: OutputFormat
     var output: String?
 
@@ -36,9 +43,15 @@ struct InteractionsCommand {
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         let quick = arguments.flag("quick")
         count = try arguments.int("count", in: 1...1_000_000) ?? (quick ? 1_000 : InteractionsBench.defaultCount)
-        frames = try arguments.int("frames", in: 1...10_000_000) ?? (quick ? 120 : 600)
+        let frames = try arguments.int("frames", in: 1...10_000_000)
         warmUpFrames = try arguments.int("warm-up", in: 0...10_000_000) ?? (quick ? 120 : 300)
-        guard count >= 1, frames >= 1, warmUpFrames >= 0 else { throw .usage("--count and --frames must be positive, --warm-up not negative") }
+        let settings = try DefaultRun.settings(&arguments, quick: quick)
+        if frames != nil && settings.repeats != nil { throw .usage("--frames and --repeats exclude each other") }
+        timer = InteractionsBench.timer(quick: quick, settings: settings)
+        if let frames {
+            timer.framesPerRepeat = InteractionsBench.framesPerFixedRepeat
+            timer.repeats = max(1, (frames + InteractionsBench.framesPerFixedRepeat - 1) / InteractionsBench.framesPerFixedRepeat)
+        }
         format = try outputFormat(&arguments)
         output = arguments.string("output")
         try arguments.rejectUnread()
@@ -47,7 +60,7 @@ struct InteractionsCommand {
 
     /// Runs the bench and prints (and writes) its report.
     func run() throws {
-        let report = try InteractionsBench(count: count, frames: frames, warmUpFrames: warmUpFrames).run(progress: Progress())
+        let report = try InteractionsBench(count: count, warmUpFrames: warmUpFrames, timer: timer).run(progress: Progress())
         if let output {
             try writeFile(try jsonText(report), to: "\(output)/interactions.json")
             try writeFile(report.csv(), to: "\(output)/interactions.csv")
@@ -60,26 +73,28 @@ struct InteractionsCommand {
     }
 }
 
-/// What one `interactions` run measured.
+/// What one `interactions` run measured. Times are per frame, each repeat's mean (its parts'
+/// seconds over its frames); the percentiles and medians are over the repeats.
 struct InteractionsReport: Codable {
     var count: Int
+    /// Timed frames, over all the repeats.
     var frames: Int
     var warmUpFrames: Int
     /// Kernel springs (two per Tossable).
     var springs: Int
     /// Spring streams delivered to per frame (the runtime's lastFrameDeliveryCount).
     var movingInteractions: Percentiles
-    /// The runtime's frame, `advance(by:)`: the kernel step and the delivery (p50, ns).
+    /// The runtime's frame, `advance(by:)`: the kernel step and the delivery (median, ns).
     var frameNsP50: Double
-    /// `MotionRuntime.stepSprings` alone (p50, ns).
+    /// `MotionRuntime.stepSprings` alone (median, ns).
     var kernelStepNsP50: Double
-    /// (frame − kernel step) / moving interactions, per frame: p50.
+    /// (frame − kernel step) / moving interactions: the median of the repeats'.
     var overheadNsPerMovingInteraction: Double
     /// Gesture events handled per frame.
     var gestureEventsPerFrame: Percentiles
-    /// The gesture input / its events, per frame: p50.
+    /// The gesture input / its events: the median of the repeats'.
     var inputNsPerGestureEvent: Double
-    /// (frame − kernel step + gesture input) / moving interactions, per frame: p50.
+    /// (frame − kernel step + gesture input) / moving interactions: the median of the repeats'.
     var overheadWithInputNsPerMovingInteraction: Double
     /// Heap bytes in use after making the Tossables (and adding them to the runtime) minus before,
     /// per Tossable: its objects, its share of the runtime's tables and of the kernel's lanes.
@@ -91,76 +106,88 @@ struct InteractionsReport: Codable {
     var frees: Int
     /// Whether the interposer was seen counting a Swift allocation before the run.
     var allocationCounterVerified: Bool
-    /// Per-frame times (ns): the runtime's frame, the kernel step, the delivery, the gesture input.
+    /// Per-frame times (ns) over the repeats: the runtime's frame, the kernel step, the delivery,
+    /// the gesture input.
     var frameNs: Percentiles
     var kernelStepNs: Percentiles
     var deliveryNs: Percentiles
     var inputNs: Percentiles
-    /// ``overheadNsPerMovingInteraction`` over the frames.
+    /// ``overheadNsPerMovingInteraction`` over the repeats.
     var overheadNsPerMovingInteractionPercentiles: Percentiles
-    /// The 95 % intervals of the overhead per moving interaction and of the input per gesture
-    /// event: the median of blocks of ``blockFrames`` consecutive frames (each block's median),
-    /// bootstrapped over the blocks, since neighbouring frames are not independent (nil in runs
-    /// written before schema 2).
+    /// The intervals (at the run's confidence, 95 % by default) of the overhead per moving
+    /// interaction, of the input per gesture event and of the overhead with the input: a
+    /// bootstrap of the median over the repeats (nil in runs written before schema 2).
     var overheadInterval: Interval?
     var inputPerEventInterval: Interval?
-    /// Blocks behind the intervals.
+    var overheadWithInputInterval: Interval?
+    /// The repeats behind the intervals, their frames, the budget (nil: fixed repeats), why they
+    /// stopped and the clock (nil in runs written before the interactions used ``FrameTimer``).
+    var repeats: Int?
+    var framesPerRepeat: Int?
+    var budgetSeconds: Double?
+    var stoppedBy: String?
+    var clock: TimingClock?
+    /// Each repeat's figures (`frame` and `step` ns, `overhead` ns per moving interaction,
+    /// `input` ns per gesture event; one-word keys survive snake_case): the samples `compare`
+    /// resamples.
+    var samples: [String: [Double]]?
+    /// Runs written before the interactions used ``FrameTimer``: blocks of 20 frames and each
+    /// block's median of the per-frame figures, read by `compare` in place of ``samples``.
     var blocks: Int?
-    /// Each block's median of the per-frame figures (`frame` and `step` ns, `overhead`
-    /// ns per moving interaction, `input` ns per gesture event; one-word keys survive snake_case), the samples `compare`
-    /// resamples (nil in runs written before schema 2).
     var blockMedians: [String: [Double]]?
     /// Why the noise meter marked the timed frames noisy (empty: quiet; nil: not read).
     var noise: [String]?
 
-    /// Frames per block of the intervals.
-    static let blockFrames = 20
-
-    /// The medians of `perFrame`'s blocks of ``blockFrames`` frames.
-    static func blockMedians(_ perFrame: [Double]) -> [Double] {
-        stride(from: 0, to: perFrame.count, by: blockFrames).compactMap { start in
-            Bootstrap.median(Array(perFrame[start..<min(start + blockFrames, perFrame.count)]))
-        }
-    }
-
-    /// The interval of the median of `perFrame` over blocks of ``blockFrames`` frames.
-    static func blockInterval(_ perFrame: [Double], confidence: Double) -> Interval? {
-        Bootstrap.medianInterval(blockMedians(perFrame), confidence: confidence)
+    /// The samples of the figure `key`: the repeats', or an older run's blocks'.
+    func samples(_ key: String) -> [Double]? {
+        (samples ?? blockMedians)?[key].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The report as a text table.
     func table() -> TextTable {
-        var table = TextTable(header: ["figure", "p50", "p0", "p90", "p100"])
-        func add(_ name: String, _ p: Percentiles, _ format: String = "%.0f") {
-            table.rows.append([name] + [p.p50, p.p0, p.p90, p.p100].map { String(format: format, $0) })
+        var table = TextTable(header: ["figure", "median", "95 % interval", "p0", "p90", "p100"])
+        func add(_ name: String, _ p: Percentiles, _ interval: Interval? = nil, _ format: String = "%.0f") {
+            let bounds = interval.map { String(format: "[\(format), \(format)]", $0.low, $0.high) } ?? "-"
+            table.rows.append([name, String(format: format, p.p50), bounds] + [p.p0, p.p90, p.p100].map { String(format: format, $0) })
+        }
+        func point(_ name: String, _ value: String, _ interval: String = "-", _ note: String = "-") {
+            table.rows.append([name, value, interval, "-", "-", note])
         }
         add("moving interactions", movingInteractions)
         add("runtime frame (ns)", frameNs)
         add("  kernel step (ns)", kernelStepNs)
         add("  delivery (ns)", deliveryNs)
-        add("above the step, per moving interaction (ns)", overheadNsPerMovingInteractionPercentiles, "%.1f")
+        add("above the step, per moving interaction (ns)", overheadNsPerMovingInteractionPercentiles, overheadInterval, "%.1f")
         add("gesture events", gestureEventsPerFrame)
         add("gesture input (ns)", inputNs)
-        table.rows.append(["  per gesture event (ns)", String(format: "%.0f", inputNsPerGestureEvent), "-", "-", "-"])
-        table.rows.append(["above the step with the input, per moving interaction (ns)", String(format: "%.1f", overheadWithInputNsPerMovingInteraction), "-", "-", "-"])
-        table.rows.append(["heap bytes per Tossable (objects, tables, lanes)", String(format: "%.0f", heapBytesPerTossable ?? 0), "-", "-", "-"])
-        table.rows.append([
-            "heap allocations per frame", String(format: "%.3f", allocationsPerFrame), "-", "-",
-            "\(allocations) in \(frames) frames\(allocationCounterVerified ? "" : " (counter NOT verified)")",
-        ])
+        point("  per gesture event (ns)", String(format: "%.0f", inputNsPerGestureEvent),
+              inputPerEventInterval.map { String(format: "[%.0f, %.0f]", $0.low, $0.high) } ?? "-")
+        point("above the step with the input, per moving interaction (ns)", String(format: "%.1f", overheadWithInputNsPerMovingInteraction),
+              overheadWithInputInterval.map { String(format: "[%.1f, %.1f]", $0.low, $0.high) } ?? "-")
+        point("heap bytes per Tossable (objects, tables, lanes)", String(format: "%.0f", heapBytesPerTossable ?? 0))
+        point("heap allocations per frame", String(format: "%.3f", allocationsPerFrame), "-",
+              "\(allocations) in \(frames) frames\(allocationCounterVerified ? "" : " (counter NOT verified)")")
+        if let repeats, let framesPerRepeat {
+            point("repeats (frames each)", "\(repeats) (\(framesPerRepeat))", "-",
+                  "stopped by \(stoppedBy ?? "-")" + (budgetSeconds.map { String(format: ", budget %g s", $0) } ?? ""))
+        }
         return table
     }
 
     /// The headline figures as one CSV row.
     func csv() -> String {
+        func low(_ interval: Interval?) -> String { interval.map { "\($0.low)" } ?? "" }
+        func high(_ interval: Interval?) -> String { interval.map { "\($0.high)" } ?? "" }
         let header = [
             "count", "frames", "springs", "moving_interactions_p50", "frame_ns_p50", "kernel_step_ns_p50", "delivery_ns_p50", "input_ns_p50",
-            "overhead_ns_per_moving_interaction", "gesture_events_per_frame_p50", "input_ns_per_gesture_event",
+            "overhead_ns_per_moving_interaction", "overhead_low", "overhead_high", "gesture_events_per_frame_p50", "input_ns_per_gesture_event",
+            "input_per_event_low", "input_per_event_high",
             "overhead_with_input_ns_per_moving_interaction", "heap_bytes_per_tossable", "allocations_per_frame", "allocation_counter_verified",
         ]
         let row = [
             "\(count)", "\(frames)", "\(springs)", "\(movingInteractions.p50)", "\(frameNsP50)", "\(kernelStepNsP50)", "\(deliveryNs.p50)",
-            "\(inputNs.p50)", "\(overheadNsPerMovingInteraction)", "\(gestureEventsPerFrame.p50)", "\(inputNsPerGestureEvent)",
+            "\(inputNs.p50)", "\(overheadNsPerMovingInteraction)", low(overheadInterval), high(overheadInterval), "\(gestureEventsPerFrame.p50)",
+            "\(inputNsPerGestureEvent)", low(inputPerEventInterval), high(inputPerEventInterval),
             "\(overheadWithInputNsPerMovingInteraction)", "\(heapBytesPerTossable ?? 0)", "\(allocationsPerFrame)", "\(allocationCounterVerified)",
         ]
         return CSVText.text(header: header, rows: [row])
@@ -181,9 +208,19 @@ final class InteractionsBench {
     /// The ring of frame slots: far enough ahead for the stagger.
     static let scheduleFrames = 64
 
+    /// Frames per repeat of a run given as `--frames F`.
+    static let framesPerFixedRepeat = 20
+
+    /// The timer of a run: `throughput`'s rule (±3 %, at least 5 repeats, 3 with `--quick`) on
+    /// repeats of about 20 ms (10 ms with `--quick`), or fixed repeats.
+    static func timer(quick: Bool, settings: DefaultRun.Settings) -> FrameTimer {
+        let rule = StoppingRule(precision: 0.03, minimumRepeats: quick ? 3 : 5, maximumRepeats: 1000, budgetSeconds: settings.budget)
+        return FrameTimer(secondsPerRepeat: quick ? 0.01 : 0.02, rule: rule, confidence: settings.confidence, repeats: settings.repeats)
+    }
+
     let count: Int
-    let frames: Int
     let warmUpFrames: Int
+    let timer: FrameTimer
 
     // The script's tables are read and written in single statements, never across a call that
     // could reach them: no exclusivity check is needed (it would be charged to the frame).
@@ -201,12 +238,27 @@ final class InteractionsBench {
     /// Tossables whose flight ended during the last delivery.
     @exclusivity(unchecked) private var landed: ContiguousArray<Int32> = []
     private var frame = 0
+    /// The frame's parts (``Part``), timed on this thread's CPU time.
+    private let laps = FrameLaps(parts: 3, clock: .threadCPU)
+    /// Running totals of what the frames counted (``tally()``).
+    private var counted = Counted()
 
-    /// A runtime for `count` Tossables, its script not started yet.
-    init(count: Int, frames: Int, warmUpFrames: Int) throws {
+    /// The parts of a frame, as ``laps`` indexes them.
+    private enum Part: Int { case input, step, delivery }
+
+    /// What the frames counted, as running totals.
+    private struct Counted {
+        var moving = 0.0, events = 0.0, frames = 0.0, allocations = 0.0, frees = 0.0
+    }
+
+    /// The indexes of ``tally()``'s values.
+    private enum Tally: Int { case input, step, delivery, moving, events, frames, allocations, frees }
+
+    /// A runtime for `count` Tossables, its script not started yet; `timer` times its frames.
+    init(count: Int, warmUpFrames: Int, timer: FrameTimer) throws {
         self.count = count
-        self.frames = frames
         self.warmUpFrames = warmUpFrames
+        self.timer = timer
         // One thread (what .automatic chooses for 26,000 springs), so that the frames can be timed
         // by this thread's CPU time.
         runtime = try MotionRuntime(capacity: 2 * count, threading: .single)
@@ -221,62 +273,80 @@ final class InteractionsBench {
         landed.reserveCapacity(count)
     }
 
-    /// Sets the Tossables up, warms up, and times `frames` frames.
-    func run(progress: Progress, confidence: Double = 0.95, noise: NoiseMeter? = nil) throws -> InteractionsReport {
+    /// The running totals ``FrameTimer`` reads around each repeat (indexed by ``Tally``): the
+    /// parts' seconds, then what the frames counted.
+    private func tally() -> [Double] {
+        laps.seconds + [counted.moving, counted.events, counted.frames, counted.allocations, counted.frees]
+    }
+
+    /// One repeat's figures from its tally differences: ns per frame of the runtime's frame, the
+    /// step, the delivery and the input; moving interactions and events per frame; the overhead
+    /// per moving interaction, the input per event, and the overhead with the input (nil where
+    /// the repeat had no moving interaction, or no event).
+    struct RepeatFigures {
+        var frame, step, delivery, input, moving, events: Double
+        var overhead, perEvent, withInput: Double?
+
+        init(_ t: [Double]) {
+            func at(_ i: Tally) -> Double { t[i.rawValue] }
+            let frames = max(1, at(.frames))
+            step = at(.step) * 1e9 / frames
+            delivery = at(.delivery) * 1e9 / frames
+            input = at(.input) * 1e9 / frames
+            frame = step + delivery
+            moving = at(.moving) / frames
+            events = at(.events) / frames
+            overhead = at(.moving) > 0 ? at(.delivery) * 1e9 / at(.moving) : nil
+            withInput = at(.moving) > 0 ? (at(.delivery) + at(.input)) * 1e9 / at(.moving) : nil
+            perEvent = at(.events) > 0 ? at(.input) * 1e9 / at(.events) : nil
+        }
+    }
+
+    /// Sets the Tossables up, warms up, and times frames with ``timer``.
+    func run(progress: Progress, noise: NoiseMeter? = nil) throws -> InteractionsReport {
         progress.note("interactions: \(count) Tossables")
         let verified = AllocationProbe.verify()
         let heapBefore = heapBytesInUse()
         try setUp()
         let heapBytesPerTossable = Double(heapBytesInUse() - heapBefore) / Double(count)
-        progress.note("interactions: \(warmUpFrames) warm-up frames, then \(frames) timed frames")
-        for _ in 0..<warmUpFrames { _ = try advance() }
-        var frameNs: [Double] = [], kernelNs: [Double] = [], deliveryNs: [Double] = [], inputNs: [Double] = []
-        var moving: [Double] = [], overhead: [Double] = [], withInput: [Double] = [], events: [Double] = [], perEvent: [Double] = []
-        frameNs.reserveCapacity(frames)
-        kernelNs.reserveCapacity(frames)
-        deliveryNs.reserveCapacity(frames)
-        inputNs.reserveCapacity(frames)
-        moving.reserveCapacity(frames)
-        overhead.reserveCapacity(frames)
+        progress.note("interactions: \(warmUpFrames) warm-up frames, then repeats of timed frames")
+        for _ in 0..<warmUpFrames { try advance() }
         allocation_counter_set_enabled(true)
-        var countedAllocations: UInt64 = 0, countedFrees: UInt64 = 0
-        for _ in 0..<frames {
-            let timing = try advance()
-            countedAllocations += timing.allocations
-            countedFrees += timing.frees
-            frameNs.append(timing.frame)
-            kernelNs.append(timing.kernel)
-            deliveryNs.append(timing.delivery)
-            inputNs.append(timing.input)
-            moving.append(Double(timing.moving))
-            events.append(Double(timing.events))
-            if timing.moving > 0 {
-                overhead.append((timing.frame - timing.kernel) / Double(timing.moving))
-                withInput.append((timing.frame - timing.kernel + timing.input) / Double(timing.moving))
-            }
-            if timing.events > 0 { perEvent.append(timing.input / Double(timing.events)) }
-        }
+        let timing = try timer.measure(
+            [Contender(frame: { try self.advance() }, tally: { self.tally() })],
+            judgedFigures: { _, tallies in
+                let figures = tallies[0].map(RepeatFigures.init)
+                return [figures.compactMap(\.overhead), figures.compactMap(\.perEvent)]
+            },
+            warmUpFrames: 0, clock: laps.clock)
         allocation_counter_set_enabled(false)
+        let repeats = timing.tallies[0].map(RepeatFigures.init)
+        let totals = timing.tallies[0].reduce(into: [Double](repeating: 0, count: Tally.frees.rawValue + 1)) { sum, t in
+            for i in sum.indices { sum[i] += t[i] }
+        }
+        let frames = Int(totals[Tally.frames.rawValue]), allocations = Int(totals[Tally.allocations.rawValue])
+        let overhead = repeats.compactMap(\.overhead), perEvent = repeats.compactMap(\.perEvent), withInput = repeats.compactMap(\.withInput)
         let none = Percentiles(p0: 0, p50: 0, p90: 0, p100: 0)
-        let overheadPercentiles = overhead.isEmpty ? none : Percentiles(overhead)
-        let frame = Percentiles(frameNs), kernel = Percentiles(kernelNs)
+        func percentiles(_ values: [Double]) -> Percentiles { values.isEmpty ? none : Percentiles(values) }
+        let confidence = timer.confidence
         return InteractionsReport(
             count: count, frames: frames, warmUpFrames: warmUpFrames, springs: runtime.bank.count,
-            movingInteractions: Percentiles(moving), frameNsP50: frame.p50, kernelStepNsP50: kernel.p50,
-            overheadNsPerMovingInteraction: overheadPercentiles.p50, gestureEventsPerFrame: Percentiles(events),
-            inputNsPerGestureEvent: perEvent.isEmpty ? 0 : Percentiles(perEvent).p50,
-            overheadWithInputNsPerMovingInteraction: withInput.isEmpty ? 0 : Percentiles(withInput).p50,
-            heapBytesPerTossable: heapBytesPerTossable, allocationsPerFrame: Double(countedAllocations) / Double(frames), allocations: Int(countedAllocations),
-            frees: Int(countedFrees), allocationCounterVerified: verified, frameNs: frame, kernelStepNs: kernel,
-            deliveryNs: Percentiles(deliveryNs), inputNs: Percentiles(inputNs), overheadNsPerMovingInteractionPercentiles: overheadPercentiles,
-            overheadInterval: InteractionsReport.blockInterval(overhead, confidence: confidence),
-            inputPerEventInterval: InteractionsReport.blockInterval(perEvent, confidence: confidence),
-            blocks: (overhead.count + InteractionsReport.blockFrames - 1) / InteractionsReport.blockFrames,
-            blockMedians: [
-                "frame": InteractionsReport.blockMedians(frameNs), "step": InteractionsReport.blockMedians(kernelNs),
-                "overhead": InteractionsReport.blockMedians(overhead),
-                "input": InteractionsReport.blockMedians(perEvent),
-            ],
+            movingInteractions: percentiles(repeats.map(\.moving)),
+            frameNsP50: Bootstrap.median(repeats.map(\.frame)) ?? 0, kernelStepNsP50: Bootstrap.median(repeats.map(\.step)) ?? 0,
+            overheadNsPerMovingInteraction: Bootstrap.median(overhead) ?? 0, gestureEventsPerFrame: percentiles(repeats.map(\.events)),
+            inputNsPerGestureEvent: Bootstrap.median(perEvent) ?? 0,
+            overheadWithInputNsPerMovingInteraction: Bootstrap.median(withInput) ?? 0,
+            heapBytesPerTossable: heapBytesPerTossable, allocationsPerFrame: Double(allocations) / Double(max(frames, 1)),
+            allocations: allocations, frees: Int(totals[Tally.frees.rawValue]), allocationCounterVerified: verified,
+            frameNs: percentiles(repeats.map(\.frame)), kernelStepNs: percentiles(repeats.map(\.step)),
+            deliveryNs: percentiles(repeats.map(\.delivery)), inputNs: percentiles(repeats.map(\.input)),
+            overheadNsPerMovingInteractionPercentiles: percentiles(overhead),
+            overheadInterval: Bootstrap.medianInterval(overhead, confidence: confidence),
+            inputPerEventInterval: Bootstrap.medianInterval(perEvent, confidence: confidence),
+            overheadWithInputInterval: Bootstrap.medianInterval(withInput, confidence: confidence),
+            repeats: timing.repeats, framesPerRepeat: timing.framesPerRepeat[0], budgetSeconds: timing.budgetSeconds,
+            stoppedBy: timing.stoppedBy, clock: timing.clock,
+            samples: ["frame": repeats.map(\.frame), "step": repeats.map(\.step), "overhead": overhead, "input": perEvent],
             noise: noise?.read(after: "interactions").reasons)
     }
 
@@ -308,34 +378,25 @@ final class InteractionsBench {
         }
     }
 
-    /// What one frame cost.
-    struct FrameTiming {
-        /// The runtime's frame: the kernel step and the delivery.
-        var frame: Double
-        var input: Double
-        var kernel: Double
-        var delivery: Double
-        var moving: Int
-        var events: Int
-        var allocations: UInt64
-        var frees: UInt64
-    }
-
-    /// One frame: the gesture events due, the kernel step, the delivery; then the script's own
-    /// bookkeeping (untimed). Timed by this thread's CPU time, as `throughput` times its one-thread
-    /// groups: a time slice given to another process is not the layer's cost.
-    private func advance() throws -> FrameTiming {
+    /// One frame: the gesture events due, the kernel step, the delivery, each a lap of ``laps``
+    /// (this thread's CPU time, as `throughput` times its one-thread groups: a time slice given
+    /// to another process is not the layer's cost); then the script's own bookkeeping (untimed).
+    private func advance() throws {
         let slot = frame % due.count
         let time = Double(frame) * Self.frameDuration
         let allocations = allocation_counter_allocations(), frees = allocation_counter_frees()
-        let t0 = threadCPUTime()
+        laps.start()
         for index in due[slot] { handleGesture(Int(index), at: time) }
-        let t1 = threadCPUTime()
+        laps.lap(Part.input.rawValue)
         try runtime.stepSprings(by: Self.frameDuration)
-        let t2 = threadCPUTime()
+        laps.lap(Part.step.rawValue)
         runtime.deliverFrame()
-        let t3 = threadCPUTime()
-        let counted = (allocation_counter_allocations() - allocations, allocation_counter_frees() - frees)
+        laps.lap(Part.delivery.rawValue)
+        counted.allocations += Double(allocation_counter_allocations() - allocations)
+        counted.frees += Double(allocation_counter_frees() - frees)
+        counted.moving += Double(runtime.lastFrameDeliveryCount)
+        counted.events += Double(due[slot].count)
+        counted.frames += 1
         // Reschedule: drags continue on the next frame; landed Tossables are dragged again soon.
         let current = due[slot]
         due[slot].removeAll(keepingCapacity: true)
@@ -343,9 +404,6 @@ final class InteractionsBench {
         for index in landed { due[(frame + 1 + Int(index) % 3) % due.count].append(index) }
         landed.removeAll(keepingCapacity: true)
         frame += 1
-        return FrameTiming(
-            frame: (t3 - t1) * 1e9, input: (t1 - t0) * 1e9, kernel: (t2 - t1) * 1e9, delivery: (t3 - t2) * 1e9,
-            moving: runtime.lastFrameDeliveryCount, events: current.count, allocations: counted.0, frees: counted.1)
     }
 
     /// The next event of Tossable `index`'s drag: began, changed (4 times), ended with the release.

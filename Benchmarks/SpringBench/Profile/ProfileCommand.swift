@@ -67,25 +67,8 @@ struct ProfileCommand {
         let bench = ThroughputBench(timer: FrameTimer(repeats: 1, secondsPerRepeat: 0.1), isa: machine.isa, progress: progress)
         let (contender, stepsPerFrame) = try bench.contender(
             ThroughputCase(kernel: kernel, springs: springs, threads: threads, group: "profile"), cache: WorkloadCache())
-        contender.prepare()
-        for _ in 0..<3 { try contender.frame() }
         progress.note("profile: \(kernel.rawValue) on \(springCountLabel(springs)) springs, " + (frames.map { "\($0) frames" } ?? "\(seconds) s"))
-        var done = 0
-        let start = now()
-        if let frames {
-            for _ in 0..<frames { try contender.frame() }
-            done = frames
-        } else {
-            // Frames in chunks of about 10 ms, so reading the clock costs nothing.
-            var chunk = 1
-            while now() - start < seconds {
-                let chunkStart = now()
-                for _ in 0..<chunk { try contender.frame() }
-                done += chunk
-                if now() - chunkStart < 0.01 { chunk *= 2 }
-            }
-        }
-        let elapsed = now() - start
+        let (done, elapsed) = try FrameTimer.run(contender, frames: frames, seconds: seconds)
         progress.finish()
         let report = Report(
             kernel: kernel.rawValue, springs: springs, threads: threads.map(String.init) ?? "auto", frames: done, seconds: elapsed,

@@ -214,14 +214,14 @@ enum JudgedFigures {
         let overhead = i.overheadInterval
             ?? Interval(estimate: i.overheadNsPerMovingInteraction, low: i.overheadNsPerMovingInteraction, high: i.overheadNsPerMovingInteraction, confidence: 0)
         rows.append(timed(
-            "interactions: above the kernel step, per moving interaction", Target(.atMost, 50), overhead, unit: .nanoseconds, repeats: i.blocks,
+            "interactions: above the kernel step, per moving interaction", Target(.atMost, 50), overhead, unit: .nanoseconds, repeats: i.repeats ?? i.blocks,
             noise: i.noise ?? [],
             details: String(format: "%.0f moving of %d Tossables; the kernel step %.0f ns per moving interaction; %.0f ns with the gesture input added",
                             i.movingInteractions.p50, i.count, i.kernelStepNs.p50 / i.movingInteractions.p50, i.overheadWithInputNsPerMovingInteraction)))
         let input = i.inputPerEventInterval
             ?? Interval(estimate: i.inputNsPerGestureEvent, low: i.inputNsPerGestureEvent, high: i.inputNsPerGestureEvent, confidence: 0)
         rows.append(timed(
-            "interactions: a gesture event, everything it drives included", Target(.atMost, 400), input, unit: .nanoseconds, repeats: i.blocks,
+            "interactions: a gesture event, everything it drives included", Target(.atMost, 400), input, unit: .nanoseconds, repeats: i.repeats ?? i.blocks,
             noise: i.noise ?? [], details: String(format: "%.0f gesture events a frame", i.gestureEventsPerFrame.p50)))
         rows.append(exact("interactions: heap bytes per Tossable (its objects, its share of the runtime's tables and the kernel's lanes)", Target(.atMost, 2048),
                           i.heapBytesPerTossable ?? .infinity, unit: .count, measured: String(format: "%.0f B", i.heapBytesPerTossable ?? 0)))

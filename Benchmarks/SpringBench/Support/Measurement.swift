@@ -4,6 +4,12 @@ import Foundation
 import Glibc
 #endif
 
+// spring-bench's one timer. Every figure it measures is timed here: groups of contenders by
+// ``FrameTimer`` (interleaved repeats, adaptive or fixed, a frame's parts through ``FrameLaps``),
+// a run under a profiler by ``FrameTimer/run(_:frames:seconds:warmUpFrames:clock:)``, and the
+// noise meter's calibration loops by ``TimingClock/best(of:_:)``, on the clocks below. Elsewhere
+// `now()` only tells how long a run or a phase took.
+
 /// Monotonic wall-clock time in seconds.
 func now() -> Double {
     var spec = timespec()
@@ -35,6 +41,18 @@ enum TimingClock: String, Codable {
         case .threadCPU: threadCPUTime()
         case .wall: SpringBench.now()
         }
+    }
+
+    /// The least of `repeats` timings of `body`, in seconds: a calibration loop's reading (the
+    /// fastest run is the one least disturbed).
+    func best(of repeats: Int, _ body: () -> Void) -> Double {
+        var best = Double.infinity
+        for _ in 0..<max(1, repeats) {
+            let start = now()
+            body()
+            best = min(best, now() - start)
+        }
+        return best
     }
 }
 
@@ -71,6 +89,46 @@ struct Contender {
     /// `SPRING_BENCH_SLOWDOWN_FOR_TESTING` factor slows (the C loops, probes and peers it never
     /// slows), so that `compare` can be shown a genuine regression.
     var isOurs = false
+    /// Running totals the frame keeps (its parts' seconds on a ``FrameLaps``, things it counted),
+    /// read before and after each timed repeat: their differences are the repeat's
+    /// (``GroupTiming/tallies``). Nil: none.
+    var tally: (() -> [Double])? = nil
+}
+
+/// A frame's parts timed apart on the timer's clock, as running totals: for a frame that must run
+/// whole (a script whose parts feed each other: the input, the step, the delivery) but whose parts
+/// are figures of their own. The frame calls ``start()``, then ``lap(_:)`` at the end of each part;
+/// ``FrameTimer`` reads ``seconds`` through the contender's ``Contender/tally``.
+final class FrameLaps {
+    /// The clock the laps read: the one the ``FrameTimer`` times the repeats by.
+    let clock: TimingClock
+    /// Seconds spent in each part so far.
+    private(set) var seconds: [Double]
+    /// The injected slowdown of each part (1: none): every part is our own code.
+    private let slowdown: Double
+    private var last = 0.0
+
+    /// Laps of `parts` parts on `clock`.
+    init(parts: Int, clock: TimingClock, slowdown: Double = FrameTimer.slowdown) {
+        self.clock = clock
+        self.seconds = [Double](repeating: 0, count: parts)
+        self.slowdown = slowdown
+    }
+
+    /// The frame's first part begins.
+    func start() { last = clock.now() }
+
+    /// `part` ends (and the next begins).
+    func lap(_ part: Int) {
+        var end = clock.now()
+        if slowdown > 1 {
+            let until = last + (end - last) * slowdown
+            while clock.now() < until {}
+            end = clock.now()
+        }
+        seconds[part] += end - last
+        last = end
+    }
 }
 
 /// The repeats of a group of contenders, interleaved.
@@ -90,6 +148,8 @@ struct GroupTiming {
     var stoppedBy: String
     /// The clock the repeats were timed by.
     var clock: TimingClock
+    /// Each contender's ``Contender/tally`` differences, one per repeat (empty: no tally).
+    var tallies: [[[Double]]] = []
 }
 
 /// Times frames the Box2D way (untimed warm-up, then repeats of a calibrated number of frames),
@@ -109,6 +169,8 @@ struct FrameTimer {
     var rule = StoppingRule(budgetSeconds: 3)
     /// The confidence level of the intervals the rule judges.
     var confidence = 0.95
+    /// Frames per repeat, instead of calibrating them to ``secondsPerRepeat`` (nil: calibrated).
+    var framesPerRepeat: Int? = nil
 
     /// The injected slowdown of our own frames (1: none), from `SPRING_BENCH_SLOWDOWN_FOR_TESTING`:
     /// a test hook for `compare`, kept out of the README's main text.
@@ -139,17 +201,22 @@ struct FrameTimer {
     }
 
     /// Times the contenders; `judged` are the (numerator, denominator) pairs whose ratios the
-    /// adaptive rule watches (none: each contender against the first).
+    /// adaptive rule watches (none: each contender against the first), or `judgedFigures`, when
+    /// given, the per-repeat figures it watches instead, from the samples and tallies so far.
     /// `clock` times the repeats (the budget is always wall time).
-    func measure(_ contenders: [Contender], judged: [(Int, Int)] = [], warmUpFrames: Int = 3, clock: TimingClock = .wall) throws -> GroupTiming {
+    func measure(
+        _ contenders: [Contender], judged: [(Int, Int)] = [], judgedFigures: ((_ samples: [[Double]], _ tallies: [[[Double]]]) -> [[Double]])? = nil,
+        warmUpFrames: Int = 3, clock: TimingClock = .wall
+    ) throws -> GroupTiming {
         var frames: [Int] = []
         for contender in contenders {
             contender.prepare()
             for _ in 0..<warmUpFrames { try contender.frame() }
-            frames.append(try calibrate(contender, clock: clock))
+            frames.append(try framesPerRepeat ?? calibrate(contender, clock: clock))
         }
         let pairs = !judged.isEmpty ? judged : (contenders.count > 1 ? (1..<contenders.count).map { ($0, 0) } : [(0, 0)])
         var samples = [[Double]](repeating: [], count: contenders.count)
+        var tallies = [[[Double]]](repeating: [], count: contenders.count)
         let started = now()
         var rounds = 0
         var stoppedBy = repeats == nil ? "precision" : "fixed"
@@ -158,6 +225,7 @@ struct FrameTimer {
             for (i, contender) in contenders.enumerated() {
                 contender.prepare()
                 try contender.frame()  // untimed: the frame after a change of settings rebuilds its plan
+                let before = contender.tally?()
                 let start = clock.now()
                 for _ in 0..<frames[i] { try contender.frame() }
                 var end = clock.now()
@@ -167,17 +235,18 @@ struct FrameTimer {
                     end = clock.now()
                 }
                 samples[i].append((end - start) / Double(frames[i]))
+                if let before, let after = contender.tally?() { tallies[i].append(zip(after, before).map { $0 - $1 }) }
             }
             rounds += 1
             if let repeats {
                 if rounds >= repeats { break }
                 continue
             }
-            let widest = pairs.compactMap { pair -> Interval? in
-                pair.0 == pair.1
-                    ? Bootstrap.medianInterval(samples[pair.0], confidence: confidence, resamples: 500)
-                    : Bootstrap.medianInterval(Bootstrap.pairedRatios(samples[pair.0], samples[pair.1]), confidence: confidence, resamples: 500)
-            }.max { $0.relativeHalfWidth < $1.relativeHalfWidth }
+            let watched = judgedFigures?(samples, tallies) ?? pairs.map { pair in
+                pair.0 == pair.1 ? samples[pair.0] : Bootstrap.pairedRatios(samples[pair.0], samples[pair.1])
+            }
+            let widest = watched.compactMap { Bootstrap.medianInterval($0, confidence: confidence, resamples: 500) }
+                .max { $0.relativeHalfWidth < $1.relativeHalfWidth }
             let elapsed = now() - started
             if !rule.shouldContinue(widest: widest, repeats: rounds, elapsed: elapsed, secondsPerRound: now() - roundStarted) {
                 if rounds >= rule.maximumRepeats { stoppedBy = "cap" }
@@ -187,7 +256,30 @@ struct FrameTimer {
         }
         return GroupTiming(
             samples: samples, framesPerRepeat: frames, repeats: rounds, budgetSeconds: repeats == nil ? rule.budgetSeconds : nil,
-            seconds: now() - started, stoppedBy: stoppedBy, clock: clock)
+            seconds: now() - started, stoppedBy: stoppedBy, clock: clock, tallies: tallies)
+    }
+
+    /// Runs `contender`'s frame `frames` times, or (nil) for about `seconds`, in chunks of about
+    /// 10 ms so that reading the clock costs nothing, untimed warm-up first: what `profile` runs
+    /// under a profiler. Returns the frames run and the seconds they took on `clock`.
+    static func run(_ contender: Contender, frames: Int?, seconds: Double, warmUpFrames: Int = 3, clock: TimingClock = .wall) throws -> (frames: Int, seconds: Double) {
+        contender.prepare()
+        for _ in 0..<warmUpFrames { try contender.frame() }
+        var done = 0
+        let start = clock.now()
+        if let frames {
+            for _ in 0..<frames { try contender.frame() }
+            done = frames
+        } else {
+            var chunk = 1
+            while clock.now() - start < seconds {
+                let chunkStart = clock.now()
+                for _ in 0..<chunk { try contender.frame() }
+                done += chunk
+                if clock.now() - chunkStart < 0.01 { chunk *= 2 }
+            }
+        }
+        return (done, clock.now() - start)
     }
 
     /// Frames that take about `secondsPerRepeat` on `clock`.

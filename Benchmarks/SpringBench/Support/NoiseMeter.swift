@@ -225,23 +225,13 @@ final class NoiseMeter {
     /// The compute probe for about 2 ms, best of 3: spring-steps per second.
     private static func calibrateCompute(_ state: UnsafeMutablePointer<Float>) -> Double {
         let steps = 4096
-        var best = Double.infinity
-        for _ in 0..<3 {
-            let start = now()
-            spring_probe_compute(state, steps, 0.99, 0.016, -0.5, 0.98)
-            best = min(best, now() - start)
-        }
+        let best = TimingClock.wall.best(of: 3) { spring_probe_compute(state, steps, 0.99, 0.016, -0.5, 0.98) }
         return Double(steps) * Double(SPRING_PROBE_COMPUTE_SPRINGS) / best
     }
 
     /// The bandwidth probe over 64 MB, best of 3: GB/s.
     private static func calibrateBandwidth(_ a: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, springs: Int) -> Double {
-        var best = Double.infinity
-        for _ in 0..<3 {
-            let start = now()
-            spring_probe_bandwidth(a, b, springs)
-            best = min(best, now() - start)
-        }
+        let best = TimingClock.wall.best(of: 3) { spring_probe_bandwidth(a, b, springs) }
         return Double(springs) * 16 / best / 1e9
     }
 }
