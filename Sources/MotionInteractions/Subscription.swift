@@ -68,6 +68,10 @@ public class Subscription {
     /// The spring stream this holds (as ``SpringConnection/holder``) was detached: cancelled, or
     /// its runtime went away. The layer's holders let go of it here.
     func springStreamDetached() {}
+    /// A hint from the subscriber: it passes the states it receives on to a closure whose
+    /// context is `context`, which a spring stream's frame prefetches before it sends a rest.
+    /// Nothing is read through it but by the closure itself; other sources ignore it.
+    func forwardsStates(to context: UnsafeRawPointer?) {}
 }
 
 /// The closures of a subscription made with ``Subscription/init(onCancel:onPause:onResume:)``.

@@ -257,7 +257,7 @@ final class InteractionsBench {
         let overheadPercentiles = overhead.isEmpty ? none : Percentiles(overhead)
         let frame = Percentiles(frameNs), kernel = Percentiles(kernelNs)
         return InteractionsReport(
-            count: count, frames: frames, warmUpFrames: warmUpFrames, springs: runtime.bank.count,
+            count: count, frames: frames, warmUpFrames: warmUpFrames, springs: runtime.kernel.count,
             movingInteractions: Percentiles(moving), frameNsP50: frame.p50, kernelStepNsP50: kernel.p50,
             overheadNsPerMovingInteraction: overheadPercentiles.p50, gestureEventsPerFrame: Percentiles(events),
             inputNsPerGestureEvent: perEvent.isEmpty ? 0 : Percentiles(perEvent).p50,
