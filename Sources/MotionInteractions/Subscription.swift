@@ -11,8 +11,9 @@
 /// `initialValue` and `initialVelocity`. ``MotionObservable/toggled(with:)`` pauses the stream a
 /// gesture takes over from. A source with nothing to pause ignores both calls.
 ///
-/// The layer's own sources (spring streams, property and recognizer observers) are subclasses
-/// that *are* their connection, so a subscription costs one object, not an object and closures.
+/// The layer's own sources are subclasses: a property's or a recognizer's observer *is* its
+/// connection, and a spring stream's subscription is one small object holding its stream, so a
+/// subscription costs no closures.
 public class Subscription {
     // Read by every delivery of an observer list and never held across a callback: no runtime
     // exclusivity check (a call per read) is needed.
