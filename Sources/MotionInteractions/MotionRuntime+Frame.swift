@@ -142,7 +142,7 @@ extension MotionRuntime {
                 }
                 // Changed during the walk (or a component the snapshot did not read): the kernel
                 // says whether it still moves, unheld, and what its values are.
-                guard !snapshot.isStale(slot: slot) || isMovingUnheld(connection) else { return false }
+                guard !snapshot.isStale(slot: slot) || Self.isMovingUnheld(connection, in: bank) else { return false }
                 connection.deliverValue(from: bank)
                 return true
             }
@@ -152,7 +152,7 @@ extension MotionRuntime {
     }
 
     /// Whether some spring of the stream moves and none is held, as the kernel has them now.
-    private func isMovingUnheld(_ connection: SpringConnection) -> Bool {
+    private static func isMovingUnheld(_ connection: SpringConnection, in bank: SpringBank<Float32Lanes>) -> Bool {
         var isMoving = false
         for handle in connection.handles {
             guard let state = bank.state(of: handle), !state.isPaused else { return false }

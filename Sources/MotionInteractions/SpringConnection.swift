@@ -15,16 +15,21 @@ class SpringConnection {
     unowned(unsafe) let runtime: MotionRuntime
     /// The kernel springs, one per component, in component order.
     let handles: ComponentHandles
+    // The fields are in declaration order (a class's stored properties are laid out so): the
+    // byte-sized ones together, so the stream and its subscriber fit one smaller heap block.
     /// Bit c set for each component c (`handles.count` low bits).
     let componentMask: UInt8
-    /// The runtime's slot for this stream (also in each spring's user value, with the spring's
-    /// component: ``FrameSnapshot/userValue(slot:component:)``), or −1 once disconnected.
-    @exclusivity(unchecked) var slot = -1
     /// The state last sent: true after `.active`, false after `.atRest`. The layer's own record
     /// of what the subscriber was told, so each change is sent once; the kernel decides it.
     @exclusivity(unchecked) var isActive = false
+    /// Values are not sent while set: the subscription is paused (its subscriber's own stream is
+    /// in charge, a drag say), even if the kernel could not hold the springs.
+    @exclusivity(unchecked) var isValueSuppressed = false
     /// The mask that pauses this stream's springs when its subscription is paused, made on first use.
     var subscriptionMask: PauseMaskID?
+    /// The runtime's slot for this stream (also in each spring's user value, with the spring's
+    /// component: ``FrameSnapshot/userValue(slot:component:)``), or −1 once disconnected.
+    @exclusivity(unchecked) var slot = -1
     /// What holds the stream for its subscriber (its ``SpringSubscription``), while it holds it:
     /// told when the stream is detached (``Subscription/springStreamDetached()``), and clears
     /// this as it goes away.
@@ -36,9 +41,6 @@ class SpringConnection {
     /// Where the state goes on from there, when the subscriber passes it on to one of its own (a
     /// Tossable's position stream, through ``Subscription/forwardsStates(to:)``): prefetched too.
     var stateForwardingContext: UnsafeRawPointer?
-    /// Values are not sent while set: the subscription is paused (its subscriber's own stream is
-    /// in charge, a drag say), even if the kernel could not hold the springs.
-    @exclusivity(unchecked) var isValueSuppressed = false
 
     init(runtime: MotionRuntime, handles: ComponentHandles, valueReceiverContext: UnsafeRawPointer?, stateReceiverContext: UnsafeRawPointer?) {
         self.runtime = runtime

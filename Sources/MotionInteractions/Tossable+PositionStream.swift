@@ -46,8 +46,6 @@ private final class TossConnection: Observation<GestureRecognizer> {
     private var isDragging = false
     private var springIsActive = false
     private var reported: MotionState?
-    /// What the subscriber's state closure captured (see ``MotionObserver/closureContexts``).
-    private let stateReceiverContext: UnsafeRawPointer?
 
     init(
         observer: MotionObserver<CGPoint>, springStream: MotionObservable<CGPoint>, space: MotionElement,
@@ -58,7 +56,6 @@ private final class TossConnection: Observation<GestureRecognizer> {
         self.space = space
         self.position = position
         self.velocity = velocity
-        stateReceiverContext = observer.closureContexts.state
     }
 
     /// Observes the recognizer, then connects the spring stream unless a drag is in progress.
@@ -75,7 +72,9 @@ private final class TossConnection: Observation<GestureRecognizer> {
             springIsActive = state == .active
             report()
         }))
-        spring.forwardsStates(to: stateReceiverContext)
+        // The spring's state goes on to the subscriber's state closure: what it captured is
+        // worth prefetching before a rest (see ``MotionObserver/closureContexts``).
+        spring.forwardsStates(to: observer.closureContexts.state)
         self.spring = spring
     }
 
