@@ -26,15 +26,14 @@ final class FrameSnapshot {
     /// Each slot's component values, for the components its bits name.
     @exclusivity(unchecked) private(set) var values: UnsafeMutablePointer<SIMD4<Float>>
     /// Each slot's components in the snapshot: bits 0–3 still moving after the step, bits 4–7
-    /// brought to rest by it.
+    /// brought to rest by it. Non-zero for exactly the slots a delivery walks. Zero past
+    /// ``slotCount`` to the next multiple of 8, so it can be scanned 8 slots at a time.
     @exclusivity(unchecked) private(set) var components: UnsafeMutablePointer<UInt8>
     /// Each slot's components that a rest event of an earlier step (or this one) left at rest,
     /// their values in ``values``: the kernel leaves a spring at rest where it is until the
     /// runtime changes it, and the runtime forgets them whenever it does
     /// (``forgetRests(ofSlot:)``). Filled from rest events only, never by asking the kernel.
     @exclusivity(unchecked) private var resting: UnsafeMutablePointer<UInt8>
-    /// One bit per slot: a spring of the stream moved or rested in the step.
-    @exclusivity(unchecked) private var moved: UnsafeMutablePointer<UInt64>
     /// One bit per slot: read the stream from the kernel, not from the snapshot.
     @exclusivity(unchecked) private var stale: UnsafeMutablePointer<UInt64>
     @exclusivity(unchecked) private var slotCapacity = 0
@@ -63,7 +62,6 @@ final class FrameSnapshot {
         values = .allocate(capacity: 0)
         components = .allocate(capacity: 0)
         resting = .allocate(capacity: 0)
-        moved = .allocate(capacity: 0)
         stale = .allocate(capacity: 0)
         order = .allocate(capacity: 0)
         layoutUserValues = .allocate(capacity: 0)
@@ -75,7 +73,6 @@ final class FrameSnapshot {
         values.deallocate()
         components.deallocate()
         resting.deallocate()
-        moved.deallocate()
         stale.deallocate()
         order.deallocate()
         layoutUserValues.deallocate()
@@ -99,30 +96,26 @@ final class FrameSnapshot {
         if slots > slotCapacity {
             // Called during a delivery too (a callback connects a stream): what the snapshot
             // holds moves over.
-            let capacity = max(slots, 2 * slotCapacity, 64)
+            // Whole words of slots (the stale bits), so whole 8-slot chunks (the components).
+            let capacity = (max(slots, 2 * slotCapacity, 64) + 63) & ~63
             let words = (capacity + 63) >> 6, oldWords = (slotCapacity + 63) >> 6
             let newValues = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
             let newComponents = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
             let newResting = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            let newMoved = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
             let newStale = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
             newValues.moveInitialize(from: values, count: slotCapacity)
             newComponents.moveInitialize(from: components, count: slotCapacity)
             newResting.moveInitialize(from: resting, count: slotCapacity)
             (newResting + slotCapacity).initialize(repeating: 0, count: capacity - slotCapacity)
-            newMoved.moveInitialize(from: moved, count: oldWords)
-            (newMoved + oldWords).initialize(repeating: 0, count: words - oldWords)
             newStale.moveInitialize(from: stale, count: oldWords)
             (newStale + oldWords).initialize(repeating: 0, count: words - oldWords)
             values.deallocate()
             components.deallocate()
             resting.deallocate()
-            moved.deallocate()
-            stale.deallocate()
+                stale.deallocate()
             values = newValues
             components = newComponents
             resting = newResting
-            moved = newMoved
             stale = newStale
             // Not read once a delivery has listed its slots.
             order.deallocate()
@@ -151,9 +144,8 @@ final class FrameSnapshot {
             stale.update(repeating: 0, count: words)
             hasStaleSlots = false
         }
-        moved.update(repeating: 0, count: words)
         self.slotCount = slotCount
-        components.initialize(repeating: 0, count: slotCount)
+        components.initialize(repeating: 0, count: (slotCount + 7) & ~7)
         layoutVersion = layout.version
 
         let count = layout.count
@@ -199,7 +191,6 @@ final class FrameSnapshot {
     private func record(_ value: Float, streamComponent: Int, bits: UInt8) {
         let slot = streamComponent >> 2, component = streamComponent & 3
         guard slot < slotCount else { return }
-        moved[slot >> 6] |= 1 << UInt64(slot & 63)
         let seen = components[slot]
         // A spring that rested in the step and was started again before the delivery (by a
         // caller between ``MotionRuntime/stepSprings(by:)`` and ``MotionRuntime/deliverFrame()``):
@@ -220,15 +211,18 @@ final class FrameSnapshot {
         resting[slot] = 0
     }
 
-    /// Lists the slots with a spring that moved or rested in the step, in slot order, into
-    /// ``order``; returns how many.
+    /// Lists the slots with a spring that moved or rested in the step (a non-zero ``components``
+    /// byte), in slot order, into ``order``; returns how many. It reads 8 slots at a time, so
+    /// the step's records need no second table of their own.
     func listMovedSlots() -> Int {
+        let bytes = UnsafeRawPointer(components)
         var count = 0
-        for word in 0..<(slotCount + 63) >> 6 {
-            var remaining = moved[word]
+        for chunk in 0..<(slotCount + 7) >> 3 {
+            var remaining = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: chunk << 3, as: UInt64.self))
             while remaining != 0 {
-                order[count] = Int32(truncatingIfNeeded: word << 6 | remaining.trailingZeroBitCount)
-                remaining &= remaining - 1
+                let byte = remaining.trailingZeroBitCount >> 3
+                order[count] = Int32(truncatingIfNeeded: chunk << 3 | byte)
+                remaining &= ~(0xFF << UInt64(byte << 3))
                 count += 1
             }
         }
