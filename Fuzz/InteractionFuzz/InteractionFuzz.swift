@@ -1,5 +1,5 @@
 import Foundation
-import MotionInteractions
+@testable import MotionInteractions
 @_spi(KernelInternals) @testable import SpringKernel
 
 /// libFuzzer's entry point for the interaction layer: a byte stream decoded into interactions,
@@ -78,11 +78,11 @@ final class InteractionHarness {
 
     func check() {
         do { try runtime.bank._checkInvariants() } catch { violated("kernel invariant: \(error)") }
-        guard runtime.isAllAtRest == (runtime.bank.awakeCount == 0) else {
-            violated("isAllAtRest \(runtime.isAllAtRest), kernel awake \(runtime.bank.awakeCount)")
+        guard runtime.isAllAtRest == (runtime.kernel.awakeCount == 0) else {
+            violated("isAllAtRest \(runtime.isAllAtRest), kernel awake \(runtime.kernel.awakeCount)")
         }
         for spring in runtime.springHandles {
-            guard (try? runtime.bank.value(of: spring))?.isFinite == true, (try? runtime.bank.velocity(of: spring))?.isFinite == true else {
+            guard (try? runtime.kernel.value(of: spring))?.isFinite == true, (try? runtime.kernel.velocity(of: spring))?.isFinite == true else {
                 violated("\(spring) is not finite")
             }
         }
@@ -202,7 +202,7 @@ final class InteractionHarness {
     }
 
     func frame() {
-        let before = runtime.bank.frame
+        let before = runtime.kernel.frame
         do {
             switch input.byte() % 3 {
             case 0: try runtime.advance(by: input.double(Self.durations))
@@ -212,7 +212,7 @@ final class InteractionHarness {
                 runtime.deliverFrame()
             }
         } catch {
-            guard runtime.bank.frame == before else { violated("a refused frame (\(error)) stepped the kernel") }
+            guard runtime.kernel.frame == before else { violated("a refused frame (\(error)) stepped the kernel") }
         }
     }
 }

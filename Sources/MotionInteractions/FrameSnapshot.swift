@@ -1,24 +1,24 @@
 import SpringKernel
 
-/// What the kernel says about the runtime's springs as a delivery begins, by stream slot: the
-/// values of the springs that moved, and which components are still moving.
+/// What the kernel says about the runtime's springs as a delivery begins, by stream slot: which
+/// streams have a spring that moved or rested in the step, the values of those springs, and which
+/// components are still moving.
 ///
-/// The runtime takes a snapshot only while the bank holds nothing but its streams' springs (it
-/// counts them); otherwise every stream is read by handle, as a spring added by hand could carry
-/// a user value that passes for a stream's.
+/// Every spring in the runtime's kernel is a stream's (only the runtime adds springs to it), and
+/// each carries its stream's slot and component as its user value: the kernel's reads and rest
+/// events name the stream themselves, so the runtime keeps no table from spring to stream.
 ///
 /// Reading each moving stream's values by handle costs a lookup a spring (handle, record, batch,
 /// slot: a cache miss in the kernel's records, which do not fit the cache); the snapshot instead
-/// streams the kernel's moving springs in storage order (``SpringBank/values(in:into:)`` and
-/// ``SpringBank/userValues(in:into:)``), each spring's user value naming its stream's slot and
-/// component, and scatters them into a table by slot that the delivery then walks in slot order.
-/// The springs the step brought to rest (not in the moving region any more) are read by handle:
-/// a few a frame.
+/// streams the kernel's moving springs in storage order (`SpringBank.values(in:into:)` and
+/// `SpringBank.userValues(in:into:)`), and scatters them into a table by slot that the delivery
+/// then walks in slot order. The springs the step brought to rest (not in the moving region any
+/// more) are read by handle: a few a frame.
 ///
 /// A snapshot is only as good as the moment it was taken: a stream whose springs the runtime
 /// changes during the delivery (a callback sets its destination, pauses it, restarts it) is
 /// marked, and read from the kernel at its turn instead, as is a stream with a component that
-/// neither moved nor rested in the step (its value was not streamed).
+/// neither moved nor rested in a step since the runtime last changed it (its value was not read).
 ///
 /// Its fields are read and written in single statements, never across a callback: no runtime
 /// exclusivity checks.
@@ -26,12 +26,13 @@ final class FrameSnapshot {
     /// Each slot's component values, for the components its bits name.
     @exclusivity(unchecked) private(set) var values: UnsafeMutablePointer<SIMD4<Float>>
     /// Each slot's components in the snapshot: bits 0–3 still moving after the step, bits 4–7
-    /// brought to rest by it.
+    /// brought to rest by it. Non-zero for exactly the slots a delivery walks. Zero past
+    /// ``slotCount`` to the next multiple of 8, so it can be scanned 8 slots at a time.
     @exclusivity(unchecked) private(set) var components: UnsafeMutablePointer<UInt8>
-    /// Each slot's components known to be at rest, their values in ``values``: noted when the
-    /// runtime last asked the kernel about the stream (``noteComponent(slot:_:restingAt:)``) or
-    /// when a step brought them to rest, and kept across frames (a spring at rest stays where it
-    /// is until the runtime changes it, and then asks again).
+    /// Each slot's components that a rest event of an earlier step (or this one) left at rest,
+    /// their values in ``values``: the kernel leaves a spring at rest where it is until the
+    /// runtime changes it, and the runtime forgets them whenever it does
+    /// (``forgetRests(ofSlot:)``). Filled from rest events only, never by asking the kernel.
     @exclusivity(unchecked) private var resting: UnsafeMutablePointer<UInt8>
     /// One bit per slot: read the stream from the kernel, not from the snapshot.
     @exclusivity(unchecked) private var stale: UnsafeMutablePointer<UInt64>
@@ -40,16 +41,19 @@ final class FrameSnapshot {
     @exclusivity(unchecked) private(set) var slotCount = 0
     /// Whether any stale bit is set.
     @exclusivity(unchecked) private var hasStaleSlots = false
+    /// The kernel's layout version when the snapshot was taken: while it has not moved, no spring
+    /// has started, rested, been held or let go since, and ``isMoving(slot:)`` is the kernel's.
+    @exclusivity(unchecked) private(set) var layoutVersion: UInt64 = 0
 
-    /// The slots a delivery walks, in order (``deliveryOrder(from:words:)``).
+    /// The slots a delivery walks, in order (``listMovedSlots()``).
     @exclusivity(unchecked) private(set) var order: UnsafeMutablePointer<Int32>
     /// The moving region's user values and values, in storage order (read buffers).
     private var layoutUserValues: UnsafeMutablePointer<UInt64>
     private var layoutValues: UnsafeMutablePointer<Float>
     private var springCapacity = 0
 
-    /// The step's rest events (``SpringBank/restedInLastStep``, in its order) as
-    /// `slot << 2 | component`, or −1 for a spring that is no stream's any more.
+    /// The step's rest events (`SpringBank.restedInLastStep`, in its order) as
+    /// `slot << 2 | component`, or −1 for a spring removed since the step.
     @exclusivity(unchecked) private(set) var restEvents: UnsafeMutablePointer<Int32>
     private var restCapacity = 0
     @exclusivity(unchecked) private(set) var restEventCount = 0
@@ -78,32 +82,22 @@ final class FrameSnapshot {
 
     // MARK: User values
 
-    /// Marks the runtime's user values (the high half), so a spring added to the bank by its
-    /// owner with a user value of its own is never taken for a stream's.
-    private static var userValueTag: UInt64 { 0x4D6F_7469 << 32 }
-
-    /// The user value of component `component` of the stream in `slot`.
+    /// The user value of component `component` of the stream in `slot`: the one place a spring
+    /// says which stream it is.
     static func userValue(slot: Int, component: Int) -> UInt64 {
-        userValueTag | UInt64(slot) << 2 | UInt64(component)
-    }
-
-    /// `slot << 2 | component` of a user value, or nil for one the runtime did not give.
-    @inline(__always)
-    static func streamComponent(ofUserValue userValue: UInt64) -> Int? {
-        guard userValue & ~0xFFFF_FFFF == userValueTag else { return nil }
-        return Int(userValue & 0xFFFF_FFFF)
+        UInt64(slot) << 2 | UInt64(component)
     }
 
     // MARK: Room
 
     /// Makes room for `slots` stream slots and `springs` kernel springs, so a frame allocates
-    /// nothing (called as streams connect; ``take(from:slotCount:)`` grows for springs the
-    /// runtime did not add).
+    /// nothing (called as streams connect; ``take(from:slotCount:)`` grows if need be).
     func reserve(slots: Int, springs: Int) {
         if slots > slotCapacity {
             // Called during a delivery too (a callback connects a stream): what the snapshot
             // holds moves over.
-            let capacity = max(slots, 2 * slotCapacity, 64)
+            // Whole words of slots (the stale bits), so whole 8-slot chunks (the components).
+            let capacity = (max(slots, 2 * slotCapacity, 64) + 63) & ~63
             let words = (capacity + 63) >> 6, oldWords = (slotCapacity + 63) >> 6
             let newValues = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: capacity)
             let newComponents = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
@@ -118,7 +112,7 @@ final class FrameSnapshot {
             values.deallocate()
             components.deallocate()
             resting.deallocate()
-            stale.deallocate()
+                stale.deallocate()
             values = newValues
             components = newComponents
             resting = newResting
@@ -140,36 +134,27 @@ final class FrameSnapshot {
 
     // MARK: Taking
 
-    /// Whether the last ``take(from:slotCount:holdsOnlyStreamSprings:)`` read anything: false
-    /// when the bank held springs that are no stream's (added by hand), whose user values could
-    /// pass for a stream's.
-    @exclusivity(unchecked) private(set) var isTrusted = false
-
-    /// Reads the moving springs in storage order and the step's rest events by handle. Unless
-    /// the bank holds only the streams' springs, it reads nothing but the rest events, and every
-    /// stream is read from the kernel.
-    func take(from bank: SpringBank<Float32Lanes>, slotCount: Int, holdsOnlyStreamSprings: Bool) {
+    /// Reads the moving springs in storage order and the step's rest events by handle.
+    func take(from bank: SpringBank<Float32Lanes>, slotCount: Int) {
         let rested = bank.restedInLastStep
         let layout = bank.storageLayout(of: .moving)
         reserve(slots: slotCount, springs: max(layout.count, rested.count))
+        let words = (max(slotCount, self.slotCount) + 63) >> 6
         if hasStaleSlots {
-            stale.update(repeating: 0, count: (self.slotCount + 63) >> 6)
+            stale.update(repeating: 0, count: words)
             hasStaleSlots = false
         }
         self.slotCount = slotCount
-        components.initialize(repeating: 0, count: slotCount)
-        isTrusted = holdsOnlyStreamSprings
+        components.initialize(repeating: 0, count: (slotCount + 7) & ~7)
+        layoutVersion = layout.version
 
         let count = layout.count
         let userValues = UnsafeMutableBufferPointer(start: layoutUserValues, count: count)
         let laneValues = UnsafeMutableBufferPointer(start: layoutValues, count: count)
         // The layout was just taken, so neither read throws; if one did, every stream with a
-        // moving spring would read its values by handle.
-        if isTrusted, (try? bank.userValues(in: layout, into: userValues)) != nil, (try? bank.values(in: layout, into: laneValues)) != nil {
-            for i in 0..<count {
-                guard let streamComponent = Self.streamComponent(ofUserValue: userValues[i]) else { continue }
-                record(laneValues[i], streamComponent: streamComponent, bits: 0x01)
-            }
+        // moving spring would go undelivered this frame (and the next frame reads them again).
+        if (try? bank.userValues(in: layout, into: userValues)) != nil, (try? bank.values(in: layout, into: laneValues)) != nil {
+            for i in 0..<count { record(laneValues[i], streamComponent: Int(truncatingIfNeeded: userValues[i]), bits: 0x01) }
         }
 
         if rested.count > restCapacity {
@@ -190,23 +175,26 @@ final class FrameSnapshot {
         for (i, spring) in rested.enumerated() {
             let userValue = read ? restedUserValues[i] : try? bank.userValue(of: spring)
             let value = read ? restedValues[i] : try? bank.value(of: spring)
-            guard let userValue, let value, let streamComponent = Self.streamComponent(ofUserValue: userValue) else {
+            guard let userValue, let value else {
                 restEvents[i] = -1
                 continue
             }
+            let streamComponent = Int(truncatingIfNeeded: userValue)
             restEvents[i] = Int32(truncatingIfNeeded: streamComponent)
-            if isTrusted { record(value, streamComponent: streamComponent, bits: 0x10) }
+            record(value, streamComponent: streamComponent, bits: 0x10)
         }
     }
 
     /// Notes `value` for a component: `bits` 0x01 for a moving one, 0x10 for one the step
-    /// brought to rest (which stays known at rest).
+    /// brought to rest (which stays known at rest until the runtime changes the stream).
     @inline(__always)
     private func record(_ value: Float, streamComponent: Int, bits: UInt8) {
         let slot = streamComponent >> 2, component = streamComponent & 3
         guard slot < slotCount else { return }
         let seen = components[slot]
-        // Two springs claiming one component (not the runtime's doing): read it by handle.
+        // A spring that rested in the step and was started again before the delivery (by a
+        // caller between ``MotionRuntime/stepSprings(by:)`` and ``MotionRuntime/deliverFrame()``):
+        // read it by handle.
         if seen & (0x11 << component) != 0 { markStale(slot: slot) }
         components[slot] = seen | bits << component
         // A moving component's resting bit was cleared by the runtime as it started it (and a
@@ -215,26 +203,26 @@ final class FrameSnapshot {
         UnsafeMutableRawPointer(values + slot).storeBytes(of: value, toByteOffset: component * 4, as: Float.self)
     }
 
-    /// Notes what the runtime just asked the kernel about a component of the stream in `slot`:
-    /// at rest at `value`, or (nil) moving or held.
+    /// Forgets which components of the stream in `slot` are at rest: the runtime changed its
+    /// springs (or the slot has a new stream), and a rest event will say again.
     @inline(__always)
-    func noteComponent(slot: Int, _ component: Int, restingAt value: Float?) {
+    func forgetRests(ofSlot slot: Int) {
         guard slot >= 0, slot < slotCapacity else { return }
-        let bit: UInt8 = 1 << component
-        guard let value else { return resting[slot] &= ~bit }
-        resting[slot] |= bit
-        UnsafeMutableRawPointer(values + slot).storeBytes(of: value, toByteOffset: component * 4, as: Float.self)
+        resting[slot] = 0
     }
 
-    /// Lists the slots whose bits are set in `bits` (`words` words), in slot order, into
-    /// ``order``; returns how many. `words * 64` must not exceed the slots reserved.
-    func listSlots(of bits: UnsafePointer<UInt64>, words: Int) -> Int {
+    /// Lists the slots with a spring that moved or rested in the step (a non-zero ``components``
+    /// byte), in slot order, into ``order``; returns how many. It reads 8 slots at a time, so
+    /// the step's records need no second table of their own.
+    func listMovedSlots() -> Int {
+        let bytes = UnsafeRawPointer(components)
         var count = 0
-        for word in 0..<words {
-            var remaining = bits[word]
+        for chunk in 0..<(slotCount + 7) >> 3 {
+            var remaining = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: chunk << 3, as: UInt64.self))
             while remaining != 0 {
-                order[count] = Int32(truncatingIfNeeded: word << 6 | remaining.trailingZeroBitCount)
-                remaining &= remaining - 1
+                let byte = remaining.trailingZeroBitCount >> 3
+                order[count] = Int32(truncatingIfNeeded: chunk << 3 | byte)
+                remaining &= ~(0xFF << UInt64(byte << 3))
                 count += 1
             }
         }
@@ -252,14 +240,18 @@ final class FrameSnapshot {
         hasStaleSlots = true
     }
 
+    /// Whether the stream in `slot` was marked to be read from the kernel.
+    @inline(__always)
+    func isStale(slot: Int) -> Bool {
+        hasStaleSlots && stale[slot >> 6] & (1 << UInt64(slot & 63)) != 0
+    }
+
     /// The values of the stream in `slot` if the snapshot holds every one of `componentMask`'s
     /// components (bit c for component c), as they are in the kernel now.
     @inline(__always)
     func values(ofSlot slot: Int, componentMask: UInt8) -> SIMD4<Float>? {
-        guard isTrusted else { return nil }
         let seen = components[slot]
-        guard (seen | resting[slot]) & componentMask == componentMask else { return nil }
-        guard !hasStaleSlots || stale[slot >> 6] & (1 << UInt64(slot & 63)) == 0 else { return nil }
+        guard (seen | resting[slot]) & componentMask == componentMask, !isStale(slot: slot) else { return nil }
         return values[slot]
     }
 
@@ -267,7 +259,7 @@ final class FrameSnapshot {
     /// the snapshot cannot say (the kernel must be asked).
     @inline(__always)
     func isMoving(slot: Int) -> Bool? {
-        guard isTrusted, !hasStaleSlots || stale[slot >> 6] & (1 << UInt64(slot & 63)) == 0 else { return nil }
+        guard !isStale(slot: slot) else { return nil }
         return components[slot] & 0x0F != 0
     }
 }

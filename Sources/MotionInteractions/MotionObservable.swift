@@ -21,21 +21,10 @@ public struct MotionObservable<T> {
     public typealias Connect = (MotionObserver<T>) -> Subscription
 
     private let connectBody: Connect
-    /// The spring, when this is a kernel spring stream as ``springSource(_:)`` makes it: a
-    /// connection of the layer's own may then hold the stream itself rather than its
-    /// subscription (see ``MotionRuntime/makeConnection(_:observer:)``).
-    let kernelSpring: AnyObject?
 
     /// A stream whose subscriptions are made by `connect`.
     public init(_ connect: @escaping Connect) {
         connectBody = connect
-        kernelSpring = nil
-    }
-
-    /// A kernel spring stream of `spring`, whose subscriptions are made by `connect`.
-    init(spring: AnyObject, _ connect: @escaping Connect) {
-        connectBody = connect
-        kernelSpring = spring
     }
 
     /// Connects `observer` to this stream; operators use this to build streams from streams.

@@ -58,7 +58,6 @@ extension MotionRuntime {
             throw .invalidFrameDuration(dt)
         }
         stepAwaitingDelivery = true
-        kernelChangeCountAtStep = kernelChangeCount
     }
 
     /// Delivers the last step: values for every stream whose springs moved, `.atRest` for every
@@ -68,7 +67,7 @@ extension MotionRuntime {
         guard stepAwaitingDelivery, !isDelivering else { return }
         stepAwaitingDelivery = false
         isDelivering = true
-        frameSnapshot.take(from: bank, slotCount: streamSlots.count, holdsOnlyStreamSprings: bank.count == streamSpringCount)
+        frameSnapshot.take(from: bank, slotCount: streamSlots.count)
         deliverMovingValues()
         deliverRests()
         runRestWaitersIfAllAtRest()
@@ -106,23 +105,18 @@ extension MotionRuntime {
         return elapsed
     }
 
-    /// Phase 1: every stream that wants delivery sends its values: from the frame's snapshot
-    /// (the kernel's moving springs read in storage order), or, for a stream the snapshot cannot
-    /// vouch for, read from the kernel at its turn.
+    /// Phase 1: every stream with a spring among the kernel's moving springs or rest events sends
+    /// its values: from the frame's snapshot (the kernel's moving springs read in storage order),
+    /// or, for a stream the snapshot cannot vouch for, read from the kernel at its turn.
     ///
-    /// The streams are found from a snapshot of the delivery bits, walked in slot order. A stream
-    /// that stops during the walk (at rest, held, cancelled by a callback) is skipped when its turn
-    /// comes; one that starts gets its first values next frame; one whose springs a callback
-    /// changed is read from the kernel. Nothing here allocates.
+    /// The streams are the snapshot's, walked in slot order. A stream cancelled during the walk
+    /// is skipped when its turn comes; one whose springs a callback changed is asked about again
+    /// (skipped if none moves any more, or it is held) and read from the kernel; one that starts
+    /// gets its first values next frame. Nothing here allocates.
     func deliverMovingValues() {
         let bank = self.bank
         let snapshot = frameSnapshot
-        let words = deliveryBits.count
-        if frameDeliveryBits.count < words {
-            frameDeliveryBits.append(contentsOf: repeatElement(0, count: words - frameDeliveryBits.count))
-        }
-        for word in 0..<words { frameDeliveryBits[word] = deliveryBits[word] }
-        let count = frameDeliveryBits.withUnsafeBufferPointer { snapshot.listSlots(of: $0.baseAddress!, words: words) }
+        let count = snapshot.listMovedSlots()
         let order = snapshot.order
         var delivered = 0
         for i in 0..<count {
@@ -139,18 +133,32 @@ extension MotionRuntime {
                 mi_prefetch(receiver)
             }
             let slot = Int(order[i])
-            // A stream that stopped during the walk (at rest, held, cancelled) has lost its bit.
-            guard deliveryBits[slot >> 6] & (1 << UInt64(slot & 63)) != 0, let entry = streamSlots[slot] else { continue }
-            entry._withUnsafeGuaranteedRef { connection in
+            // A stream cancelled during the walk has left its slot.
+            guard let entry = streamSlots[slot] else { continue }
+            let sent = entry._withUnsafeGuaranteedRef { connection in
                 if let values = snapshot.values(ofSlot: slot, componentMask: connection.componentMask) {
                     connection.deliver(values)
-                } else {
-                    connection.deliverValue(from: bank)
+                    return true
                 }
+                // Changed during the walk (or a component the snapshot did not read): the kernel
+                // says whether it still moves, unheld, and what its values are.
+                guard !snapshot.isStale(slot: slot) || Self.isMovingUnheld(connection, in: bank) else { return false }
+                connection.deliverValue(from: bank)
+                return true
             }
-            delivered += 1
+            if sent { delivered += 1 }
         }
         lastFrameDeliveryCount = delivered
+    }
+
+    /// Whether some spring of the stream moves and none is held, as the kernel has them now.
+    private static func isMovingUnheld(_ connection: SpringConnection, in bank: SpringBank<Float32Lanes>) -> Bool {
+        var isMoving = false
+        for handle in connection.handles {
+            guard let state = bank.state(of: handle), !state.isPaused else { return false }
+            isMoving = isMoving || !state.isAtRest
+        }
+        return isMoving
     }
 
     /// How many streams ahead the frame's walks prefetch (twice that for the streams themselves).
@@ -225,19 +233,16 @@ extension MotionRuntime {
     /// last of its springs to move.
     private func deliverRest(of connection: SpringConnection, slot: Int, component: Int, spring: SpringHandle) {
         guard connection.isActive, connection.handles[component] == spring else { return }
-        if kernelChangeCount == kernelChangeCountAtStep, let isMoving = frameSnapshot.isMoving(slot: slot) {
-            // Nothing changed the kernel since the step: the snapshot says whether another
-            // component still moves (the runtime pauses a stream's springs together, so one
-            // that rested in the step had none paused; the others are at rest or moving).
+        if bank.layoutVersion == frameSnapshot.layoutVersion, let isMoving = frameSnapshot.isMoving(slot: slot) {
+            // No spring changed region since the snapshot: it says whether another component
+            // still moves (the runtime pauses a stream's springs together, so one that rested in
+            // the step had none paused; the others are at rest or moving).
             guard !isMoving else { return }
         } else {
-            // A change made since the step (by a callback, say) may have started the spring
-            // or another component again: the kernel is asked.
-            guard (try? bank.isAtRest(spring)) == true,
-                connection.handles.allSatisfy({ $0 == spring || (try? bank.isAtRest($0)) == true })
-            else { return }
+            // A change made since (by a callback, say) may have started the spring or another
+            // component again: the kernel is asked.
+            guard !isAwake(connection) else { return }
         }
-        setDeliveryBit(of: connection, false)
         connection.isActive = false
         activeConnectionCount -= 1
         connection.deliverState(.atRest)

@@ -2,6 +2,13 @@ import SpringKernel
 
 /// Spring streams: adding their springs to the kernel, following their properties, pausing, and
 /// telling each stream's subscriber what the kernel says about its springs.
+///
+/// The runtime keeps no copy of what the kernel knows. Which streams get values on a frame comes
+/// from the kernel's moving springs and rest events (``FrameSnapshot``); when a stream comes to
+/// rest, from the rest events; whether a change started or stopped a stream, from the kernel's
+/// layout version (moved on by every spring that changes region: starts, rests, is held or let go)
+/// and, only when it moved, the stream's springs' state. What the runtime keeps is its own: each
+/// stream's slot and the state it last sent.
 extension MotionRuntime {
     /// Connects a spring stream: one kernel spring per component. See ``springSource(_:)``.
     func connect<T: SpringAnimatable>(_ spring: Spring<T>, to observer: MotionObserver<T>) -> Subscription {
@@ -38,35 +45,37 @@ extension MotionRuntime {
                 return nil
             }
         }
-        streamSpringCount += handles.count
         let connection = TypedSpringConnection(runtime: self, spring: spring, observer: observer, handles: ComponentHandles(handles))
         connection.slot = slot
         streamSlots[slot] = .passRetained(connection)
         frameSnapshot.reserve(slots: streamSlots.count, springs: bank.count)
+        frameSnapshot.forgetRests(ofSlot: slot)
         connection.observeSpring()
-        refresh(connection, announcing: true)
+        // The state it starts in, as the kernel has it.
+        let isActive = isAwake(connection)
+        if isActive {
+            connection.isActive = true
+            activeConnectionCount += 1
+        }
+        connection.deliverState(isActive ? .active : .atRest)
         return connection
     }
 
-    /// A free slot for a new stream (its delivery bit clear).
+    /// A free slot for a new stream.
     private func takeSlot() -> Int {
         if let free = freeStreamSlots.popLast() { return free }
-        let slot = streamSlots.count
         streamSlots.append(nil)
-        if slot >> 6 >= deliveryBits.count { deliveryBits.append(0) }
-        return slot
+        return streamSlots.count - 1
     }
 
     /// Removes the stream's springs from the kernel. It sends nothing more, not even `.atRest`.
     func disconnect(_ connection: SpringConnection) {
         guard connection.isConnected else { return }
         for handle in connection.handles { try? bank.remove(handle) }
-        streamSpringCount -= connection.handles.count
         if let mask = connection.subscriptionMask {
             try? bank.removePauseMask(mask)
             connection.subscriptionMask = nil
         }
-        kernelChangeCount += 1
         releaseSlot(of: connection)
         connection.detach()
         if connection.isActive {
@@ -80,7 +89,6 @@ extension MotionRuntime {
     /// stream are kept until it ends.
     private func releaseSlot(of connection: SpringConnection) {
         let slot = connection.slot
-        setDeliveryBit(of: connection, false)
         connection.slot = -1
         guard let entry = streamSlots[slot] else { return }
         streamSlots[slot] = nil
@@ -93,46 +101,28 @@ extension MotionRuntime {
         }
     }
 
-    /// Asks the kernel whether the stream's springs move and whether they are held, sets its
-    /// delivery bit, and sends the state if it changed (or always, when `announcing`).
-    func refresh(_ connection: SpringConnection, announcing: Bool = false) {
-        guard connection.isConnected else { return }
-        var isActive = false, isHeld = false
-        for (component, handle) in connection.handles.enumerated() {
-            guard let state = bank.state(of: handle) else { continue }
-            isActive = isActive || !state.isAtRest
-            isHeld = isHeld || state.isPaused
-            frameSnapshot.noteComponent(slot: connection.slot, component, restingAt: state.isAtRest && !state.isPaused ? state.value : nil)
-        }
-        setDeliveryBit(of: connection, isActive && !isHeld)
-        guard announcing || isActive != connection.isActive else { return }
-        if isActive != connection.isActive {
-            connection.isActive = isActive
-            activeConnectionCount += isActive ? 1 : -1
-        }
+    /// Whether any of the stream's springs is awake in the kernel (moving, or held mid-motion).
+    func isAwake(_ connection: SpringConnection) -> Bool {
+        connection.handles.contains { (try? bank.isAtRest($0)) == false }
+    }
+
+    /// After the runtime changed the stream's springs: a delivery running now reads the stream
+    /// from the kernel, not from its snapshot, and what the snapshot knew of its rests is
+    /// forgotten. If the kernel's layout version moved since `layoutVersion` (taken before the
+    /// change), a spring changed region, perhaps starting or stopping the stream: the kernel is
+    /// asked, and the state sent if it changed. If it did not move, no spring started, rested,
+    /// was held or let go, and the stream's state stands.
+    func springsChanged(of connection: SpringConnection, sinceLayoutVersion layoutVersion: UInt64) {
+        let slot = connection.slot
+        if isDelivering { frameSnapshot.markStale(slot: slot) }
+        frameSnapshot.forgetRests(ofSlot: slot)
+        guard bank.layoutVersion != layoutVersion else { return }
+        let isActive = isAwake(connection)
+        guard isActive != connection.isActive else { return }
+        connection.isActive = isActive
+        activeConnectionCount += isActive ? 1 : -1
         connection.deliverState(isActive ? .active : .atRest)
         if !isActive { runRestWaitersIfAllAtRest() }
-    }
-
-    /// Notes that the runtime changed the stream's springs in the kernel: a rest event of the last
-    /// step is checked against the kernel again, and a delivery running now reads the stream's
-    /// values from the kernel, not from its snapshot.
-    func springsChanged(of connection: SpringConnection) {
-        kernelChangeCount += 1
-        if isDelivering { frameSnapshot.markStale(slot: connection.slot) }
-    }
-
-    /// Sets or clears the stream's delivery bit.
-    @inline(__always)
-    func setDeliveryBit(of connection: SpringConnection, _ wantsDelivery: Bool) {
-        let slot = connection.slot
-        guard slot >= 0 else { return }
-        let bit: UInt64 = 1 << UInt64(slot & 63)
-        if wantsDelivery {
-            deliveryBits[slot >> 6] |= bit
-        } else {
-            deliveryBits[slot >> 6] &= ~bit
-        }
     }
 
     /// Pulls toward a new destination, keeping velocity; unusable components are ignored.
@@ -145,6 +135,7 @@ extension MotionRuntime {
     func retarget<T>(_ connection: TypedSpringConnection<T>, to destination: SIMD4<Float>) {
         guard connection.isConnected, let initialValue = connection.initialValue else { return }
         let start = isResting(connection) ? initialValue.value.springComponents : nil
+        let layoutVersion = bank.layoutVersion
         var changed = false
         for (component, handle) in connection.handles.enumerated() {
             let target = destination[component]
@@ -161,8 +152,7 @@ extension MotionRuntime {
             changed = true
         }
         guard changed else { return }
-        springsChanged(of: connection)
-        refresh(connection)
+        springsChanged(of: connection, sinceLayoutVersion: layoutVersion)
     }
 
     /// Whether every one of the stream's springs is at rest in the kernel and none is held.
@@ -176,9 +166,9 @@ extension MotionRuntime {
     /// (65,536 configurations in use already), a component keeps the one it had.
     func reconfigure(_ connection: SpringConnection, _ configuration: SpringConfiguration) {
         guard connection.isConnected else { return }
+        let layoutVersion = bank.layoutVersion
         for handle in connection.handles { try? bank.setConfiguration(of: handle, to: configuration) }
-        springsChanged(of: connection)
-        refresh(connection)
+        springsChanged(of: connection, sinceLayoutVersion: layoutVersion)
     }
 
     // MARK: Pauses
@@ -187,12 +177,14 @@ extension MotionRuntime {
     // each recognizer of a PausesSpring), held with `hold` and let go with `letGo`, which restarts
     // the springs no other mask holds from the spring's `initialValue` and `initialVelocity`.
 
-    /// Holds the stream's springs still through `mask`.
+    /// Holds the stream's springs still through `mask`. A hold changes no stream's state (held
+    /// mid-motion is still active, held at rest still at rest), and held springs are not among
+    /// the kernel's moving springs, so the stream gets no values until it is let go.
     func hold(_ connection: SpringConnection, with mask: PauseMaskID) {
         guard connection.isConnected else { return }
         try? bank.pause(mask)
-        springsChanged(of: connection)
-        refresh(connection)
+        // The layout version moved, but only to holding: nothing to ask.
+        springsChanged(of: connection, sinceLayoutVersion: bank.layoutVersion)
     }
 
     /// Lets go of `mask`'s hold; the springs no other mask holds restart from the spring's
@@ -200,6 +192,7 @@ extension MotionRuntime {
     /// continues from where it was paused).
     func letGo(_ connection: SpringConnection, from mask: PauseMaskID) {
         guard connection.isConnected else { return }
+        let layoutVersion = bank.layoutVersion
         // Every mask the runtime makes holds all of a stream's springs, so this frees all of them
         // or none: the restart states are given for every component with a usable initial value
         // (the kernel applies them to the springs it frees, and checks them all first).
@@ -232,8 +225,7 @@ extension MotionRuntime {
             // Restart states are validated, so this is not expected; resume in place rather than stay held.
             try? bank.resume(mask)
         }
-        springsChanged(of: connection)
-        refresh(connection)
+        springsChanged(of: connection, sinceLayoutVersion: layoutVersion)
     }
 
     /// Holds the stream's springs still through its own pause mask (made on first use).

@@ -14,13 +14,17 @@ import SpringKernel
 ///
 /// ## A frame
 /// ``advance(by:)`` is two phases, public so a profiler can time them apart:
-/// 1. ``stepSprings(by:)``: the kernel step alone (`bank.step(dt:)`, inlined into the caller).
-/// 2. ``deliverFrame()``: each spring stream whose springs moved (marked by one bit per stream,
-///    so nothing is searched) reads its values from the kernel and sends them; then each stream
-///    whose last moving component the kernel listed in `restedInLastStep` sends `.atRest`; then
-///    ``whenAllAtRest(_:)`` actions run if nothing moves.
+/// 1. ``stepSprings(by:)``: the kernel step alone (`SpringBank.step(dt:)`, inlined into the caller).
+/// 2. ``deliverFrame()``: each spring stream with a spring in the kernel's moving springs or in
+///    its rest events (found from each spring's user value, which names its stream, so nothing
+///    is searched) sends its values; then each stream whose last moving component the kernel
+///    listed in `restedInLastStep` sends `.atRest`; then ``whenAllAtRest(_:)`` actions run if
+///    nothing moves.
 ///
-/// The layer never integrates a spring: every value comes from the kernel. In steady state a
+/// The layer never integrates a spring: every value comes from the kernel, and so does whether a
+/// stream moves, rests or is held (its moving springs, rest events, layout version and state);
+/// the layer keeps only what it sent. The kernel is the runtime's own: ``kernel`` reads it, and
+/// only the runtime changes it, so every spring in it is a stream's. In steady state a
 /// frame allocates nothing (nor does a gesture event): the tables are reused, and the closures
 /// were made when the streams were connected.
 ///
@@ -46,9 +50,9 @@ import SpringKernel
 ///   nothing more, not even from the frame being delivered; every other stream of that frame is
 ///   delivered exactly once.
 public final class MotionRuntime {
-    /// The spring kernel: every spring of this runtime. Read it (values, rest frames, counts)
-    /// freely; changing it directly bypasses the runtime's bookkeeping.
-    public let bank: SpringBank<Float32Lanes>
+    /// The spring kernel: every spring of this runtime, and nothing else (only the runtime adds
+    /// springs to it, so each spring's user value names its stream). Read it through ``kernel``.
+    @usableFromInline let bank: SpringBank<Float32Lanes>
 
     /// A step was taken and its changes are not delivered yet.
     @usableFromInline var stepAwaitingDelivery = false
@@ -64,14 +68,9 @@ public final class MotionRuntime {
     /// (retained by hand, so the frame loop reaches them without reference counting): a
     /// subscription dropped without being cancelled keeps running.
     ///
-    /// This and the bits below are read and written in single statements, never across a
-    /// callback, so they skip the runtime exclusivity checks that would cost a call per access.
+    /// Read and written in single statements, never across a callback, so it skips the runtime
+    /// exclusivity checks that would cost a call per access.
     @exclusivity(unchecked) var streamSlots: ContiguousArray<Unmanaged<SpringConnection>?> = []
-    /// Bit s set while the stream in slot s wants delivery: some spring moving, none held.
-    @exclusivity(unchecked) var deliveryBits: ContiguousArray<UInt64> = []
-    /// `deliveryBits` as the delivery of a frame began: a stream started by a callback during the
-    /// delivery gets its first values the next frame.
-    @exclusivity(unchecked) var frameDeliveryBits: ContiguousArray<UInt64> = []
     var freeStreamSlots: [Int] = []
     /// Slots freed during a delivery, reusable once it ends (so no new stream takes a slot the
     /// frame's bits still name).
@@ -79,17 +78,9 @@ public final class MotionRuntime {
     /// Streams disconnected during a delivery (perhaps from their own callback, with their
     /// method still running), kept alive until it ends.
     var retiredConnections: [SpringConnection] = []
-    /// Changes the runtime made to kernel springs (retargets, restarts, pauses): a rest event of
-    /// the last step needs checking against the kernel only if a callback changed something since.
-    @exclusivity(unchecked) @usableFromInline var kernelChangeCount = 0
-    /// `kernelChangeCount` when the last step was taken.
-    @usableFromInline var kernelChangeCountAtStep = 0
     /// The kernel's moving springs and rest events as the delivery began, by stream slot.
     let frameSnapshot = FrameSnapshot()
-    /// The kernel springs of the connected streams: the bank's count unless someone added or
-    /// removed springs by hand (then no snapshot is trusted).
-    var streamSpringCount = 0
-    /// Streams not at rest (moving, or paused mid-motion).
+    /// Streams whose last state sent was `.active` (see ``SpringConnection/isActive``).
     var activeConnectionCount = 0
     /// How many spring streams were sent values in the last frame (the streams whose springs moved).
     public internal(set) var lastFrameDeliveryCount = 0

@@ -97,9 +97,9 @@ extension MotionRuntime {
             observation.cancel()
             if propertySpring.gesturePauses[key] === pause { propertySpring.gesturePauses[key] = nil }
             guard let self else { return }
+            let layoutVersion = self.bank.layoutVersion
             try? self.bank.removePauseMask(mask)
-            self.springsChanged(of: connection)
-            self.refresh(connection)
+            self.springsChanged(of: connection, sinceLayoutVersion: layoutVersion)
         })
         adopt(pause.subscription)
         updatePause(pause, of: propertySpring, releaseVelocity: releaseVelocity)

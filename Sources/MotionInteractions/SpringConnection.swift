@@ -4,8 +4,9 @@ import SpringKernel
 /// runtime, and its subscriber.
 ///
 /// The layer keeps no copy of what the kernel knows about the springs (moving, at rest, held):
-/// it asks the kernel after it changes them, and the kernel's rest events carry the stream's slot
-/// as each spring's user value. What it keeps is its own: the slot, and the state it last sent.
+/// the kernel's moving springs and rest events carry the stream's slot as each spring's user
+/// value, and after a change the kernel's layout version says whether to ask it anything. What
+/// the stream keeps is its own: the slot, and the state it last sent.
 /// The hot fields live here, in a non-generic base class, so the frame loop walks plain
 /// references and makes one virtual call per moving stream.
 class SpringConnection {
@@ -14,29 +15,32 @@ class SpringConnection {
     unowned(unsafe) let runtime: MotionRuntime
     /// The kernel springs, one per component, in component order.
     let handles: ComponentHandles
+    // The fields are in declaration order (a class's stored properties are laid out so): the
+    // byte-sized ones together, so the stream and its subscriber fit one smaller heap block.
     /// Bit c set for each component c (`handles.count` low bits).
     let componentMask: UInt8
-    /// The runtime's slot for this stream (also each spring's user value, plus one), or −1 once
-    /// disconnected.
-    @exclusivity(unchecked) var slot = -1
-    /// The state last sent: true after `.active`, false after `.atRest`.
+    /// The state last sent: true after `.active`, false after `.atRest`. The layer's own record
+    /// of what the subscriber was told, so each change is sent once; the kernel decides it.
     @exclusivity(unchecked) var isActive = false
+    /// Values are not sent while set: the subscription is paused (its subscriber's own stream is
+    /// in charge, a drag say), even if the kernel could not hold the springs.
+    @exclusivity(unchecked) var isValueSuppressed = false
     /// The mask that pauses this stream's springs when its subscription is paused, made on first use.
     var subscriptionMask: PauseMaskID?
-    /// What holds the stream for its subscriber (its ``SpringSubscription``, or a connection of
-    /// the layer's own that holds the stream directly), while it holds it: told when the stream
-    /// is detached (``Subscription/springStreamDetached()``), and clears this as it goes away.
+    /// The runtime's slot for this stream (also in each spring's user value, with the spring's
+    /// component: ``FrameSnapshot/userValue(slot:component:)``), or −1 once disconnected.
+    @exclusivity(unchecked) var slot = -1
+    /// What holds the stream for its subscriber (its ``SpringSubscription``), while it holds it:
+    /// told when the stream is detached (``Subscription/springStreamDetached()``), and clears
+    /// this as it goes away.
     unowned(unsafe) var holder: Subscription?
     /// Where the subscriber's value and state closures keep what they captured (see
     /// ``MotionObserver/closureContexts``): the frame prefetches them a few streams ahead.
     private(set) var valueReceiverContext: UnsafeRawPointer?
     private(set) var stateReceiverContext: UnsafeRawPointer?
-    /// Where the state goes on from there, when the holder passes it on to a subscriber of its
-    /// own (a Tossable's position stream): prefetched too.
+    /// Where the state goes on from there, when the subscriber passes it on to one of its own (a
+    /// Tossable's position stream, through ``Subscription/forwardsStates(to:)``): prefetched too.
     var stateForwardingContext: UnsafeRawPointer?
-    /// Values are not sent while set (the holder's own stream is in charge, a drag say), as a
-    /// subscriber that drops them would, without a call to it.
-    @exclusivity(unchecked) var isValueSuppressed = false
 
     init(runtime: MotionRuntime, handles: ComponentHandles, valueReceiverContext: UnsafeRawPointer?, stateReceiverContext: UnsafeRawPointer?) {
         self.runtime = runtime
@@ -109,14 +113,21 @@ final class SpringSubscription: Subscription {
         self.connection = nil
     }
 
+    /// Holds the springs still; no values are sent until it resumes.
     override func sourcePause() {
         guard let connection, connection.isConnected else { return }
+        connection.isValueSuppressed = true
         connection.runtime.pauseSubscription(of: connection)
     }
 
     override func sourceResume() {
         guard let connection, connection.isConnected else { return }
+        connection.isValueSuppressed = false
         connection.runtime.resumeSubscription(of: connection)
+    }
+
+    override func forwardsStates(to context: UnsafeRawPointer?) {
+        connection?.stateForwardingContext = context
     }
 }
 

@@ -1,5 +1,9 @@
 /// A function that turns a spring into a stream of its values: what interactions take so an
 /// engine can choose how springs are run. ``springSource(_:)`` is the kernel-backed one.
+///
+/// A subscription to the stream is paused while a gesture is in charge (``Tossable``,
+/// ``MotionObservable/toggled(with:)``): the stream should send no values while paused, as
+/// ``springSource(_:)``'s does.
 public typealias SpringSource<T: SpringAnimatable> = (Spring<T>) -> MotionObservable<T>
 
 /// The stream of `spring`'s values, run by the kernel of the runtime it is subscribed in.
@@ -14,7 +18,8 @@ public typealias SpringSource<T: SpringAnimatable> = (Spring<T>) -> MotionObserv
 ///   last one is exactly the destination).
 ///
 /// Cancelling removes the springs from the kernel. Pausing the subscription holds them still (a
-/// kernel pause mask); resuming restarts them from `initialValue` and `initialVelocity`. A
+/// kernel pause mask) and sends no values until it resumes; resuming restarts them from
+/// `initialValue` and `initialVelocity`. A
 /// destination written while the springs are at rest starts them again from `initialValue`, with
 /// no velocity.
 ///
@@ -23,7 +28,7 @@ public typealias SpringSource<T: SpringAnimatable> = (Spring<T>) -> MotionObserv
 /// springSource(spring).subscribe(in: runtime, next: { position.value = $0 })
 /// ```
 public func springSource<T: SpringAnimatable>(_ spring: Spring<T>) -> MotionObservable<T> {
-    MotionObservable(spring: spring) { observer in
+    MotionObservable { observer in
         observer.runtime.connect(spring, to: observer)
     }
 }

@@ -11,8 +11,9 @@
 /// `initialValue` and `initialVelocity`. ``MotionObservable/toggled(with:)`` pauses the stream a
 /// gesture takes over from. A source with nothing to pause ignores both calls.
 ///
-/// The layer's own sources (spring streams, property and recognizer observers) are subclasses
-/// that *are* their connection, so a subscription costs one object, not an object and closures.
+/// The layer's own sources are subclasses: a property's or a recognizer's observer *is* its
+/// connection, and a spring stream's subscription is one small object holding its stream, so a
+/// subscription costs no closures.
 public class Subscription {
     // Read by every delivery of an observer list and never held across a callback: no runtime
     // exclusivity check (a call per read) is needed.
@@ -68,6 +69,10 @@ public class Subscription {
     /// The spring stream this holds (as ``SpringConnection/holder``) was detached: cancelled, or
     /// its runtime went away. The layer's holders let go of it here.
     func springStreamDetached() {}
+    /// A hint from the subscriber: it passes the states it receives on to a closure whose
+    /// context is `context`, which a spring stream's frame prefetches before it sends a rest.
+    /// Nothing is read through it but by the closure itself; other sources ignore it.
+    func forwardsStates(to context: UnsafeRawPointer?) {}
 }
 
 /// The closures of a subscription made with ``Subscription/init(onCancel:onPause:onResume:)``.

@@ -25,31 +25,27 @@ extension Tossable {
 /// the preferred stream first) and holds the spring stream, pausing it while the drag is active
 /// and resuming it at the release.
 ///
-/// A kernel spring stream (``springSource(_:)``'s) is held directly, as its connection: a gesture
-/// event pauses or restarts the springs without going through a subscription object, and the
-/// frame sends the spring's values straight to this stream's subscriber (the connection drops
-/// them while the drag is in charge). Another spring source's stream is held by its subscription.
+/// The spring stream is held by its subscription, whatever its source, and sends its values
+/// straight to this stream's subscriber: no closure of this object runs per value. While the drag
+/// is in charge the subscription is paused, and a paused spring stream sends no values
+/// (``SpringSource``); the frame then reaches this object only for the spring's state.
 ///
-/// The spring stream's closures hold this object and it holds the stream: the cycle ends when the
-/// connection is cancelled, or when the runtime that runs the spring goes away.
+/// The spring stream's state closure holds this object and it holds the stream's subscription:
+/// the cycle ends when the connection is cancelled, or when the runtime that runs the spring goes
+/// away (the subscription then lets go of the stream).
 private final class TossConnection: Observation<GestureRecognizer> {
     private let observer: MotionObserver<CGPoint>
     private let springStream: MotionObservable<CGPoint>
     private let space: MotionElement
     private let position: ReactiveProperty<CGPoint>
     private let velocity: ReactiveProperty<CGPoint>
-    /// The kernel spring stream, held directly, once it is connected (see the type's notes).
-    private var springConnection: TypedSpringConnection<CGPoint>?
-    /// Another spring source's subscription (or an empty one, for a stream the kernel refused),
-    /// once it is connected.
+    /// The spring stream's subscription, once it is connected.
     private var spring: Subscription?
     private var anchor = GestureAnchor<CGPoint>()
     /// Whether the drag is active (the preferred stream of the toggle).
     private var isDragging = false
     private var springIsActive = false
     private var reported: MotionState?
-    /// What the subscriber's state closure captured (see ``MotionObserver/closureContexts``).
-    private let stateReceiverContext: UnsafeRawPointer?
 
     init(
         observer: MotionObserver<CGPoint>, springStream: MotionObservable<CGPoint>, space: MotionElement,
@@ -60,9 +56,7 @@ private final class TossConnection: Observation<GestureRecognizer> {
         self.space = space
         self.position = position
         self.velocity = velocity
-        stateReceiverContext = observer.closureContexts.state
     }
-
 
     /// Observes the recognizer, then connects the spring stream unless a drag is in progress.
     func connect(to recognizer: GestureRecognizer) {
@@ -73,33 +67,15 @@ private final class TossConnection: Observation<GestureRecognizer> {
     }
 
     private func connectSpring() {
-        let springObserver = MotionObserver<CGPoint>(runtime: observer.runtime, next: { [self] value in
-            if !isDragging { observer.next(value) }
-        }, state: { [self] state in
+        // The values go to the subscriber as they are (the closure as stored: no wrapper).
+        let spring = springStream.connect(MotionObserver(valuesOf: observer, state: { [self] state in
             springIsActive = state == .active
             report()
-        })
-        guard let kernelSpring = springStream.kernelSpring as? Spring<CGPoint> else {
-            spring = springStream.connect(springObserver)
-            return
-        }
-        // The kernel stream sends its values to the subscriber itself (none while dragging).
-        guard let connection = observer.runtime.makeConnection(
-            kernelSpring, observer: MotionObserver(valuesOf: observer, state: springObserver.state))
-        else {
-            // The kernel is full: the stream stays where it is, as springSource's does.
-            springObserver.state(.atRest)
-            spring = Subscription()
-            return
-        }
-        connection.holder = self
-        connection.stateForwardingContext = stateReceiverContext
-        springConnection = connection
-    }
-
-    /// The kernel stream was detached (its runtime went away): let go of it.
-    override func springStreamDetached() {
-        springConnection = nil
+        }))
+        // The spring's state goes on to the subscriber's state closure: what it captured is
+        // worth prefetching before a rest (see ``MotionObserver/closureContexts``).
+        spring.forwardsStates(to: observer.closureContexts.state)
+        self.spring = spring
     }
 
     override func receive(_ recognizer: GestureRecognizer) {
@@ -119,10 +95,7 @@ private final class TossConnection: Observation<GestureRecognizer> {
         // The release velocity is written before the spring restarts from it.
         velocity.value = recognizer.velocity(in: space)
         isDragging = false
-        if let springConnection {
-            springConnection.isValueSuppressed = false
-            if springConnection.isConnected { springConnection.runtime.resumeSubscription(of: springConnection) }
-        } else if let spring {
+        if let spring {
             spring.resume()
         } else if !isCancelled {
             connectSpring()
@@ -132,12 +105,7 @@ private final class TossConnection: Observation<GestureRecognizer> {
 
     /// Holds the spring still while the drag is in charge.
     private func pauseSpring() {
-        if let springConnection {
-            springConnection.isValueSuppressed = true
-            if springConnection.isConnected { springConnection.runtime.pauseSubscription(of: springConnection) }
-        } else {
-            spring?.pause()
-        }
+        spring?.pause()
     }
 
     /// Sends the combined state if it changed since the last report.
@@ -150,13 +118,8 @@ private final class TossConnection: Observation<GestureRecognizer> {
 
     override func sourceCancel() {
         super.sourceCancel()
-        let spring = self.spring, springConnection = self.springConnection
+        let spring = self.spring
         self.spring = nil
-        self.springConnection = nil
         spring?.cancel()
-        if let springConnection {
-            springConnection.holder = nil
-            if springConnection.isConnected { springConnection.runtime.disconnect(springConnection) }
-        }
     }
 }

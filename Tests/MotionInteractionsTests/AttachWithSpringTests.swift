@@ -21,14 +21,14 @@ struct AttachWithSpringTests {
 
         var restFrames: [Int] = []
         let observation = attach.state.observe { [unowned runtime] state in
-            if state == .atRest { restFrames.append(runtime.bank.frame) }
+            if state == .atRest { restFrames.append(runtime.kernel.frame) }
         }
         try runtime.advance(by: frame60)
-        let expected = try #require(try runtime.springHandles.compactMap { try runtime.bank.restFrame(of: $0) }.max())
+        let expected = try #require(try runtime.springHandles.compactMap { try runtime.kernel.restFrame(of: $0) }.max())
         try runtime.advanceUntilAllAtRest()
         #expect(restFrames == [expected])
         #expect(view.position.value == CGPoint(x: 120, y: -80))
-        for handle in runtime.springHandles { #expect(try runtime.bank.tolerance(of: handle) == 1) }
+        for handle in runtime.springHandles { #expect(try runtime.kernel.tolerance(of: handle) == 1) }
         observation.cancel()
     }
 
@@ -39,9 +39,9 @@ struct AttachWithSpringTests {
         let targetView = MotionElement(position: CGPoint(x: 100, y: 100))
         try runtime.add(AttachWithSpring(position: view.position, to: targetView.position, springSource: springSource))
         try runtime.advanceFrames(4)
-        let velocities = try runtime.springHandles.map { try runtime.bank.velocity(of: $0) }
+        let velocities = try runtime.springHandles.map { try runtime.kernel.velocity(of: $0) }
         targetView.position.value = CGPoint(x: -50, y: 300)
-        #expect(try runtime.springHandles.map { try runtime.bank.velocity(of: $0) } == velocities)
+        #expect(try runtime.springHandles.map { try runtime.kernel.velocity(of: $0) } == velocities)
         try runtime.advanceUntilAllAtRest()
         #expect(view.position.value == CGPoint(x: -50, y: 300))
     }
@@ -55,8 +55,8 @@ struct AttachWithSpringTests {
         attach.springConfiguration.value = try SpringConfiguration(tension: 1323, friction: 91)
         try runtime.add(attach)
         let y = runtime.springHandles[1]
-        #expect(try runtime.bank.velocity(of: y) == -4000)
-        #expect(try runtime.bank.configuration(of: y).tension == 1323)
+        #expect(try runtime.kernel.velocity(of: y) == -4000)
+        #expect(try runtime.kernel.configuration(of: y).tension == 1323)
         var minimum = CGFloat.infinity
         let observation = view.position.observe { minimum = min(minimum, $0.y) }
         try runtime.advanceUntilAllAtRest()
@@ -73,7 +73,7 @@ struct AttachWithSpringTests {
         attach.positionStream = ReactiveProperty(CGPoint(x: 7, y: 7)).stream
         try runtime.add(attach)
         #expect(view.position.value == CGPoint(x: 7, y: 7))
-        #expect(runtime.bank.count == 0)
+        #expect(runtime.kernel.count == 0)
     }
 }
 
@@ -99,7 +99,7 @@ struct TossableTests {
         var script = ScriptedDrag(tossable.panGestureRecognizer)
         script.begin()
         #expect(tossable.state.value == .active)
-        #expect(try runtime.bank.isPaused(springs[0]))
+        #expect(try runtime.kernel.isPaused(springs[0]))
         for step in 1...8 {
             script.move(to: CGPoint(x: 10 * Double(step), y: 25 * Double(step)))
             try runtime.advance(by: frame60)
@@ -110,17 +110,17 @@ struct TossableTests {
         #expect(abs(velocity.x - 600) < 1e-6 && abs(velocity.y - 1500) < 1e-6)
         #expect(tossable.initialVelocity.value == velocity)
         #expect(view.position.value == CGPoint(x: 90, y: 225))
-        #expect(try runtime.bank.value(of: springs[0]) == 90)
-        #expect(try runtime.bank.velocity(of: springs[0]) == Float(velocity.x))
-        #expect(try runtime.bank.velocity(of: springs[1]) == Float(velocity.y))
+        #expect(try runtime.kernel.value(of: springs[0]) == 90)
+        #expect(try runtime.kernel.velocity(of: springs[0]) == Float(velocity.x))
+        #expect(try runtime.kernel.velocity(of: springs[1]) == Float(velocity.y))
 
         try runtime.advance(by: frame60)
         // Tossed onward first: the release velocity carries it further from the destination.
         #expect(view.position.value.y > 225)
-        let expected = try #require(try springs.compactMap { try runtime.bank.restFrame(of: $0) }.max())
+        let expected = try #require(try springs.compactMap { try runtime.kernel.restFrame(of: $0) }.max())
         var restFrames: [Int] = []
         let observation = tossable.state.observe { [unowned runtime] state in
-            if state == .atRest { restFrames.append(runtime.bank.frame) }
+            if state == .atRest { restFrames.append(runtime.kernel.frame) }
         }
         try runtime.advanceUntilAllAtRest()
         #expect(restFrames == [expected])
@@ -143,10 +143,10 @@ struct TossableTests {
         script.end(at: CGPoint(x: 2e15, y: -4e15))
         let velocity = tossable.panGestureRecognizer.velocity
         #expect(velocity.x > 0 && velocity.y < 0)
-        #expect(try runtime.bank.value(of: springs[0]) == 1e15)
-        #expect(try runtime.bank.value(of: springs[1]) == -1e15)
-        #expect(try runtime.bank.velocity(of: springs[0]) == Float(velocity.x))
-        #expect(try runtime.bank.velocity(of: springs[1]) == Float(velocity.y))
+        #expect(try runtime.kernel.value(of: springs[0]) == 1e15)
+        #expect(try runtime.kernel.value(of: springs[1]) == -1e15)
+        #expect(try runtime.kernel.velocity(of: springs[0]) == Float(velocity.x))
+        #expect(try runtime.kernel.velocity(of: springs[1]) == Float(velocity.y))
         #expect(tossable.state.value == .active)
         try runtime.advance(by: frame60)
         #expect(tossable.state.value == .active)
@@ -187,8 +187,8 @@ struct TossableTests {
         script.move(to: CGPoint(x: 0, y: 40))
         tossable.panGestureRecognizer.handle(.cancelled(timestamp: script.time + frame60))
         #expect(tossable.initialVelocity.value == .zero)
-        #expect(try runtime.bank.velocity(of: runtime.springHandles[1]) == 0)
-        #expect(try runtime.bank.value(of: runtime.springHandles[1]) == 40)
+        #expect(try runtime.kernel.velocity(of: runtime.springHandles[1]) == 0)
+        #expect(try runtime.kernel.value(of: runtime.springHandles[1]) == 40)
         try runtime.advanceUntilAllAtRest()
         #expect(view.position.value == .zero)
     }
@@ -260,7 +260,7 @@ struct TossableTests {
             tossables.append(tossable)
             try runtime.add(tossable)
         }
-        #expect(runtime.bank.count == 40)
+        #expect(runtime.kernel.count == 40)
         try runtime.advance(by: frame60)
         // The first one starts on its destination: it is at rest and sent nothing.
         #expect(runtime.lastFrameDeliveryCount == 19)

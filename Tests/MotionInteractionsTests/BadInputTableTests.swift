@@ -1,5 +1,5 @@
 import Foundation
-import MotionInteractions
+@testable import MotionInteractions
 @_spi(KernelInternals) import SpringKernel
 import Testing
 
@@ -45,7 +45,7 @@ struct InteractionBadInputTableTests {
         other.record(springSource(Spring(to: ReactiveProperty(Float(-100)), initialValue: ReactiveProperty(Float(0)))), in: runtime)
         try runtime.advanceFrames(2)
         #expect(errors == Array(repeating: .reentrantAdvance, count: 4))
-        #expect(values == 2 && other.values.count == 2 && runtime.bank.frame == 2)
+        #expect(values == 2 && other.values.count == 2 && runtime.kernel.frame == 2)
     }
 
     @Test("a kernel that refuses the stream's springs (65,536 configurations already): the stream is at rest and inert")
@@ -54,13 +54,13 @@ struct InteractionBadInputTableTests {
         for i in 0..<SpringBank<Float32Lanes>.maximumConfigurationCount {
             try runtime.bank.add(value: 0, target: 0, configuration: try SpringConfiguration(tension: Double(i + 1)), tolerance: 1)
         }
-        let count = runtime.bank.count
+        let count = runtime.kernel.count
         let spring = Spring(to: ReactiveProperty(CGPoint(x: 50, y: 50)), initialValue: ReactiveProperty(CGPoint.zero))
         spring.configuration.value = try SpringConfiguration(tension: 0.5, friction: 3)
         let recorder = StreamRecorder<CGPoint>()
         let subscription = recorder.record(springSource(spring), in: runtime)
         #expect(recorder.states == [.atRest])
-        #expect(runtime.bank.count == count)  // the first component's spring was taken out again
+        #expect(runtime.kernel.count == count)  // the first component's spring was taken out again
         spring.destination.value = CGPoint(x: 1, y: 1)
         subscription.pause()
         subscription.resume()

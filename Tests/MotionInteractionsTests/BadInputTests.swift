@@ -57,10 +57,10 @@ struct BadInputTests {
         try runtime.add(attach)
         try runtime.advanceFrames(2)
         destination.value = CGPoint(x: CGFloat.nan, y: 80)
-        let handles = runtime.springHandles.filter { try! runtime.bank.target(of: $0) != 200 && runtime.bank.target(of: $0) != -120 }
-        #expect(try handles.map { try runtime.bank.target(of: $0) } == [50, 80])
+        let handles = runtime.springHandles.filter { try! runtime.kernel.target(of: $0) != 200 && runtime.kernel.target(of: $0) != -120 }
+        #expect(try handles.map { try runtime.kernel.target(of: $0) } == [50, 80])
         destination.value = CGPoint(x: CGFloat.infinity, y: 1e30)
-        #expect(try handles.map { try runtime.bank.target(of: $0) } == [50, 80])
+        #expect(try handles.map { try runtime.kernel.target(of: $0) } == [50, 80])
         try runtime.advanceFrames(58)
         #expect(view.position.value == CGPoint(x: 50, y: 80))
         #expect(bystander.trace.values == (try Bystander.undisturbedTrace(frames: 60)))
@@ -74,9 +74,9 @@ struct BadInputTests {
         let recorder = StreamRecorder<CGPoint>()
         recorder.record(springSource(spring), in: runtime)
         let handles = runtime.springHandles
-        #expect(try runtime.bank.value(of: handles[0]) == 10)
-        #expect(try runtime.bank.isAtRest(handles[0]))
-        #expect(try runtime.bank.velocity(of: handles[1]) == 0)
+        #expect(try runtime.kernel.value(of: handles[0]) == 10)
+        #expect(try runtime.kernel.isAtRest(handles[0]))
+        #expect(try runtime.kernel.velocity(of: handles[1]) == 0)
         try runtime.advanceUntilAllAtRest()
         #expect(recorder.values.last == CGPoint(x: 10, y: 20))
     }
@@ -91,12 +91,12 @@ struct BadInputTests {
         try runtime.advanceFrames(3)
         let y = try #require(runtime.propertySpring(for: element.position)?.springs.last)
         drag.handle(.began(timestamp: 0))
-        let held = try runtime.bank.value(of: y)
-        let heldVelocity = try runtime.bank.velocity(of: y)
+        let held = try runtime.kernel.value(of: y)
+        let heldVelocity = try runtime.kernel.velocity(of: y)
         element.position.value = CGPoint(x: 0, y: CGFloat.nan)
         drag.handle(.ended(translation: .zero, timestamp: 0.1))
-        #expect(try runtime.bank.value(of: y) == held)
-        #expect(try runtime.bank.velocity(of: y) == heldVelocity)
+        #expect(try runtime.kernel.value(of: y) == held)
+        #expect(try runtime.kernel.velocity(of: y) == heldVelocity)
         try runtime.advanceUntilAllAtRest()
         #expect(element.position.value == CGPoint(x: 0, y: 100))
     }
@@ -111,8 +111,8 @@ struct BadInputTests {
         #expect(throws: SpringKernelError.invalidConfiguration(.tension)) { try SpringConfiguration(tension: -5, friction: 30) }
         #expect(throws: SpringKernelError.invalidConfiguration(.duration)) { try SpringConfiguration(duration: 0, bounce: 0.2) }
         let handle = runtime.springHandles[0]
-        #expect(try runtime.bank.configuration(of: handle).tension == 342)
-        #expect(try runtime.bank.tolerance(of: handle) == 0.5)
+        #expect(try runtime.kernel.configuration(of: handle).tension == 342)
+        #expect(try runtime.kernel.tolerance(of: handle) == 0.5)
     }
 
     @Test("a gesture event out of time order keeps a toss finite and lands it")
@@ -148,7 +148,7 @@ struct BadInputTests {
         var after = 0
         try runtime.advanceFrames(5)
         runtime.remove(attach)
-        #expect(runtime.bank.count == 2)
+        #expect(runtime.kernel.count == 2)
         let observation = view.position.observe { _ in after += 1 }
         try runtime.advanceFrames(55)
         #expect(after == 0)
@@ -179,7 +179,7 @@ struct BadInputTests {
             #expect(after.values.count == frame)
         }
         #expect(removedValues == 3)
-        #expect(runtime.bank.count == 2)
+        #expect(runtime.kernel.count == 2)
         observation.cancel()
     }
 
@@ -216,15 +216,15 @@ struct BadInputTests {
         let attach = AttachWithSpring(position: view.position, to: ReactiveProperty(CGPoint(x: 40, y: 0)), springSource: springSource)
         try first.add(attach)
         #expect(throws: MotionRuntimeError.interactionBelongsToAnotherRuntime) { try second.add(attach) }
-        #expect(second.bank.count == 0)
-        #expect(first.bank.count == 2)
+        #expect(second.kernel.count == 0)
+        #expect(first.kernel.count == 2)
         #expect(attach.runtime === first)
         try first.advanceUntilAllAtRest()
         #expect(view.position.value == CGPoint(x: 40, y: 0))
         // Once removed from the first, the second may take it.
         first.remove(attach)
         try second.add(attach)
-        #expect(second.bank.count == 2)
-        #expect(first.bank.count == 0)
+        #expect(second.kernel.count == 2)
+        #expect(first.kernel.count == 0)
     }
 }

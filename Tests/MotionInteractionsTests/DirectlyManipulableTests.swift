@@ -51,7 +51,7 @@ struct DirectlyManipulableTests {
     @Test("held by all three; each spring resumes with its own gesture's velocity, the position with none when a pinch lets go last")
     func pinchLetsGoLast() throws {
         let scene = try Scene()
-        let (runtime, bank, m) = (scene.runtime, scene.runtime.bank, scene.manipulable)
+        let (runtime, bank, m) = (scene.runtime, scene.runtime.kernel, scene.manipulable)
         var time = try scene.manipulate()
         #expect(try bank.pauseDepth(of: scene.x) == 3 && bank.pauseDepth(of: scene.y) == 3)
         #expect(try bank.pauseDepth(of: scene.rotation) == 1 && bank.pauseDepth(of: scene.scale) == 1)
@@ -91,7 +91,7 @@ struct DirectlyManipulableTests {
     @Test("when the drag lets go last, the position resumes with the drag's release velocity")
     func dragLetsGoLast() throws {
         let scene = try Scene()
-        let (runtime, bank, m) = (scene.runtime, scene.runtime.bank, scene.manipulable)
+        let (runtime, bank, m) = (scene.runtime, scene.runtime.kernel, scene.manipulable)
         var time = try scene.manipulate()
         time += frame60
         m.rotationGestureRecognizer.handle(.cancelled(timestamp: time))

@@ -26,12 +26,12 @@ struct FrameDeliveryTests {
                 springs.append(spring)
                 received.append([])
                 subscriptions.append(springSource(spring).subscribe(in: runtime, next: { [unowned self] value in
-                    let kernel = try? runtime.bank.value(of: handles[stream])
+                    let kernel = try? runtime.kernel.value(of: handles[stream])
                     if kernel?.bitPattern != value.bitPattern {
-                        mismatches.append("stream \(stream) frame \(runtime.bank.frame): sent \(value), kernel \(String(describing: kernel))")
+                        mismatches.append("stream \(stream) frame \(runtime.kernel.frame): sent \(value), kernel \(String(describing: kernel))")
                     }
                     received[stream].append(value)
-                    onValue(stream, runtime.bank.frame)
+                    onValue(stream, runtime.kernel.frame)
                 }))
             }
             // One spring per stream, added in order.
@@ -92,19 +92,19 @@ struct FrameDeliveryTests {
         var mismatches = 0
         let subscription = springSource(spring).subscribe(in: runtime, next: { [unowned runtime] value in
             let handles = runtime.springHandles
-            let kernel = CGPoint(x: CGFloat((try? runtime.bank.value(of: handles[0])) ?? .nan),
-                                 y: CGFloat((try? runtime.bank.value(of: handles[1])) ?? .nan))
+            let kernel = CGPoint(x: CGFloat((try? runtime.kernel.value(of: handles[0])) ?? .nan),
+                                 y: CGFloat((try? runtime.kernel.value(of: handles[1])) ?? .nan))
             if kernel != value { mismatches += 1 }
             values.append(value)
-        }, state: { [unowned runtime] state in states.append((state, runtime.bank.frame)) })
+        }, state: { [unowned runtime] state in states.append((state, runtime.kernel.frame)) })
         try runtime.advanceFrames(5)
         #expect(values.count == 5 && values.allSatisfy { $0.x == 40 })
         // x starts too, mid-flight; it rests long before y.
         destination.value = CGPoint(x: 41, y: 300)
         var restFrames: [Int] = []
-        while !runtime.isAllAtRest, runtime.bank.frame < 600 {
+        while !runtime.isAllAtRest, runtime.kernel.frame < 600 {
             try runtime.advance(by: frame60)
-            if !runtime.bank.restedInLastStep.isEmpty { restFrames.append(runtime.bank.frame) }
+            if !runtime.kernel.restedInLastStep.isEmpty { restFrames.append(runtime.kernel.frame) }
         }
         #expect(mismatches == 0)
         #expect(values.last == CGPoint(x: 41, y: 300))
@@ -113,19 +113,6 @@ struct FrameDeliveryTests {
         #expect(states.map(\.0) == [.active, .atRest])
         #expect(states.last?.1 == restFrames.last)
         subscription.cancel()
-    }
-
-    @Test("springs added to the runtime's bank by hand, with user values of their own, never reach a stream")
-    func foreignSpringsInTheBank() throws {
-        let streams = CheckedStreams(starts: [0, 0], destinations: [100, 200])
-        let bank = streams.runtime.bank
-        // User values that name the streams' slots as the runtime once did (slot + 1), and all ones.
-        for userValue: UInt64 in [1, 2, 0x4D6F_7469_0000_0000, .max] {
-            _ = try bank.add(value: 0, target: 1_000, velocity: 0, configuration: .default, tolerance: 0.5, userValue: userValue)
-        }
-        try streams.runtime.advanceUntilAllAtRest()
-        #expect(streams.mismatches.isEmpty, "\(streams.mismatches)")
-        #expect(streams.received[0].last == 100 && streams.received[1].last == 200)
     }
 
     @Test("a stream's observer says where its closures keep what they captured")
@@ -162,7 +149,7 @@ struct FrameDeliveryTests {
             script.end(at: CGPoint(x: 0, y: 60))
             try runtime.advanceFrames(2)
             runtime.remove(removed)
-            #expect(runtime.bank.count == 2)
+            #expect(runtime.kernel.count == 2)
             weakTossable = kept
             weakRuntime = runtime
         }

@@ -1,5 +1,5 @@
 import Foundation
-import MotionInteractions
+@testable import MotionInteractions
 @_spi(KernelInternals) @testable import SpringKernel
 
 /// A broken promise of the interaction layer, found by a randomized script.
@@ -65,7 +65,7 @@ final class InteractionModelRun {
             run.check(!isCancelled, "\(name) received a value after its cancellation")
             run.check(states.last == .active, "\(name) received a value while \(String(describing: states.last))")
             for c in 0..<componentCount { run.check(value[c].isFinite, "\(name) received a non-finite value \(value)") }
-            let frame = run.runtime.bank.frame
+            let frame = run.runtime.kernel.frame
             run.check(lastValueFrame != frame, "\(name) received two values in frame \(frame)")
             lastValue = value
             lastValueFrame = frame
@@ -76,10 +76,10 @@ final class InteractionModelRun {
         func receive(state: MotionState) {
             run.check(!isCancelled, "\(name) received \(state) after its cancellation")
             run.check(states.last != state, "\(name) received \(state) twice in a row")
-            if state == .atRest, run.isDelivering, lastValueFrame == run.runtime.bank.frame, touchedFrame != run.runtime.bank.frame {
+            if state == .atRest, run.isDelivering, lastValueFrame == run.runtime.kernel.frame, touchedFrame != run.runtime.kernel.frame {
                 // Rested in this frame: its last value is exactly where its springs rest.
                 for (c, handle) in handles.enumerated() {
-                    let target = (try? run.runtime.bank.target(of: handle)) ?? .nan
+                    let target = (try? run.runtime.kernel.target(of: handle)) ?? .nan
                     run.check(lastValue![c] == target, "\(name) rested at \(lastValue!), component \(c) heads for \(target)")
                 }
             }
@@ -159,11 +159,11 @@ final class InteractionModelRun {
     }
 
     func note(_ line: @autoclosure () -> String) {
-        if keepsLog { log.append("[frame \(runtime.bank.frame)] " + line()) }
+        if keepsLog { log.append("[frame \(runtime.kernel.frame)] " + line()) }
     }
 
     func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-        if !condition { violations.append("\(message()) [frame \(runtime.bank.frame)]") }
+        if !condition { violations.append("\(message()) [frame \(runtime.kernel.frame)]") }
     }
 
     func stopOnViolation() throws {
@@ -194,9 +194,9 @@ final class InteractionModelRun {
         try verify()
         for _ in 0..<operationCount {
             tally.operations += 1
-            let frame = runtime.bank.frame
+            let frame = runtime.kernel.frame
             _ = try operation()
-            try verify(afterFrame: runtime.bank.frame != frame)
+            try verify(afterFrame: runtime.kernel.frame != frame)
         }
         // Let go of every gesture and pause, and run until everything rests: nothing may be left
         // moving. (Callbacks are disarmed first: one could pause a stream again.)
@@ -218,8 +218,8 @@ final class InteractionModelRun {
             try verify(afterFrame: true)
             frames += 1
             guard frames < 3000 else {
-                let moving = runtime.springHandles.filter { (try? runtime.bank.isAtRest($0)) == false }.map { handle in
-                    "\(handle): paused \(String(describing: try? runtime.bank.isPaused(handle))) depth \(String(describing: try? runtime.bank.pauseDepth(of: handle))) value \(String(describing: try? runtime.bank.value(of: handle))) target \(String(describing: try? runtime.bank.target(of: handle))) velocity \(String(describing: try? runtime.bank.velocity(of: handle))) config \(String(describing: try? runtime.bank.configuration(of: handle)))"
+                let moving = runtime.springHandles.filter { (try? runtime.kernel.isAtRest($0)) == false }.map { handle in
+                    "\(handle): paused \(String(describing: try? runtime.kernel.isPaused(handle))) depth \(String(describing: try? runtime.kernel.pauseDepth(of: handle))) value \(String(describing: try? runtime.kernel.value(of: handle))) target \(String(describing: try? runtime.kernel.target(of: handle))) velocity \(String(describing: try? runtime.kernel.velocity(of: handle))) config \(String(describing: try? runtime.kernel.configuration(of: handle)))"
                 }
                 throw ScriptViolation(description: "still moving after 3000 settling frames: \(moving)")
             }
@@ -268,13 +268,13 @@ final class InteractionModelRun {
         defer { isDelivering = false }
         try runtime.advance(by: dt)
         tally.frames += 1
-        tally.rests += runtime.bank.restedInLastStep.count
+        tally.rests += runtime.kernel.restedInLastStep.count
     }
 
     func refusedFrame() throws {
         let dt = [0, -1.0 / 60, .nan, .infinity, -.infinity].randomElement(using: &generator)!
         note("advance(by: \(dt)) (refused)")
-        let frame = runtime.bank.frame, values = streams.map(\.valueCount)
+        let frame = runtime.kernel.frame, values = streams.map(\.valueCount)
         do throws(MotionRuntimeError) {
             try runtime.advance(by: dt)
             check(false, "advance(by: \(dt)) was not refused")
@@ -285,7 +285,7 @@ final class InteractionModelRun {
                 check(false, "advance(by: \(dt)) threw \(error)")
             }
         }
-        check(runtime.bank.frame == frame && streams.map(\.valueCount) == values, "a refused frame delivered something")
+        check(runtime.kernel.frame == frame && streams.map(\.valueCount) == values, "a refused frame delivered something")
         tally.refusals += 1
     }
 
@@ -319,10 +319,10 @@ final class InteractionModelRun {
         isDelivering = true
         defer { isDelivering = false }
         try runtime.stepSprings(by: 1.0 / 60)
-        tally.rests += runtime.bank.restedInLastStep.count
+        tally.rests += runtime.kernel.restedInLastStep.count
         if Bool.random(using: &generator) {
             try runtime.stepSprings(by: 1.0 / 60)
-            tally.rests += runtime.bank.restedInLastStep.count
+            tally.rests += runtime.kernel.restedInLastStep.count
         }
         runtime.deliverFrame()
         runtime.deliverFrame()
@@ -409,8 +409,8 @@ final class InteractionModelRun {
             let velocity = recognizer.velocity(in: recognizer.view)
             let expected = [(Float(position.x), Float(velocity.x)), (Float(position.y), Float(velocity.y))]
             for (c, handle) in property.springs.enumerated() where expected[c].0.isFinite {
-                let value = (try? runtime.bank.value(of: handle)) ?? .nan, speed = (try? runtime.bank.velocity(of: handle)) ?? .nan
-                let target = (try? runtime.bank.target(of: handle)) ?? .nan
+                let value = (try? runtime.kernel.value(of: handle)) ?? .nan, speed = (try? runtime.kernel.velocity(of: handle)) ?? .nan
+                let target = (try? runtime.kernel.target(of: handle)) ?? .nan
                 check(isStored(value, expected[c].0, target: target) && speed == expected[c].1, "plan spring released at \(value), \(speed); expected \(expected[c])")
             }
             return
@@ -422,8 +422,8 @@ final class InteractionModelRun {
         check(velocity == recognizer.velocity(in: tossable.containerView), "\(probe.name) tossed with \(velocity), the gesture's is \(recognizer.velocity(in: tossable.containerView))")
         let expected = [(Float(position.x), Float(velocity.x)), (Float(position.y), Float(velocity.y))]
         for (c, handle) in probe.handles.enumerated() where expected[c].0.isFinite {
-            let value = (try? runtime.bank.value(of: handle)) ?? .nan, speed = (try? runtime.bank.velocity(of: handle)) ?? .nan
-            let target = (try? runtime.bank.target(of: handle)) ?? .nan
+            let value = (try? runtime.kernel.value(of: handle)) ?? .nan, speed = (try? runtime.kernel.velocity(of: handle)) ?? .nan
+            let target = (try? runtime.kernel.target(of: handle)) ?? .nan
             check(isStored(value, expected[c].0, target: target) && speed == expected[c].1, "\(probe.name) released at \(value), \(speed); expected \(expected[c])")
         }
     }
@@ -539,8 +539,8 @@ final class InteractionModelRun {
     /// gesture's velocity.
     func checkReleased(_ springs: [SpringHandle]?, value: Float, velocity: Float, _ name: String) {
         guard let handle = springs?.first, value.isFinite else { return }
-        let kernel = (try? runtime.bank.value(of: handle)) ?? .nan, speed = (try? runtime.bank.velocity(of: handle)) ?? .nan
-        let target = (try? runtime.bank.target(of: handle)) ?? .nan
+        let kernel = (try? runtime.kernel.value(of: handle)) ?? .nan, speed = (try? runtime.kernel.velocity(of: handle)) ?? .nan
+        let target = (try? runtime.kernel.target(of: handle)) ?? .nan
         check(isStored(kernel, value, target: target) && speed == velocity, "the \(name) spring released at \(kernel), \(speed); expected \(value), \(velocity)")
     }
 
@@ -555,8 +555,8 @@ final class InteractionModelRun {
         let position = manipulated.position.value
         let expected = [(Float(position.x), Float(velocity.x)), (Float(position.y), Float(velocity.y))]
         for (c, handle) in springs.enumerated() where expected[c].0.isFinite {
-            let value = (try? runtime.bank.value(of: handle)) ?? .nan, speed = (try? runtime.bank.velocity(of: handle)) ?? .nan
-            let target = (try? runtime.bank.target(of: handle)) ?? .nan
+            let value = (try? runtime.kernel.value(of: handle)) ?? .nan, speed = (try? runtime.kernel.velocity(of: handle)) ?? .nan
+            let target = (try? runtime.kernel.target(of: handle)) ?? .nan
             let restart = expected[c].1.isFinite ? expected[c].1 : 0
             check(isStored(value, expected[c].0, target: target) && speed == restart,
                   "the manipulated position released at \(value), \(speed); expected \(expected[c].0), \(restart)")
@@ -617,7 +617,7 @@ final class InteractionModelRun {
         var free = added
         var result: [SpringHandle] = []
         for start in starts {
-            guard let best = free.min(by: { abs(((try? runtime.bank.value(of: $0)) ?? .infinity) - start) < abs(((try? runtime.bank.value(of: $1)) ?? .infinity) - start) }) else { return result }
+            guard let best = free.min(by: { abs(((try? runtime.kernel.value(of: $0)) ?? .infinity) - start) < abs(((try? runtime.kernel.value(of: $1)) ?? .infinity) - start) }) else { return result }
             result.append(best)
             free.removeAll { $0 == best }
         }
@@ -639,7 +639,7 @@ final class InteractionModelRun {
     func cancelStream() {
         guard let probe = liveStreams.randomElement(using: &generator) else { return }
         cancel(probe)
-        for handle in probe.handles { check(!runtime.bank.contains(handle), "\(probe.name)'s springs stayed in the kernel after its cancellation") }
+        for handle in probe.handles { check(!runtime.kernel.contains(handle), "\(probe.name)'s springs stayed in the kernel after its cancellation") }
     }
 
     func retarget(_ probe: StreamProbe) {
@@ -670,7 +670,7 @@ final class InteractionModelRun {
         // then gone from the kernel (seed 1015 does this).
         let expected: Bool? = probe.isCancelled ? nil : probe.isPaused
         for handle in probe.handles {
-            check((try? runtime.bank.isPaused(handle)) == expected, "\(probe.name)'s springs paused: \(String(describing: try? runtime.bank.isPaused(handle))), expected \(String(describing: expected))")
+            check((try? runtime.kernel.isPaused(handle)) == expected, "\(probe.name)'s springs paused: \(String(describing: try? runtime.kernel.isPaused(handle))), expected \(String(describing: expected))")
         }
     }
 
@@ -699,7 +699,7 @@ final class InteractionModelRun {
         probe.armed = { [unowned self] probe in
             guard !probe.isCancelled else { return }
             tally.callbackActions += 1
-            let frame = runtime.bank.frame
+            let frame = runtime.kernel.frame
             note("  inside \(probe.name)'s callback: action \(choice)")
             switch choice {
             case 0: cancel(probe)
@@ -781,7 +781,7 @@ final class InteractionModelRun {
         probe.isRemoved = true
         runtime.remove(probe.interaction)
         check(!runtime.contains(probe.interaction), "\(probe.name) is still in the runtime")
-        for handle in probe.handles { check(!runtime.bank.contains(handle), "\(probe.name)'s springs stayed in the kernel after its removal") }
+        for handle in probe.handles { check(!runtime.kernel.contains(handle), "\(probe.name)'s springs stayed in the kernel after its removal") }
         // Its recognizer moves nothing any more.
         if let recognizer = probe.recognizer, Bool.random(using: &generator) {
             if !recognizer.isActive { gesture(recognizer, .began(timestamp: nextTime(recognizer))) }
@@ -802,15 +802,15 @@ final class InteractionModelRun {
     /// Adding an interaction again does nothing; adding it to another runtime is refused.
     func addInteractionTwice() throws {
         guard let probe = interactions.filter({ !$0.isRemoved }).randomElement(using: &generator) else { return }
-        let count = runtime.bank.count
+        let count = runtime.kernel.count
         try runtime.add(probe.interaction)
-        check(runtime.bank.count == count, "adding \(probe.name) again changed the kernel")
+        check(runtime.kernel.count == count, "adding \(probe.name) again changed the kernel")
         let other = MotionRuntime()
         do throws(MotionRuntimeError) {
             try other.add(probe.interaction)
             check(false, "\(probe.name) was added to a second runtime")
         } catch {
-            check(error == .interactionBelongsToAnotherRuntime && other.bank.count == 0, "a second runtime: \(error)")
+            check(error == .interactionBelongsToAnotherRuntime && other.kernel.count == 0, "a second runtime: \(error)")
         }
     }
 
@@ -851,8 +851,8 @@ final class InteractionModelRun {
 
     func verify(afterFrame: Bool = false) throws {
         try stopOnViolation()
-        let bank = runtime.bank
-        do { try bank._checkInvariants() } catch { throw ScriptViolation(description: "kernel invariant: \(error)") }
+        let bank = runtime.kernel
+        do { try runtime.bank._checkInvariants() } catch { throw ScriptViolation(description: "kernel invariant: \(error)") }
         var expected: Set<SpringHandle> = []
         for probe in liveStreams {
             expected.formUnion(probe.handles)

@@ -35,7 +35,7 @@ struct MotionRuntimeTests {
         short.record(springSource(Spring(to: ReactiveProperty(Float(1)), initialValue: ReactiveProperty(Float(0)))), in: runtime)
         long.record(springSource(Spring(to: ReactiveProperty(Float(1000)), initialValue: ReactiveProperty(Float(0)))), in: runtime)
         var restFrames: [Int] = []
-        runtime.whenAllAtRest { [unowned runtime] in restFrames.append(runtime.bank.frame) }
+        runtime.whenAllAtRest { [unowned runtime] in restFrames.append(runtime.kernel.frame) }
         let cancelled = runtime.whenAllAtRest { Issue.record("a cancelled action ran") }
         cancelled.cancel()
         try runtime.advanceUntilAllAtRest()
@@ -51,7 +51,7 @@ struct MotionRuntimeTests {
         a.record(springSource(Spring(to: ReactiveProperty(Float(100)), initialValue: ReactiveProperty(Float(0)))), in: reference)
         b.record(springSource(Spring(to: ReactiveProperty(Float(100)), initialValue: ReactiveProperty(Float(0)))), in: jittered)
         try jittered.advance(toTimestamp: 0)
-        #expect(jittered.bank.frame == 0)
+        #expect(jittered.kernel.frame == 0)
         // A display link at 60 Hz with ±15 % jitter, against the same durations passed directly.
         var generator = SplitMix64(seed: 3)
         var timestamp = 0.0, previous = 0.0
@@ -64,7 +64,7 @@ struct MotionRuntimeTests {
             if restTimestamp == nil, b.states.last == .atRest { restTimestamp = timestamp }
         }
         #expect(a.values == b.values)
-        #expect(jittered.bank.time == reference.bank.time)
+        #expect(jittered.kernel.time == reference.kernel.time)
         // The default spring 0 → 100 leaves its 0.5 band for the last time at T*: found here by
         // sampling the exact Float64 motion every 10 µs (after 2 s it is far inside for good).
         let rest = try #require(restTimestamp)
@@ -76,10 +76,10 @@ struct MotionRuntimeTests {
         }
         #expect(rest >= oracle && rest < oracle + 1e-5 + frame60 * 1.15)
         // A repeated timestamp, or one a sliver earlier, steps nothing.
-        let frames = jittered.bank.frame
+        let frames = jittered.kernel.frame
         try jittered.advance(toTimestamp: timestamp)
         try jittered.advance(toTimestamp: timestamp - MotionRuntime.minimumTimestampStep / 2)
-        #expect(jittered.bank.frame == frames)
+        #expect(jittered.kernel.frame == frames)
         #expect(throws: MotionRuntimeError.invalidTimestamp(.infinity)) { try jittered.advance(toTimestamp: .infinity) }
     }
 
@@ -90,14 +90,14 @@ struct MotionRuntimeTests {
         recorder.record(springSource(Spring(to: ReactiveProperty(Float(100)), initialValue: ReactiveProperty(Float(0)))), in: runtime)
         try runtime.advance(toTimestamp: 1000)
         try runtime.advance(toTimestamp: 1000 + frame60)
-        #expect(runtime.bank.frame == 1)
-        let before = runtime.bank.time
+        #expect(runtime.kernel.frame == 1)
+        let before = runtime.kernel.time
         try runtime.advance(toTimestamp: 0)
-        #expect(runtime.bank.frame == 2)
-        #expect(abs(runtime.bank.time - (before + frame60)) < 1e-9)
+        #expect(runtime.kernel.frame == 2)
+        #expect(abs(runtime.kernel.time - (before + frame60)) < 1e-9)
         for i in 1...5 { try runtime.advance(toTimestamp: Double(i) * frame60) }
-        #expect(runtime.bank.frame == 7)
-        #expect(abs(runtime.bank.time - (before + 6 * frame60)) < 1e-9)
+        #expect(runtime.kernel.frame == 7)
+        #expect(abs(runtime.kernel.time - (before + 6 * frame60)) < 1e-9)
         for i in 6...120 { try runtime.advance(toTimestamp: Double(i) * frame60) }
         #expect(recorder.states.last == .atRest)
     }
@@ -111,7 +111,7 @@ struct MotionRuntimeTests {
         try runtime.advance(toTimestamp: frame60)
         try runtime.advance(toTimestamp: frame60 + 0.1)
         for frame in 1...3 { try runtime.advance(toTimestamp: frame60 + 0.1 + Double(frame) * frame60) }
-        #expect(runtime.bank.frame == 5)
+        #expect(runtime.kernel.frame == 5)
         #expect(recorder.values.count == 5)
     }
 
@@ -164,7 +164,7 @@ struct MotionRuntimeTests {
             #expect(throws: MotionRuntimeError.invalidFrameDuration(dt)) { try runtime.advance(by: dt) }
         }
         #expect(throws: MotionRuntimeError.self) { try runtime.advance(by: .nan) }
-        #expect(runtime.bank.frame == 0)
+        #expect(runtime.kernel.frame == 0)
         #expect(recorder.values.isEmpty)
     }
 
@@ -186,7 +186,7 @@ struct MotionRuntimeTests {
         try runtime.advanceFrames(2)
         #expect(errors == [.reentrantAdvance, .reentrantAdvance])
         #expect(values == 2)
-        #expect(runtime.bank.frame == 2)
+        #expect(runtime.kernel.frame == 2)
     }
 
     @Test("the kernel step and the delivery can be run as separate phases; no rest event is lost")
@@ -213,15 +213,15 @@ struct MotionRuntimeTests {
         let attach = AttachWithSpring(position: view.position, to: ReactiveProperty(CGPoint(x: 50, y: 50)), springSource: springSource)
         try runtime.add(attach)
         try runtime.add(attach)
-        #expect(runtime.bank.count == 2)
+        #expect(runtime.kernel.count == 2)
         #expect(runtime.contains(attach))
         runtime.remove(attach)
-        #expect(runtime.bank.count == 0)
+        #expect(runtime.kernel.count == 0)
         #expect(!runtime.contains(attach))
         #expect(attach.runtime == nil)
         // Added again, it connects again and finishes the journey.
         try runtime.add(attach)
-        #expect(runtime.bank.count == 2)
+        #expect(runtime.kernel.count == 2)
         try runtime.advanceUntilAllAtRest()
         #expect(view.position.value == CGPoint(x: 50, y: 50))
     }

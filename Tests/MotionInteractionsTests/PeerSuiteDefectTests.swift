@@ -91,13 +91,13 @@ struct PeerSuiteDefectTests {
         #expect(Array(values.dropLast()) == Array(motion.dropLast()))
         #expect(try abs(#require(motion.last) - 0.2) <= 1.0 / 256)
         let spring = try #require(runtime.propertySpring(for: element.opacity)?.springs.first)
-        #expect(try runtime.bank.tolerance(of: spring) == Double(Float(1.0 / 256)))
+        #expect(try runtime.kernel.tolerance(of: spring) == Double(Float(1.0 / 256)))
 
         // PausesSpring makes the spring with the same default.
         let paused = MotionElement(opacity: 0.5)
         runtime.addPlan(PausesSpring(.opacity, whileActive: GestureRecognizer()), to: paused)
         let pausedSpring = try #require(runtime.propertySpring(for: paused.opacity)?.springs.first)
-        #expect(try runtime.bank.tolerance(of: pausedSpring) == Double(Float(1.0 / 256)))
+        #expect(try runtime.kernel.tolerance(of: pausedSpring) == Double(Float(1.0 / 256)))
     }
 
     @Test("each property's springs default to a threshold in its own units; a plan's own threshold wins")
@@ -105,7 +105,7 @@ struct PeerSuiteDefectTests {
         let runtime = MotionRuntime()
         let element = MotionElement(scale: 2, rotation: 1, size: CGSize(width: 10, height: 20))
         func tolerances<T: SpringAnimatable>(_ property: ElementProperty<T>) throws -> [Double] {
-            try #require(runtime.propertySpring(for: property.of(element))).springs.map { try runtime.bank.tolerance(of: $0) }
+            try #require(runtime.propertySpring(for: property.of(element))).springs.map { try runtime.kernel.tolerance(of: $0) }
         }
         runtime.addPlan(SpringTo(.position, destination: CGPoint(x: 1, y: 1)), to: element)
         runtime.addPlan(SpringTo(.scale, destination: 1), to: element)
@@ -152,9 +152,9 @@ struct PeerSuiteDefectTests {
         script.end(at: CGPoint(x: 25, y: 100))
         let release = tossable.panGestureRecognizer.velocity
         #expect(release.y > 1000)
-        #expect(try runtime.bank.value(of: springs[1]) == 100)
-        #expect(try runtime.bank.velocity(of: springs[0]) == Float(release.x))
-        #expect(try runtime.bank.velocity(of: springs[1]) == Float(release.y))
+        #expect(try runtime.kernel.value(of: springs[1]) == 100)
+        #expect(try runtime.kernel.velocity(of: springs[0]) == Float(release.x))
+        #expect(try runtime.kernel.velocity(of: springs[1]) == Float(release.y))
         #expect(tossable.initialVelocity.value == release)
     }
 }

@@ -21,7 +21,7 @@ struct InteractionRegressionTests {
             spring = moving
             box.subscription = springSource(moving).subscribe(in: runtime, next: { _ in box.subscription?.cancel() })
             try runtime.advance(by: 1.0 / 60)
-            #expect(box.subscription?.isCancelled == true && runtime.bank.count == 0)
+            #expect(box.subscription?.isCancelled == true && runtime.kernel.count == 0)
         }
         let leaked = spring != nil
         #expect(!leaked)

@@ -78,12 +78,12 @@ struct RotationAndPinchTests {
         let r = try #require(runtime.propertySpring(for: element.rotation)?.springs.first)
         let p = try #require(runtime.propertySpring(for: element.position)?.springs)
         twist.handle(.began(timestamp: 0))
-        #expect(try runtime.bank.isPaused(r) && runtime.bank.isPaused(p[1]))
+        #expect(try runtime.kernel.isPaused(r) && runtime.kernel.isPaused(p[1]))
         twist.handle(.changed(rotation: 0.1, timestamp: 0.05))
         element.rotation.value = 0.2
         twist.handle(.ended(rotation: 0.2, timestamp: 0.1))
-        #expect(try runtime.bank.velocity(of: r) == Float(twist.velocity) && twist.velocity > 1)
-        #expect(try runtime.bank.velocity(of: p[0]) == 0 && runtime.bank.velocity(of: p[1]) == 0)
+        #expect(try runtime.kernel.velocity(of: r) == Float(twist.velocity) && twist.velocity > 1)
+        #expect(try runtime.kernel.velocity(of: p[0]) == 0 && runtime.kernel.velocity(of: p[1]) == 0)
         try runtime.advanceUntilAllAtRest()
         #expect(element.rotation.value == 0 && element.position.value == CGPoint(x: 0, y: 10))
     }

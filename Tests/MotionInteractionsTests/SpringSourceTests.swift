@@ -13,7 +13,7 @@ struct SpringSourceTests {
         recorder.record(springSource(spring), in: runtime)
         #expect(recorder.states == [.active])
         #expect(recorder.values.isEmpty)
-        #expect(runtime.bank.count == 1)
+        #expect(runtime.kernel.count == 1)
 
         let frames = try #require(try runtime.advanceUntilAllAtRest())
         #expect(recorder.states == [.active, .atRest])
@@ -65,13 +65,13 @@ struct SpringSourceTests {
         recorder.record(springSource(spring), in: runtime)
         try runtime.advanceFrames(5)
         let handle = try #require(onlySpring(in: runtime))
-        let velocity = try runtime.bank.velocity(of: handle)
-        let value = try runtime.bank.value(of: handle)
+        let velocity = try runtime.kernel.velocity(of: handle)
+        let value = try runtime.kernel.value(of: handle)
         #expect(velocity > 0)
         destination.value = -50
-        #expect(try runtime.bank.velocity(of: handle) == velocity)
-        #expect(try runtime.bank.value(of: handle) == value)
-        #expect(try runtime.bank.target(of: handle) == -50)
+        #expect(try runtime.kernel.velocity(of: handle) == velocity)
+        #expect(try runtime.kernel.value(of: handle) == value)
+        #expect(try runtime.kernel.target(of: handle) == -50)
         try runtime.advanceUntilAllAtRest()
         #expect(recorder.values.last == -50)
         #expect(recorder.states == [.active, .atRest])
@@ -102,14 +102,14 @@ struct SpringSourceTests {
         let handles = allSprings(in: runtime)
         #expect(handles.count == 3)
         for handle in handles {
-            #expect(try runtime.bank.tolerance(of: handle) == Double(Float(0.01)))
-            #expect(try runtime.bank.configuration(of: handle).tension == 342)
-            #expect(try runtime.bank.configuration(of: handle).friction == 30)
+            #expect(try runtime.kernel.tolerance(of: handle) == Double(Float(0.01)))
+            #expect(try runtime.kernel.configuration(of: handle).tension == 342)
+            #expect(try runtime.kernel.configuration(of: handle).friction == 30)
         }
         spring.configuration.value = try SpringConfiguration(tension: 1323, friction: 91)
         for handle in handles {
-            #expect(try runtime.bank.configuration(of: handle).tension == 1323)
-            #expect(try runtime.bank.configuration(of: handle).friction == 91)
+            #expect(try runtime.kernel.configuration(of: handle).tension == 1323)
+            #expect(try runtime.kernel.configuration(of: handle).friction == 91)
         }
         try runtime.advanceUntilAllAtRest()
         #expect(recorder.values.last == SIMD3<Float>(1, 2, 3))
@@ -147,7 +147,7 @@ struct SpringSourceTests {
         let spring = Spring(to: ReactiveProperty(end), initialValue: ReactiveProperty(start), threshold: 0.01)
         let recorder = StreamRecorder<T>()
         recorder.record(springSource(spring), in: runtime)
-        #expect(runtime.bank.count == T.springComponentCount)
+        #expect(runtime.kernel.count == T.springComponentCount)
         let frames = try runtime.advanceUntilAllAtRest()
         #expect(frames != nil)
         #expect(recorder.values.last == end)
@@ -164,15 +164,15 @@ struct SpringSourceTests {
         try runtime.advanceFrames(3)
         subscription.pause()
         let handle = try #require(onlySpring(in: runtime))
-        #expect(try runtime.bank.isPaused(handle))
+        #expect(try runtime.kernel.isPaused(handle))
         let count = values.count
         try runtime.advanceFrames(3)
         #expect(values.count == count)
         position.value = 30
         spring.initialVelocity.value = -200
         subscription.resume()
-        #expect(try runtime.bank.value(of: handle) == 30)
-        #expect(try runtime.bank.velocity(of: handle) == -200)
+        #expect(try runtime.kernel.value(of: handle) == 30)
+        #expect(try runtime.kernel.velocity(of: handle) == -200)
         try runtime.advanceUntilAllAtRest()
         #expect(values.last == 100)
     }
@@ -185,7 +185,7 @@ struct SpringSourceTests {
         let subscription = recorder.record(springSource(spring), in: runtime)
         try runtime.advanceFrames(2)
         subscription.cancel()
-        #expect(runtime.bank.count == 0)
+        #expect(runtime.kernel.count == 0)
         #expect(runtime.isAllAtRest)
         try runtime.advanceFrames(2)
         #expect(recorder.values.count == 2)
@@ -204,5 +204,5 @@ func allSprings(in runtime: MotionRuntime) -> [SpringHandle] {
 
 /// The frame on which every moving spring in the runtime rests at 60 Hz, from its rest time.
 func restFrames(in runtime: MotionRuntime) throws -> [Int] {
-    try runtime.springHandles.compactMap { try runtime.bank.restFrame(of: $0) }
+    try runtime.springHandles.compactMap { try runtime.kernel.restFrame(of: $0) }
 }

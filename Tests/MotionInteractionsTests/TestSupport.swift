@@ -17,7 +17,7 @@ final class StreamRecorder<T> {
     func record(_ stream: MotionObservable<T>, in runtime: MotionRuntime) -> Subscription {
         stream.subscribe(in: runtime, next: { [unowned self] in self.values.append($0) }, state: { [unowned self, unowned runtime] in
             self.states.append($0)
-            self.stateFrames.append(runtime.bank.frame)
+            self.stateFrames.append(runtime.kernel.frame)
         })
     }
 }
@@ -66,7 +66,7 @@ struct ScriptedDrag {
     }
 }
 
-extension SpringBank {
+extension SpringBankReader {
     /// The frame on which a moving spring rests if every frame from now lasts `dt` and nothing
     /// changes it: the first frame whose end reaches its rest time (at least the next one). Nil at rest.
     func restFrame(of spring: SpringHandle, dt: Double = frame60) throws -> Int? {

@@ -330,7 +330,7 @@ final class InteractionsBench {
         func percentiles(_ values: [Double]) -> Percentiles { values.isEmpty ? none : Percentiles(values) }
         let confidence = timer.confidence
         return InteractionsReport(
-            count: count, frames: frames, warmUpFrames: warmUpFrames, springs: runtime.bank.count,
+            count: count, frames: frames, warmUpFrames: warmUpFrames, springs: runtime.kernel.count,
             movingInteractions: percentiles(repeats.map(\.moving)),
             frameNsP50: Bootstrap.median(repeats.map(\.frame)) ?? 0, kernelStepNsP50: Bootstrap.median(repeats.map(\.step)) ?? 0,
             overheadNsPerMovingInteraction: Bootstrap.median(overhead) ?? 0, gestureEventsPerFrame: percentiles(repeats.map(\.events)),

@@ -188,7 +188,7 @@ final class SoakInteractions {
 
     /// Counts a kernel that does not hold exactly the runtime's springs.
     func checkSprings() {
-        let bank = runtime.bank
+        let bank = runtime.kernel
         if bank.count != 2 * slots.count {
             tally.lostSprings += 1
             note("the kernel holds \(bank.count) springs for \(slots.count) Tossables")
