@@ -75,6 +75,9 @@ public final class MotionElement {
 
     /// Detaches `recognizer` if it is attached to this element: its ``GestureRecognizer/view``
     /// becomes nil. Its observers are untouched.
+    ///
+    /// - Complexity: Amortized O(1): the element's list is compacted when more than half of it is
+    ///   empty.
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
         guard recognizer.view === self else { return }
         attachedRecognizers[recognizer.placeInView] = nil

@@ -13,6 +13,9 @@ extension MotionRuntime {
     /// - Throws: ``MotionRuntimeError/invalidFrameDuration(_:)`` for a NaN, infinite, zero or
     ///   negative `dt`; ``MotionRuntimeError/reentrantAdvance`` from inside a delivery's callback.
     ///   Nothing changes when it throws.
+    ///
+    /// - Complexity: As ``stepSprings(by:)`` then ``deliverFrame()``: the kernel's step, then
+    ///   O(streams delivered to, and their subscribers).
     @inlinable
     public func advance(by dt: Double) throws(MotionRuntimeError) {
         try stepSprings(by: dt)
@@ -38,6 +41,8 @@ extension MotionRuntime {
     ///
     /// - Throws: ``MotionRuntimeError/invalidTimestamp(_:)`` for a non-finite timestamp (nothing
     ///   changes), ``MotionRuntimeError/reentrantAdvance`` from inside a delivery's callback.
+    ///
+    /// - Complexity: As ``advance(by:)`` (nothing when no time is stepped).
     @inlinable
     public func advance(toTimestamp timestamp: Double) throws(MotionRuntimeError) {
         guard let dt = try frameDuration(advancingTo: timestamp) else { return }
@@ -49,6 +54,9 @@ extension MotionRuntime {
     /// ``deliverFrame()`` itself to time the two phases apart.
     ///
     /// If the previous step was not delivered yet, it is delivered first, so no rest event is lost.
+    ///
+    /// - Complexity: The kernel's step (`SpringBank.step(dt:path:)`): O(moving springs) and the
+    ///   springs due this frame.
     @inlinable
     public func stepSprings(by dt: Double) throws(MotionRuntimeError) {
         try prepareToStep(dt)
@@ -63,6 +71,8 @@ extension MotionRuntime {
     /// Delivers the last step: values for every stream whose springs moved, `.atRest` for every
     /// stream the kernel brought to rest, then the ``whenAllAtRest(_:)`` actions if nothing moves.
     /// Does nothing if the last step was delivered already.
+    ///
+    /// - Complexity: O(moving springs + streams delivered to, and their subscribers).
     public func deliverFrame() {
         guard stepAwaitingDelivery, !isDelivering else { return }
         stepAwaitingDelivery = false

@@ -25,6 +25,8 @@ extension MotionRuntime {
     /// Removes an interaction: cancels every subscription its set-up made. Its springs leave the
     /// kernel at once and it receives nothing more, even if this is called from inside one of its
     /// own callbacks during a frame. Removing an interaction this runtime does not run does nothing.
+    ///
+    /// - Complexity: O(subscriptions its set-up made, and their springs).
     public func remove(_ interaction: Interaction) {
         guard interaction.runtime === self, interactions.removeValue(forKey: ObjectIdentifier(interaction)) != nil else { return }
         interaction.runtime = nil

@@ -171,6 +171,9 @@ final class RestWaiter {
 extension MotionRuntime {
     /// Every kernel spring that belongs to a connected stream of this runtime, in the kernel's
     /// record order (for inspection: it builds a new array).
+    ///
+    /// - Complexity: O(n log n) for the n springs of connected streams (it builds and sorts a new
+    ///   array).
     public var springHandles: [SpringHandle] {
         var handles: [SpringHandle] = []
         for case let entry? in streamSlots { handles.append(contentsOf: entry.takeUnretainedValue().handles) }
