@@ -224,7 +224,7 @@ struct DefaultRun {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
         }
-        try writeFile(ResultsSummary.markdown(results, plotFolder: slug, otherRuns: ResultsSummary.runFolders(in: root)), to: "\(root)/README.md")
+        try writeFile(ResultsSummary.markdown(results, plotFolder: slug, otherRuns: ResultsSummary.runFolders(in: root), indexRoot: root), to: "\(root)/README.md")
     }
 
     /// The files of a run, into `folder`.

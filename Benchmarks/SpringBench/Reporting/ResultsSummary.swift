@@ -22,14 +22,35 @@ enum ResultsSummary {
         results.first { $0.kernel == kernel.rawValue && $0.springs == springs && $0.group == group && $0.threadsRequested == "1" && $0.isPlain }
     }
 
+    /// A table of the run folders under `root`: the CPU, the build, the commit and the date each
+    /// was measured on, read from its machine.json.
+    static func runIndex(_ folders: [String], root: String) -> [String] {
+        var lines = ["| folder | CPU | built for | commit | measured |", "|---|---|---|---|---|"]
+        for folder in folders {
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            let machine = (try? Data(contentsOf: URL(fileURLWithPath: "\(root)/\(folder)/machine.json")))
+                .flatMap { try? decoder.decode(MachineInfo.self, from: $0) }
+            guard let machine else {
+                lines.append("| [`\(folder)`](\(folder)/README.md) | - | - | - | - |")
+                continue
+            }
+            let cpu = "\(machine.cpuModel)\(machine.cpuFamily.map { " (\($0))" } ?? ""), \(machine.processors) cores"
+            let build = machine.isProxyBuild ? "\(machine.isa) on a CPU with \(machine.hostIsa ?? "more") (a proxy)" : machine.isa
+            lines.append("| [`\(folder)`](\(folder)/README.md) | \(cpu) | \(build) | \(machine.commit ?? "-") | \(machine.date) |")
+        }
+        return lines + [""]
+    }
+
     /// The whole summary; `plotFolder` is where the SVGs are, relative to the Markdown file.
-    static func markdown(_ results: RunResults, plotFolder: String, otherRuns: [String] = []) -> String {
+    static func markdown(_ results: RunResults, plotFolder: String, otherRuns: [String] = [], indexRoot: String = ".") -> String {
         let m = results.machine
         var lines = [
             "# spring-bench results", "",
         ]
         if !otherRuns.isEmpty {
-            lines += ["The latest run, `\(plotFolder)/`. Runs kept here: \(otherRuns.map { "[`\($0)`](\($0)/README.md)" }.joined(separator: ", ")).", ""]
+            lines += ["The latest run, `\(plotFolder)/`. Runs kept here (each a full run of the main job, with its README):", ""]
+            lines += runIndex(otherRuns, root: indexRoot)
         }
         lines += noiseLines(results) + [
             "## Machine", "",

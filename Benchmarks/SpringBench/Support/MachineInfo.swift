@@ -19,6 +19,13 @@ struct MachineInfo: Codable {
     /// The noise meter's readings over the run (nil for a machine not yet measured, and in runs
     /// written before schema 2).
     var noise: NoiseSummary?
+    /// The CPU's family and model numbers from /proc/cpuinfo (`family 26, model 2`: Zen 5 for AMD's
+    /// family 26, Zen 3 or 4 for 25), which the model name of a VM often leaves out; nil elsewhere
+    /// and in runs written before it was recorded.
+    var cpuFamily: String? = nil
+    /// The commit spring-bench was run from (`git describe --always --dirty` in the working
+    /// directory; `-dirty`: with uncommitted changes), nil outside a git checkout.
+    var commit: String? = nil
 
     static func current() -> MachineInfo {
         MachineInfo(
@@ -26,7 +33,32 @@ struct MachineInfo: Codable {
             isa: String(cString: spring_bench_compiled_isa()),
             referenceIsa: String(cString: spring_reference_compiled_isa()),
             hostIsa: hostInstructionSet(),
-            swiftVersion: swiftCompilerVersion, date: ISO8601DateFormatter().string(from: Date()))
+            swiftVersion: swiftCompilerVersion, date: ISO8601DateFormatter().string(from: Date()),
+            cpuFamily: cpuFamilyAndModel(), commit: gitCommit())
+    }
+
+    private static func cpuFamilyAndModel() -> String? {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return nil }
+        func field(_ name: String) -> String? {
+            text.split(separator: "\n").first { $0.hasPrefix(name) && $0.dropFirst(name.count).first.map { $0 == " " || $0 == "\t" } == true }
+                .flatMap { $0.split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) }
+        }
+        guard let family = field("cpu family"), let model = field("model") else { return nil }
+        return "family \(family), model \(model)"
+    }
+
+    private static func gitCommit() -> String? {
+        let git = Process(), pipe = Pipe()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        git.arguments = ["git", "describe", "--always", "--dirty"]
+        git.standardOutput = pipe
+        git.standardError = FileHandle.nullDevice
+        guard (try? git.run()) != nil else { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        git.waitUntilExit()
+        guard git.terminationStatus == 0 else { return nil }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
     }
 
     /// A folder name for this machine and build, like `amd-epyc-2c-avx512` (Box2D's `amd7950x_avx2`);
