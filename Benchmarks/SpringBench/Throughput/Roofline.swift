@@ -5,7 +5,8 @@
 /// The probe is a reference, not a bound, and is named for what it is (the JSON keeps the field
 /// name `roofline` for `compare`'s baselines). It used to be called the roofline, the lower of it
 /// and the compute probe (the step's arithmetic in registers); but both are one compiler's loop:
-/// on Zen 3 the kernel ran at 1.37x of the compute probe in L1, and on Zen 5 at up to 1.4x of the
+/// on Zen 3 the kernel ran at 1.37x of the compute probe in L1, and on the AVX-512 VMs (CPUID:
+/// AMD family 25, model 17, a Zen 4) at up to 1.4x of the
 /// bandwidth probe in L2 (even a 64-byte-vector version of it), so neither bounds the kernel.
 /// A true ceiling would need the core's clock, which these VMs do not expose.
 enum Roofline {
