@@ -128,10 +128,7 @@ struct DefaultRun {
     /// The committed run of this machine's noise summary (results/<machine>/machine.json), the
     /// calibration loops' quiet reference when it was faster.
     static func committedNoise(_ machine: MachineInfo) -> NoiseSummary? {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: "results/\(machine.slug)/machine.json")) else { return nil }
-        return (try? decoder.decode(MachineInfo.self, from: data))?.noise
+        MachineInfo.read(folder: "results/\(machine.slug)")?.noise
     }
 
     /// Measures everything; `progress` reports each phase.

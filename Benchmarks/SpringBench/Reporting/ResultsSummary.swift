@@ -27,11 +27,7 @@ enum ResultsSummary {
     static func runIndex(_ folders: [String], root: String) -> [String] {
         var lines = ["| folder | CPU | built for | commit | measured |", "|---|---|---|---|---|"]
         for folder in folders {
-            let decoder = JSONDecoder()
-            decoder.keyDecodingStrategy = .convertFromSnakeCase
-            let machine = (try? Data(contentsOf: URL(fileURLWithPath: "\(root)/\(folder)/machine.json")))
-                .flatMap { try? decoder.decode(MachineInfo.self, from: $0) }
-            guard let machine else {
+            guard let machine = MachineInfo.read(folder: "\(root)/\(folder)") else {
                 lines.append("| [`\(folder)`](\(folder)/README.md) | - | - | - | - |")
                 continue
             }

@@ -28,23 +28,37 @@ struct MachineInfo: Codable {
     var commit: String? = nil
 
     static func current() -> MachineInfo {
-        MachineInfo(
-            cpuModel: cpuModelName(), processors: StepThreading.processorCount,
+        let cpu = cpuInfo()
+        return MachineInfo(
+            cpuModel: cpu["model name"] ?? "unknown", processors: StepThreading.processorCount,
             isa: String(cString: spring_bench_compiled_isa()),
             referenceIsa: String(cString: spring_reference_compiled_isa()),
-            hostIsa: hostInstructionSet(),
+            hostIsa: cpu["flags"].map(instructionSet(flags:)),
             swiftVersion: swiftCompilerVersion, date: ISO8601DateFormatter().string(from: Date()),
-            cpuFamily: cpuFamilyAndModel(), commit: gitCommit())
+            cpuFamily: cpu["cpu family"].flatMap { family in cpu["model"].map { "family \(family), model \($0)" } },
+            commit: gitCommit())
     }
 
-    private static func cpuFamilyAndModel() -> String? {
-        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return nil }
-        func field(_ name: String) -> String? {
-            text.split(separator: "\n").first { $0.hasPrefix(name) && $0.dropFirst(name.count).first.map { $0 == " " || $0 == "\t" } == true }
-                .flatMap { $0.split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) }
+    /// The machine.json of a run folder, nil if there is none or it does not decode.
+    static func read(folder: String) -> MachineInfo? {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: "\(folder)/machine.json")) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try? decoder.decode(MachineInfo.self, from: data)
+    }
+
+    /// The first processor's fields in /proc/cpuinfo (`model name`, `flags`, `cpu family`,
+    /// `model`...), read once; empty where there is no such file.
+    private static func cpuInfo() -> [String: String] {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return [:] }
+        var fields: [String: String] = [:]
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.allSatisfy(\.isWhitespace) { if fields.isEmpty { continue } else { break } }
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            fields[parts[0].trimmingCharacters(in: .whitespaces)] = parts[1].trimmingCharacters(in: .whitespaces)
         }
-        guard let family = field("cpu family"), let model = field("model") else { return nil }
-        return "family \(family), model \(model)"
+        return fields
     }
 
     private static func gitCommit() -> String? {
@@ -72,24 +86,11 @@ struct MachineInfo: Codable {
     /// Whether spring-bench was built for less than this CPU offers.
     var isProxyBuild: Bool { hostIsa.map { $0 != isa } ?? false }
 
-    private static func hostInstructionSet() -> String? {
-        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-              let flags = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
-        else { return nil }
-        // The names spring_bench_compiled_isa() gives the same sets.
+    /// The widest of the sets spring_bench_compiled_isa() names that a cpuinfo `flags` line offers.
+    private static func instructionSet(flags: String) -> String {
         let words = Set(flags.split(separator: " "))
         if ["avx512f", "avx512vl", "avx512bw"].allSatisfy({ words.contains($0) }) { return "avx512" }
         return words.contains("avx2") ? "avx2" : "sse2"
-    }
-
-    private static func cpuModelName() -> String {
-        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
-        for line in text.split(separator: "\n") where line.hasPrefix("model name") {
-            if let colon = line.firstIndex(of: ":") {
-                return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            }
-        }
-        return "unknown"
     }
 
     private static var swiftCompilerVersion: String {
