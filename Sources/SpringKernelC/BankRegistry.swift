@@ -67,7 +67,9 @@ final class BankRegistry: Sendable {
     static let shared = BankRegistry()
 
     private struct State {
-        var entries: [(serial: UInt64, entry: BankEntry)?] = [nil]  // slot 0 is never a bank
+        /// Each live bank's serial and entry, retained by hand (from `register` to `unregister`), so
+        /// a lookup copies no reference and costs no retain or release. Slot 0 is never a bank.
+        var entries: [(serial: UInt64, entry: Unmanaged<BankEntry>)?] = [nil]
         /// Each slot's generation offset (see ``BankEntry/generationOffset``).
         var generationOffsets: [UInt32] = [0]
         var live = 0
@@ -95,50 +97,56 @@ final class BankRegistry: Sendable {
             state.cursor = slot
             let serial = state.nextSerial
             state.nextSerial += 1
-            state.entries[slot] = (serial, make(UInt64(slot), state.generationOffsets[slot], serial << 32))
+            state.entries[slot] = (serial, .passRetained(make(UInt64(slot), state.generationOffsets[slot], serial << 32)))
             state.live += 1
             return serial << 16 | UInt64(slot)
         }
     }
 
-    /// The bank `id` names.
-    func entry(_ id: UInt64) throws(Refusal) -> BankEntry {
-        let found = state.withLock { state -> BankEntry? in
-            let slot = Int(id & 0xFFFF)
-            guard slot < state.entries.count, let live = state.entries[slot], live.serial == id >> 16 else { return nil }
-            return live.entry
-        }
-        guard let found else { throw Refusal(._invalid_bank) }
-        return found
-    }
-
     /// Runs `body` on the bank `id` names, holding its in-use flag: refused with `sk_status_busy`
     /// if another call (on another thread) holds it.
+    ///
+    /// The flag is taken under the registry's lock, and ``unregister(_:)`` takes the lock and then
+    /// the flag, so the registry's table keeps the entry alive while the flag is held: `body` gets
+    /// it without a retain and a release (atomic read-modify-writes on every C call).
     @inline(__always)
-    func use<Result>(_ id: UInt64, _ body: (BankEntry) throws(Refusal) -> Result) throws(Refusal) -> Result {
-        let entry = try entry(id)
-        guard entry.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
-            throw Refusal(._busy)
-        }
-        defer { entry.inUse.store(false, ordering: .releasing) }
-        return try body(entry)
-    }
-
-    /// Forgets the bank `id` names; it is freed once no call is using it. Refused with
-    /// `sk_status_busy` while another thread's call runs on it.
-    func unregister(_ id: UInt64) throws(Refusal) {
-        let removed = try state.withLock { state throws(Refusal) -> Bool in
+    func use<Value>(_ id: UInt64, _ body: (BankEntry) throws(Refusal) -> Value) throws(Refusal) -> Value {
+        let entry = try state.withLock { state throws(Refusal) -> Unmanaged<BankEntry> in
             let slot = Int(id & 0xFFFF)
-            guard slot < state.entries.count, let live = state.entries[slot], live.serial == id >> 16 else { return false }
-            // Taken for good: a call that found the entry before it left the table is refused.
-            guard live.entry.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            guard slot < state.entries.count, let live = state.entries[slot], live.serial == id >> 16 else {
+                throw Refusal(._invalid_bank)
+            }
+            guard live.entry._withUnsafeGuaranteedRef({ $0.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged }) else {
                 throw Refusal(._busy)
             }
-            state.generationOffsets[slot] = (live.entry.generationOffset &+ live.entry.generationsIssued) & PackedHandle.generationMask
+            return live.entry
+        }
+        let outcome = entry._withUnsafeGuaranteedRef { entry -> Result<Value, Refusal> in
+            defer { entry.inUse.store(false, ordering: .releasing) }
+            do throws(Refusal) { return .success(try body(entry)) } catch { return .failure(error) }
+        }
+        return try outcome.get()
+    }
+
+    /// Forgets the bank `id` names and frees it. Refused with `sk_status_busy` while another
+    /// thread's call runs on it.
+    func unregister(_ id: UInt64) throws(Refusal) {
+        let removed = try state.withLock { state throws(Refusal) -> Unmanaged<BankEntry>? in
+            let slot = Int(id & 0xFFFF)
+            guard slot < state.entries.count, let live = state.entries[slot], live.serial == id >> 16 else { return nil }
+            // A call holds the flag only while it holds the entry (`use` takes it under this lock).
+            let issued = live.entry._withUnsafeGuaranteedRef { entry -> UInt32? in
+                guard entry.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return nil }
+                return entry.generationOffset &+ entry.generationsIssued
+            }
+            guard let issued else { throw Refusal(._busy) }
+            state.generationOffsets[slot] = issued & PackedHandle.generationMask
             state.entries[slot] = nil
             state.live -= 1
-            return true
+            return live.entry
         }
-        guard removed else { throw Refusal(._invalid_bank) }
+        guard let removed else { throw Refusal(._invalid_bank) }
+        // Freed outside the lock: a large bank's memory takes a while to give back.
+        removed.release()
     }
 }

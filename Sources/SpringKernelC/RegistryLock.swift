@@ -1,56 +1,38 @@
-#if hasFeature(Embedded)
 import Synchronization
-#elseif canImport(Glibc)
+#if !hasFeature(Embedded)
+#if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#endif
 
 /// The bank registry's lock (only the registry uses it, for a slot lookup or update of a few
-/// instructions).
+/// instructions): a spin lock on an atomic flag that yields the processor (`sched_yield`) while
+/// another thread holds it, so a preempted holder gets to finish.
 ///
-/// A pthread mutex in the regular build: ThreadSanitizer intercepts its lock and unlock, where
-/// Synchronization's `Mutex` (a futex lock in a library it does not instrument) hid the hand-off,
-/// and CI's TSan run reported registry accesses under that lock as races. Embedded Swift has
-/// neither pthreads nor `Mutex` as modules: there a spin lock on an atomic flag that yields the
-/// processor (`sched_yield`) while another thread holds it, so a preempted holder gets to finish.
+/// One compare-and-exchange and one store a lookup, in every build. ThreadSanitizer sees the
+/// hand-off (the flag's acquiring exchange and releasing store are instrumented atomics), where
+/// Synchronization's `Mutex` (a futex lock in a library it does not instrument) hid it; and
+/// Embedded Swift has neither pthreads nor `Mutex`.
 final class RegistryLock<Value>: @unchecked Sendable {
-    private var value: Value
-    #if hasFeature(Embedded)
+    /// Only `withLock` reaches it, holding the lock: no dynamic exclusivity check (a call through
+    /// the Swift runtime's thread-local access set on every C call).
+    @exclusivity(unchecked) private var value: Value
     private let held = Atomic<Bool>(false)
-    #else
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    #endif
 
     init(_ value: Value) {
         self.value = value
-        #if !hasFeature(Embedded)
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        #endif
-    }
-
-    deinit {
-        #if !hasFeature(Embedded)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        #endif
     }
 
     /// Runs `body` on the value, holding the lock.
     func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        #if hasFeature(Embedded)
         while !held.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
             _ = sched_yield()
         }
         defer { held.store(false, ordering: .releasing) }
-        #else
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        #endif
         return try body(&value)
     }
 }

@@ -125,7 +125,17 @@ struct CompareCommand {
         guard readableSchemas.contains(schema) else {
             throw .input("\(printable(path)) has schema \(schema); this spring-bench reads schemas \(readableSchemas.lowerBound)...\(readableSchemas.upperBound)")
         }
-        do { return try decoder.decode(RunResults.self, from: data) } catch {
+        // A group of figures left out altogether reads as an empty one, so that `run` names it as
+        // missing (exit 1), as it names an empty group, instead of refusing the file as bad input.
+        var document = data
+        if var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] {
+            let arrayGroups = ["throughput", "settle", "settle_reference"]
+            if arrayGroups.contains(where: { object[$0] == nil }) {
+                for key in arrayGroups where object[key] == nil { object[key] = [Any]() }
+                if let patched = try? JSONSerialization.data(withJSONObject: object) { document = patched }
+            }
+        }
+        do { return try decoder.decode(RunResults.self, from: document) } catch {
             throw .input("\(printable(path)) is not a spring-bench results.json (schema \(schema)): \(Self.describe(error))")
         }
     }
