@@ -1,7 +1,7 @@
 import CSpringReference
 @_spi(KernelInternals) import SpringKernel
 
-/// Plain 64-byte-aligned lanes for the loops that run outside a bank (the kernel's bare loop, the C
+/// Plain lanes, aligned as the bank aligns its own (``LaneLayout/bufferAlignment(bytes:)``), for the loops that run outside a bank (the kernel's bare loop, the C
 /// loops, the probes, the vectorised RK4 baseline), filled like the bank
 /// (``ThroughputBench/initialState(_:)``, seed 1) and padded with zeros to whole bundles.
 final class ReferenceLanes {
@@ -21,7 +21,7 @@ final class ReferenceLanes {
         self.springs = springs
         let bundles = LaneLayout.bundleCount(springs: max(springs, 1))
         func buffer(_ count: Int) -> UnsafeMutablePointer<Float> {
-            let lanes = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: LaneLayout.bundleBytes)
+            let lanes = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: LaneLayout.bufferAlignment(bytes: count * 4))
                 .bindMemory(to: Float.self, capacity: count)
             lanes.initialize(repeating: 0, count: count)
             return lanes

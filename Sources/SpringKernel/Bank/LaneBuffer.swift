@@ -1,4 +1,5 @@
-/// One 64-byte-aligned buffer of 32-bit lanes, padded to whole bundles and zero-filled.
+/// One buffer of 32-bit lanes, padded to whole bundles, zero-filled, and aligned as
+/// ``BundleIndexing/bufferAlignment(bytes:)`` says (64 bytes at least).
 ///
 /// The bank owns these explicitly (no ARC on the hot path); ``deallocate()`` is called by the
 /// owner's deinit.
@@ -16,7 +17,7 @@ struct LaneBuffer {
 
     private static func allocateZeroed(lanes: Int) -> UnsafeMutableRawPointer {
         let bytes = max(lanes, BundleIndexing.laneCount) * 4
-        let pointer = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: BundleIndexing.bundleBytes)
+        let pointer = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: BundleIndexing.bufferAlignment(bytes: bytes))
         pointer.initializeMemory(as: UInt32.self, repeating: 0, count: bytes / 4)
         return pointer
     }

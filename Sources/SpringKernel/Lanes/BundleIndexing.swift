@@ -10,6 +10,26 @@ enum BundleIndexing {
     /// Bytes per bundle of one 32-bit field: one cache line.
     @usableFromInline static let bundleBytes = 64
 
+    /// The alignment of a lane buffer of `bytes` (whole bundles): 4096 from 4 KB up, else the
+    /// power of two at or above `bytes`.
+    ///
+    /// A step streams a batch's displacement and velocity lanes a bundle at a time, loading each
+    /// bundle before storing it. A load whose address matches an unfinished store's in its low 12
+    /// bits waits for it ("4K aliasing"). Two lane buffers that start 64 bytes apart modulo 4096,
+    /// as two heap blocks allocated one after the other often do, make the load of one buffer's
+    /// next bundle wait for the store of the other's last, and the step runs at the stores' pace:
+    /// the same bank stepped several times slower in one process than in another. Aligned this way, two large buffers start at the same address modulo 4096, and two
+    /// small ones a multiple of their own size apart, so no load in the loop's reach matches a
+    /// pending store's low bits.
+    @usableFromInline
+    static func bufferAlignment(bytes: Int) -> Int {
+        let page = 4096
+        if bytes >= page { return page }
+        var alignment = bundleBytes
+        while alignment < bytes { alignment *= 2 }
+        return alignment
+    }
+
     /// The bundles needed to hold `springs` springs.
     @inlinable @inline(__always)
     static func bundleCount(springs: Int) -> Int { (springs + laneCount - 1) / laneCount }
@@ -41,14 +61,18 @@ enum BundleIndexing {
 public enum LaneLayout {
     /// Springs per bundle.
     public static var laneCount: Int { BundleIndexing.laneCount }
-    /// Bytes per bundle of one 32-bit field, and the alignment of a lane buffer.
+    /// Bytes per bundle of one 32-bit field.
     public static var bundleBytes: Int { BundleIndexing.bundleBytes }
+
+    /// The alignment the bank gives a lane buffer of `bytes` (whole bundles), so that a loop
+    /// outside a bank meets no 4K aliasing the bank's step does not (see the bank's lane buffers).
+    public static func bufferAlignment(bytes: Int) -> Int { BundleIndexing.bufferAlignment(bytes: bytes) }
 
     /// The bundles needed to hold `springs` springs.
     public static func bundleCount(springs: Int) -> Int { BundleIndexing.bundleCount(springs: springs) }
 
     /// One step of the float32 SIMD loop over `springs` displacement and velocity lanes (aligned
-    /// to ``bundleBytes``, padded to whole bundles), with `coefficients` from
+    /// as ``bufferAlignment(bytes:)`` says, padded to whole bundles), with `coefficients` from
     /// ``SpringLaneArithmetic/coefficients(of:)``. Inlined into the caller, as the bank's step is.
     @inlinable @inline(__always)
     public static func advanceFloat32(
