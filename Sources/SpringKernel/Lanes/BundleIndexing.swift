@@ -18,9 +18,9 @@ enum BundleIndexing {
     /// bits waits for it ("4K aliasing"). Two lane buffers that start 64 bytes apart modulo 4096,
     /// as two heap blocks allocated one after the other often do, make the load of one buffer's
     /// next bundle wait for the store of the other's last, and the step runs at the stores' pace:
-    /// the same bank stepped several times slower in one process than in another. Aligned this way, two large buffers start at the same address modulo 4096, and two
-    /// small ones a multiple of their own size apart, so no load in the loop's reach matches a
-    /// pending store's low bits.
+    /// the same bank stepped several times slower in one process than in another. Aligned this
+    /// way, two large buffers start at the same address modulo 4096, and two small ones a multiple
+    /// of their own size apart, so no load in the loop's reach matches a pending store's low bits.
     @usableFromInline
     static func bufferAlignment(bytes: Int) -> Int {
         let page = 4096
