@@ -25,6 +25,7 @@ enum BenchCommands {
         SettleCommand.self,
         SeedScenarioCommand.self,
         EventsCommand.self,
+        DragCommand.self,
         InteractionsCommand.self,
         DeterminismCommand.self,
         FidelityCommand.self,
@@ -90,6 +91,15 @@ extension EventsCommand: BenchCommand {
     static let summary = """
         what an event (retarget, impulse, set-state, start, resume, configure) costs, the step's
         share included, one call per spring or in bulk, at 1-100 % of the springs per frame
+        """
+    static func run(_ arguments: inout CommandLineArguments) throws -> Int32 { try Self(&arguments).run(); return 0 }
+}
+
+extension DragCommand: BenchCommand {
+    static let name = "drag"
+    static let summary = """
+        springs whose targets move every frame (in storage order, by handle, a share of them, one
+        call each) against the plain step of as many moving springs
         """
     static func run(_ arguments: inout CommandLineArguments) throws -> Int32 { try Self(&arguments).run(); return 0 }
 }

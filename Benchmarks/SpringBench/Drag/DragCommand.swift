@@ -1,0 +1,276 @@
+import BenchStatistics
+import Foundation
+@_spi(KernelInternals) import SpringKernel
+
+/// `spring-bench drag`: springs that follow targets moving every frame (a drag, an attachment, a
+/// camera follow), against the plain step of as many moving springs, in one run.
+struct DragCommand {
+    /// The command's `--help`.
+    static let help = """
+        spring-bench drag [--springs 10000,100000,1000000] [--kernel float,fixed] [--springs-kind default,corpus]
+                          [--modes storage,handles,half,one-percent,calls] [--repeats R] [--format table|json|csv]
+                          [--output DIR] [--quick]
+
+          N springs whose targets move every frame along a pointer's path (each spring's own anchor plus
+          one offset, 60 pt at 1.9 Hz: up to 700 pt/s, so the springs lag and swing as under a finger),
+          tolerance 0.5, stepped at 60 Hz. The springs are the default spring (tension 342, friction 30)
+          or 64 configurations drawn as the settle corpus draws them (tension 10-5000 and damping ratio
+          0.01-30 log-uniform, mass 0.25-4), so rests come due and are predicted as a real drag makes them.
+            storage      every target written in storage order (retarget(in:to:)), then the step
+            handles      every target by handle in one call (retarget(_:to:) with buffers), then the step
+            half         every other spring by handle in one call, then the step
+            one-percent  every 100th spring by handle in one call, then the step
+            calls        one retarget(_:to:) call per spring, then the step
+            plain        the step alone, of as many springs that keep moving (same tensions and masses,
+                         friction 0.02, so none comes to rest during a measurement)
+          The targets are computed in a lap of their own, outside the figure (in storage order, from the
+          user values that the layout says each slot holds). Figures: ns per spring-frame of each mode; the
+          storage mode over the plain step (bound 2.0x); handles in ns per spring-frame (bound 5 ns);
+          half, one-percent and calls as ns per retargeted spring above the plain step (bounds 5, 5, 10 ns).
+          Medians of interleaved repeats, with 95 % intervals.
+          --quick: 10000 and 100000 springs, float, the default spring.
+        """
+
+    /// What is done to the targets each frame.
+    enum Mode: String, CaseIterable, Codable {
+        case storage, handles, half, onePercent = "one-percent", calls
+
+        /// Every how many springs one is retargeted.
+        var stride: Int {
+            switch self {
+            case .storage, .handles, .calls: 1
+            case .half: 2
+            case .onePercent: 100
+            }
+        }
+    }
+
+    /// One measured cell: a mode at a size, format and spring kind, with the plain step beside it.
+    struct Row: Codable {
+        var kernel: String
+        var springs: Int
+        var springKind: String
+        var mode: String
+        var retargetedPerFrame: Int
+        /// ns per spring-frame of the plain step and of the mode (retargets and step).
+        var plainNanosecondsPerSpring: Double
+        var nanosecondsPerSpring: Double
+        var nanosecondsPerSpringInterval: Interval?
+        /// The mode's frame over the plain frame.
+        var ratio: Double
+        var ratioInterval: Interval?
+        /// (mode's frame − plain frame) / springs retargeted.
+        var nanosecondsPerRetarget: Double
+        var nanosecondsPerRetargetInterval: Interval?
+        /// Springs that came to rest during the timed frames (a drag's rests are real work).
+        var restsPerFrame: Double
+        var repeats: Int
+        /// Why the noise meter marked this cell noisy (empty: quiet; nil: not read).
+        var noise: [String]?
+    }
+
+    var sizes: [Int]
+    var kernels: [String]
+    var kinds: [String]
+    var modes: [Mode]
+    var timer: FrameTimer
+    var format: OutputFormat
+    var output: String?
+
+    /// A measurement of these cells (the main job's).
+    init(sizes: [Int], kernels: [String], kinds: [String], modes: [Mode], timer: FrameTimer) {
+        self.sizes = sizes
+        self.kernels = kernels
+        self.kinds = kinds
+        self.modes = modes
+        self.timer = timer
+        format = .table
+        output = nil
+    }
+
+    /// Reads the options.
+    init(_ arguments: inout CommandLineArguments) throws(BenchError) {
+        let quick = arguments.flag("quick")
+        sizes = try arguments.sizes("springs", limit: 1 << 24, bytesEach: 256) ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000])
+        guard sizes.allSatisfy({ $0 >= 100 }) else { throw .usage("--springs takes sizes within 100...16M") }
+        kernels = arguments.list("kernel") ?? (quick ? ["float"] : ["float", "fixed"])
+        for kernel in kernels where kernel != "float" && kernel != "fixed" { throw .usage("--kernel takes float and fixed, got \(printable(kernel))") }
+        kinds = arguments.list("springs-kind") ?? (quick ? ["default"] : ["default", "corpus"])
+        for kind in kinds where kind != "default" && kind != "corpus" { throw .usage("--springs-kind takes default and corpus, got \(printable(kind))") }
+        var modes: [Mode] = []
+        for name in arguments.list("modes") ?? Mode.allCases.map(\.rawValue) {
+            guard let mode = Mode(rawValue: name) else { throw .usage("unknown mode \(printable(name)) (storage, handles, half, one-percent, calls)") }
+            modes.append(mode)
+        }
+        self.modes = modes
+        timer = FrameTimer(repeats: try arguments.int("repeats", in: 2...1000) ?? (quick ? 5 : 9), secondsPerRepeat: 0.02)
+        format = try outputFormat(&arguments)
+        output = arguments.string("output")
+        try arguments.rejectUnread()
+        if let output { try FileAccess.prepareFolder(output) }
+    }
+
+    func run() throws {
+        let rows = try measure(progress: Progress())
+        switch format {
+        case .table: print(Self.table(rows).render())
+        case .csv: print(Self.table(rows).csv(), terminator: "")
+        case .json: print(try jsonText(rows))
+        }
+        if let output { try Self.write(rows, to: output) }
+    }
+
+    func measure(progress: Progress, noise: NoiseMeter? = nil) throws -> [Row] {
+        var rows: [Row] = []
+        for kernel in kernels {
+            for kind in kinds {
+                for springs in sizes {
+                    progress.update("drag: \(kernel) \(kind) \(springs) springs")
+                    rows += kernel == "float"
+                        ? try Self.measure(Float32Lanes.self, springs: springs, kind: kind, modes: modes, timer: timer, noise: noise, value: { Float($0) })
+                        : try Self.measure(Q16Lanes.self, springs: springs, kind: kind, modes: modes, timer: timer, noise: noise, value: { Q16($0)! })
+                }
+            }
+        }
+        progress.finish()
+        return rows
+    }
+
+    /// The configurations of a spring kind, and each one's lightly damped twin for the plain step.
+    static func configurations(kind: String) throws -> [(drag: SpringConfiguration, plain: SpringConfiguration)] {
+        guard kind == "corpus" else {
+            return [(SpringConfiguration.default, try SpringConfiguration(tension: 342, friction: 0.02))]
+        }
+        var generator = SplitMix64(seed: 33)
+        return try (0..<64).map { _ in
+            let zeta = generator.logUniform(0.01, 30), tension = generator.logUniform(10, 5000), mass = generator.logUniform(0.25, 4)
+            return (
+                try SpringConfiguration(tension: tension, friction: zeta * 2 * (tension * mass).squareRoot(), mass: mass),
+                try SpringConfiguration(tension: tension, friction: 0.02, mass: mass))
+        }
+    }
+
+    /// The pointer's offset at `frame`: 60 pt at 1.9 Hz (up to about 700 pt/s).
+    static func offset(frame: Int) -> Double { 60 * sin(2 * Double.pi * 1.9 * Double(frame) / 60) }
+
+    /// Every mode of one size, format and kind, each timed against the plain step in interleaved rounds.
+    static func measure<Lanes: SpringLaneArithmetic>(
+        _ lanes: Lanes.Type, springs count: Int, kind: String, modes: [Mode], timer: FrameTimer, noise: NoiseMeter?,
+        value: @escaping (Double) -> Lanes.Value
+    ) throws -> [Row] {
+        let dt = 1.0 / 60
+        let configurations = try configurations(kind: kind)
+        // Anchors spread over a screen; spring i has user value i.
+        let anchors = (0..<count).map { Double(($0 * 7919) % 2000) - 1000 }
+        func makeBank(plain: Bool) throws -> (SpringBank<Lanes>, [SpringHandle]) {
+            let bank = try SpringBank<Lanes>(threading: .single, capacity: count)
+            var handles: [SpringHandle] = []
+            handles.reserveCapacity(count)
+            for i in 0..<count {
+                let pair = configurations[i % configurations.count]
+                handles.append(try bank.add(
+                    value: value(anchors[i] + (plain ? Double(i % 200) - 100 : 0)), target: value(anchors[i]),
+                    velocity: value(plain ? Double(i % 7) * 10 : 0), configuration: plain ? pair.plain : pair.drag,
+                    tolerance: value(0.5), userValue: UInt64(i)))
+            }
+            return (bank, handles)
+        }
+        let (plainBank, plainHandles) = try makeBank(plain: true)
+        func restartPlain() {
+            for (i, spring) in plainHandles.enumerated() {
+                try? plainBank.setState(of: spring, value: value(anchors[i] + Double(i % 200) - 100), velocity: value(Double(i % 7) * 10))
+            }
+        }
+        let plain = Contender(prepare: restartPlain, frame: { try plainBank.step(dt: dt) }, isOurs: true)
+
+        var rows: [Row] = []
+        for mode in modes {
+            let (bank, handles) = try makeBank(plain: false)
+            let listed = stride(from: 0, to: count, by: mode.stride).map { handles[$0] }
+            let listedIDs = stride(from: 0, to: count, by: mode.stride).map { $0 }
+            var goals = [Lanes.Value](repeating: value(0), count: mode == .storage ? count : listed.count)
+            var ids = [UInt64](repeating: 0, count: count)
+            var layout = bank.storageLayout(of: .all)
+            var frame = 0, rests = 0
+            let laps = FrameLaps(parts: 2, clock: .threadCPU)
+            let drag = Contender(
+                prepare: {},
+                frame: {
+                    frame += 1
+                    laps.start()
+                    // The user's part: this frame's targets, in the order the call takes them.
+                    let shift = offset(frame: frame)
+                    if mode == .storage {
+                        if layout.version != bank.layoutVersion || layout.count != count {
+                            layout = bank.storageLayout(of: .all)
+                            try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: layout, into: $0) }
+                        }
+                        for j in 0..<count { goals[j] = value(anchors[Int(ids[j])] + shift) }
+                    } else {
+                        for j in 0..<listed.count { goals[j] = value(anchors[listedIDs[j]] + shift) }
+                    }
+                    laps.lap(0)
+                    switch mode {
+                    case .storage:
+                        try goals.withUnsafeBufferPointer { try bank.retarget(in: layout, to: $0) }
+                    case .handles, .half, .onePercent:
+                        try listed.withUnsafeBufferPointer { springs in
+                            try goals.withUnsafeBufferPointer { try bank.retarget(springs, to: $0) }
+                        }
+                    case .calls:
+                        try listed.withUnsafeBufferPointer { springs in
+                            try goals.withUnsafeBufferPointer { values in
+                                for i in 0..<springs.count { try bank.retarget(springs[i], to: values[i]) }
+                            }
+                        }
+                    }
+                    try bank.step(dt: dt)
+                    rests += bank.restedInLastStep.count
+                    laps.lap(1)
+                },
+                isOurs: true,
+                tally: { [laps.seconds[1], Double(rests)] })
+            let timing = try timer.measure([plain, drag], warmUpFrames: 30, clock: .threadCPU)
+            let reading = noise?.read(after: "drag \(Lanes.formatName) \(kind) \(springCountLabel(count)) \(mode.rawValue)")
+            // The mode's figure is its second lap (retargets and step), per frame of the repeat.
+            let frames = Double(timing.framesPerRepeat[1])
+            let dragSeconds = timing.tallies[1].map { $0[0] / frames }
+            let plainSeconds = timing.samples[0]
+            let restsPerFrame = timing.tallies[1].map { $0[1] / frames }.reduce(0, +) / Double(timing.repeats)
+            let perSpring = dragSeconds.map { $0 * 1e9 / Double(count) }
+            let ratios = zip(dragSeconds, plainSeconds).map { $0 / $1 }
+            let perRetarget = zip(dragSeconds, plainSeconds).map { ($0 - $1) * 1e9 / Double(listed.count) }
+            rows.append(Row(
+                kernel: Lanes.formatName, springs: count, springKind: kind, mode: mode.rawValue, retargetedPerFrame: listed.count,
+                plainNanosecondsPerSpring: Percentiles(plainSeconds).p50 * 1e9 / Double(count),
+                nanosecondsPerSpring: Percentiles(perSpring).p50,
+                nanosecondsPerSpringInterval: Bootstrap.medianInterval(perSpring, confidence: timer.confidence),
+                ratio: Percentiles(ratios).p50, ratioInterval: Bootstrap.medianInterval(ratios, confidence: timer.confidence),
+                nanosecondsPerRetarget: Percentiles(perRetarget).p50,
+                nanosecondsPerRetargetInterval: Bootstrap.medianInterval(perRetarget, confidence: timer.confidence),
+                restsPerFrame: restsPerFrame, repeats: timing.repeats, noise: reading?.reasons))
+        }
+        return rows
+    }
+
+    static func table(_ rows: [Row]) -> TextTable {
+        var table = TextTable(header: [
+            "kernel", "springs", "kind", "mode", "retargets/frame", "plain ns/spring", "ns/spring", "ratio", "ns/retarget", "rests/frame",
+        ])
+        for row in rows {
+            table.rows.append([
+                row.kernel, "\(row.springs)", row.springKind, row.mode, "\(row.retargetedPerFrame)",
+                String(format: "%.3f", row.plainNanosecondsPerSpring), String(format: "%.3f", row.nanosecondsPerSpring),
+                String(format: "%.2f", row.ratio), String(format: "%.2f", row.nanosecondsPerRetarget), String(format: "%.1f", row.restsPerFrame),
+            ])
+        }
+        return table
+    }
+
+    /// `drag.json` and `drag.csv`.
+    static func write(_ rows: [Row], to folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try writeFile(try jsonText(rows), to: "\(folder)/drag.json")
+        try writeFile(table(rows).csv(), to: "\(folder)/drag.csv")
+    }
+}
