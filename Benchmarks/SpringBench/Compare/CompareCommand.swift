@@ -19,7 +19,8 @@ struct CompareCommand {
                two rows of one figure, an impossible figure (0 or negative ns, a negative or fractional
                count, a share above 1) or, from schema 2 on, a timed figure without repeats; runs of
                different machines without --across-machines; an option out of range
-            3  no verdict: fewer than half the figures in both runs were judged (their conditions differed)
+            3  no verdict: fewer than half the figures in both runs were judged (their conditions differed,
+               or a run of schema 1 has no repeats to judge its timed figures by)
 
           Each figure is the median of its repeats (spring-steps/s; a ratio within one run, round by round:
           simd vs C, vs rk4-1ms and object-per-spring, variants vs the plain bank). Its change is
