@@ -29,7 +29,7 @@ struct RunPairs {
 
 @Suite("Telling a change from a pair's noise")
 struct ChangeDetectionTests {
-    @Test("The interval against 1 ± the threshold, and the signed score")
+    @Test("The interval against a factor of 1 + the threshold, and the signed score")
     func verdicts() {
         let worse = Interval(estimate: 0.8, low: 0.78, high: 0.82, confidence: 0.95)
         #expect(ChangeDetection.verdict(worse, higherIsBetter: true, threshold: 0.05) == .regression)

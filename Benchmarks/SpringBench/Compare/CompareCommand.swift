@@ -277,7 +277,7 @@ struct CompareCommand {
         // too) while the CPU shares agree: two loaded runs of the same code, the memory-bandwidth
         // loops at 49.7 and 8.4 GB/s (medians), moved 43 figures by 0.45-0.92x, all one way.
         let bandwidth = c.bandwidthGigabytesPerSecond.p50 / b.bandwidthGigabytesPerSecond.p50
-        if abs(log(bandwidth)) > log(1 + bandwidthTolerance) {
+        if ChangeDetection.differs(bandwidth, threshold: bandwidthTolerance) {
             return String(format: "the machine's load differed (memory-bandwidth loops %.1f and %.1f GB/s, medians)",
                           b.bandwidthGigabytesPerSecond.p50, c.bandwidthGigabytesPerSecond.p50)
         }
