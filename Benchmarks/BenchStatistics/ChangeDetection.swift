@@ -2,9 +2,9 @@ import Foundation
 
 /// What `compare` calls a figure's change between two runs.
 public enum ChangeVerdict: String, Codable, Sendable {
-    /// The whole interval of current/baseline is worse than 1 by more than the threshold.
+    /// The whole interval of current/baseline is worse than 1 by more than a factor of 1 + the threshold.
     case regression
-    /// The whole interval is better than 1 by more than the threshold.
+    /// The whole interval is better than 1 by more than a factor of 1 + the threshold.
     case better
     /// Neither: the change is within the noise, or smaller than the threshold.
     case ok
@@ -43,11 +43,24 @@ public enum ChangeDetection {
     /// The false discovery rate of a noisy pair's regressions.
     public static let defaultFalseDiscoveryRate = 0.1
 
-    /// What `interval` (current/baseline) says against 1 ± `threshold`.
+    /// The thresholds `compare --threshold` takes. A change counts when it is beyond a factor of
+    /// 1 + threshold either way, so every one of them detects a slowdown (by more than 11x at 10).
+    public static let thresholds: ClosedRange<Double> = 0...10
+
+    /// What `interval` (current/baseline) says against a factor of 1 + `threshold`, the same
+    /// either way in ratio terms: a lower-is-better figure regresses when the whole interval is
+    /// above 1 + threshold (new/old), a higher-is-better one when it is below 1 / (1 + threshold)
+    /// (old/new above 1 + threshold); improvements mirror them.
     public static func verdict(_ interval: Interval, higherIsBetter: Bool, threshold: Double) -> ChangeVerdict {
-        let worse = higherIsBetter ? interval.high < 1 - threshold : interval.low > 1 + threshold
-        let better = higherIsBetter ? interval.low > 1 + threshold : interval.high < 1 - threshold
+        let above = interval.low > 1 + threshold, below = interval.high < 1 / (1 + threshold)
+        let worse = higherIsBetter ? below : above
+        let better = higherIsBetter ? above : below
         return worse ? .regression : (better ? .better : .ok)
+    }
+
+    /// Whether `ratio` is beyond a factor of 1 + `threshold` either way.
+    public static func differs(_ ratio: Double, threshold: Double) -> Bool {
+        abs(log(ratio)) > log1p(threshold)
     }
 
     /// The change as a signed score: |log(current/baseline)|, positive for a regression, negative
@@ -73,10 +86,11 @@ public enum ChangeDetection {
         return .infinity
     }
 
-    /// Judges every figure of a pair: each by its interval against 1 ± `threshold`; on a `noisy`
-    /// pair (either run measured on a loaded machine), a regression also needs a score beyond the
-    /// pair's ``mirrorThreshold(_:falseDiscoveryRate:)``, and an improvement beyond the mirrored one,
-    /// or it is withheld.
+    /// Judges every figure of a pair: each by its interval against a factor of 1 + `threshold`
+    /// either way (``verdict(_:higherIsBetter:threshold:)``); on a `noisy` pair (either run measured
+    /// on a loaded machine), a regression also needs a score beyond the pair's
+    /// ``mirrorThreshold(_:falseDiscoveryRate:)``, and an improvement beyond the mirrored one, or it
+    /// is withheld.
     public static func judge(
         _ figures: [(interval: Interval, higherIsBetter: Bool)], threshold: Double, noisy: Bool,
         falseDiscoveryRate: Double = defaultFalseDiscoveryRate

@@ -29,17 +29,43 @@ struct RunPairs {
 
 @Suite("Telling a change from a pair's noise")
 struct ChangeDetectionTests {
-    @Test("The interval against 1 ± the threshold, and the signed score")
+    @Test("The interval against a factor of 1 + the threshold, and the signed score")
     func verdicts() {
         let worse = Interval(estimate: 0.8, low: 0.78, high: 0.82, confidence: 0.95)
         #expect(ChangeDetection.verdict(worse, higherIsBetter: true, threshold: 0.05) == .regression)
         #expect(ChangeDetection.verdict(worse, higherIsBetter: false, threshold: 0.05) == .better)
-        #expect(ChangeDetection.verdict(worse, higherIsBetter: true, threshold: 0.2) == .ok)
+        #expect(ChangeDetection.verdict(worse, higherIsBetter: true, threshold: 0.25) == .ok)
         let straddles = Interval(estimate: 0.9, low: 0.7, high: 1.1, confidence: 0.95)
         #expect(ChangeDetection.verdict(straddles, higherIsBetter: true, threshold: 0.05) == .ok)
         #expect(abs(ChangeDetection.score(worse, higherIsBetter: true, threshold: 0.05) - log(1.25)) < 1e-12)
         #expect(ChangeDetection.score(worse, higherIsBetter: false, threshold: 0.05) < 0)
         #expect(ChangeDetection.score(straddles, higherIsBetter: true, threshold: 0.05) == 0)
+    }
+
+    /// Issue 34: the higher-is-better rule was 1 − F, never reached for F ≥ 1, so at
+    /// `--threshold 0.9` every throughput figure 10x slower was ok. The rule is a factor of 1 + F
+    /// either way: every threshold `compare` takes detects a slowdown beyond it, both ways.
+    @Test("Every threshold detects a slowdown beyond a factor of 1 + F, either way")
+    func symmetricThreshold() {
+        let tenTimesSlower = Interval(estimate: 0.1, low: 0.09, high: 0.11, confidence: 0.95)
+        #expect(ChangeDetection.verdict(tenTimesSlower, higherIsBetter: true, threshold: 0.9) == .regression)
+        #expect(ChangeDetection.verdict(tenTimesSlower.reciprocal, higherIsBetter: false, threshold: 0.9) == .regression)
+        for threshold in [0, 0.05, 0.5, 0.9, 1, 2.5, ChangeDetection.thresholds.upperBound] {
+            let factor = (1 + threshold) * 1.01
+            let slower = Interval(estimate: 1 / factor, low: 1 / factor, high: 1 / factor, confidence: 0.95)
+            let faster = slower.reciprocal
+            #expect(ChangeDetection.verdict(slower, higherIsBetter: true, threshold: threshold) == .regression, "threshold \(threshold)")
+            #expect(ChangeDetection.verdict(faster, higherIsBetter: false, threshold: threshold) == .regression, "threshold \(threshold)")
+            #expect(ChangeDetection.verdict(faster, higherIsBetter: true, threshold: threshold) == .better, "threshold \(threshold)")
+            #expect(ChangeDetection.verdict(slower, higherIsBetter: false, threshold: threshold) == .better, "threshold \(threshold)")
+            // Within the factor, either way: ok.
+            if threshold > 0 {
+                let within = Interval(estimate: 1, low: 1 / (1 + threshold) + 1e-9, high: 1 + threshold - 1e-9, confidence: 0.95)
+                #expect(ChangeDetection.verdict(within, higherIsBetter: true, threshold: threshold) == .ok, "threshold \(threshold)")
+                #expect(ChangeDetection.verdict(within, higherIsBetter: false, threshold: threshold) == .ok, "threshold \(threshold)")
+            }
+            #expect(ChangeDetection.differs(factor, threshold: threshold) && ChangeDetection.differs(1 / factor, threshold: threshold))
+        }
     }
 
     @Test("The knockoff+ threshold: (1 + mirrored) / called at most q")

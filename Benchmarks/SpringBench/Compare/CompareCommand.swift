@@ -10,31 +10,43 @@ struct CompareCommand {
                              [--format table|json|csv] [--output DIR]
 
           Reads two results.json files written by the default run (results/<machine>-<isa>/results.json);
-          without CURRENT.json, measures a fresh run first (quick if the baseline was). Exit status: 0 when
-          nothing regressed, 1 on a regression or when a group of figures the baseline has is missing or
-          empty in the current run, 2 on bad input (a file that is not a results.json of a schema this
-          spring-bench reads, runs of different machines without --across-machines, an option out of range).
+          without CURRENT.json, measures a fresh run first (quick if the baseline was). Exit status:
+            0  nothing regressed, and at least half the figures in both runs were judged
+            1  a regression: a figure regressed; a figure of the baseline is missing from a group the current
+               run measured (a benchmark that dropped a row); or a group of figures the baseline has is
+               missing or empty in the current run
+            2  bad input: a file that is not a results.json of a schema this spring-bench reads, or that has
+               two rows of one figure, an impossible figure (0 or negative ns, a negative or fractional
+               count, a share above 1) or, from schema 2 on, a timed figure without repeats; runs of
+               different machines without --across-machines; an option out of range
+            3  no verdict: fewer than half the figures in both runs were judged (their conditions differed,
+               or a run of schema 1 has no repeats to judge its timed figures by)
 
           Each figure is the median of its repeats (spring-steps/s; a ratio within one run, round by round:
           simd vs C, vs rk4-1ms and object-per-spring, variants vs the plain bank). Its change is
           current/baseline with a C (default 0.95) bootstrap interval over both runs' repeats, and is
-            a regression   when the whole interval is worse than 1 by more than F (default 0.05)
-            better         when the whole interval is better than 1 by more than F
-            ok             otherwise (the change is within the noise, or smaller than F)
+            a regression   when the whole interval is worse than 1 by more than a factor of 1 + F (F in
+                           \(ChangeDetection.thresholds), default 0.05): above 1 + F for a time, below 1/(1 + F)
+                           for a rate or a ratio; so every F detects a slowdown
+            better         when the whole interval is better than 1 by more than that factor
+            ok             otherwise (the change is within the noise, or within the factor)
           Timed figures of runs written before intervals (schema 1) have no spread: "not judged".
           Exact figures (settle: early rests, never-rested, share within [R, R + 1], latency p99; the seed
           scenario's rest frame; heap allocations per frame) regress on any worsening.
           A change is judged only between comparable conditions: when the noise meter's readings of the
           two runs (and of the figure's group) agree, other processes' CPU within a tenth of the cores and
           steal within 2 points, the memory-bandwidth loops' medians within 25 %; otherwise it is "not
-          judged" (a neighbour on the other core moved interleaved ratios by up to 36 %). Absolute figures (spring-steps/s, ns) also need the compute
-          calibration loops to agree within F; ratios of a step on two threads, a quiet group.
+          judged" (a neighbour on the other core moved interleaved ratios by up to 36 %). Absolute figures
+          (spring-steps/s, ns) also need the compute calibration loops to agree within a factor of 1 + F;
+          ratios of a step on two threads, a quiet group.
           When either run was noisy (the noise meter marked a group), the intervals do not hold what moves
           a whole run (two loaded runs of the same code differed by up to 1.37x on single figures, both
           ways): a change is then told from the pair's noise by the changes the other way (knockoff+,
           false discovery rate 0.1). A loaded pair calls a regression only when at least 10 figures
           regress and few improve as much; the rest is "not judged".
-          --output DIR writes DIR/compare.json.
+          The table's last line counts the figures: how many of those in both runs were judged, regressed,
+          better, not judged (with the reasons), dropped from a group the current run measured, and in one
+          run only (a size one run did not measure). --output DIR writes DIR/compare.json.
         """
 
     /// The baseline results.json.
@@ -55,7 +67,7 @@ struct CompareCommand {
         guard operands.count <= 2 else { throw .usage("compare takes BASELINE.json and at most one CURRENT.json") }
         baselinePath = baseline
         currentPath = operands.count == 2 ? operands[1] : nil
-        threshold = try arguments.double("threshold", in: 0...10) ?? 0.05
+        threshold = try arguments.double("threshold", in: ChangeDetection.thresholds) ?? 0.05
         confidence = try arguments.double("confidence", in: 0.5...0.999) ?? 0.95
         acrossMachines = arguments.flag("across-machines")
         format = try outputFormat(&arguments)
@@ -63,50 +75,6 @@ struct CompareCommand {
         output = arguments.string("output")
         try arguments.rejectUnread()
         if let output { try FileAccess.prepareFolder(output) }  // refused before the run, not after it
-    }
-
-    /// One comparable number of a run.
-    struct Figure {
-        /// How a figure is judged (see the command's help).
-        enum Kind: String, Codable {
-            /// Spring-steps/s or ns: moves with the machine.
-            case throughput, time
-            /// Within one run, one thread: judged whatever the noise.
-            case ratio
-            /// Within one run, with a step on more than one thread.
-            case threadedRatio = "threaded-ratio"
-            case exact
-        }
-        /// A stable path-like name, `throughput/kernels/simd/16M/-/1thr`.
-        var name: String
-        /// The median of `samples`, or the figure itself when it has none.
-        var value: Double
-        /// The figure's value per repeat (or per pair of repeats, for a ratio); nil: a point.
-        var samples: [Double]?
-        /// Whether a larger value is an improvement.
-        var higherIsBetter: Bool
-        var kind: Kind
-        /// The noise meter's reasons for the figure's group (empty: quiet).
-        var noise: [String] = []
-        /// The noise meter's name for the group it was measured in (`throughput 16K kernels`).
-        var group: String? = nil
-    }
-
-    /// One figure in both runs.
-    struct Comparison: Codable {
-        var figure: String
-        var kind: Figure.Kind
-        var baseline: Double?
-        var current: Double?
-        /// current / baseline, and its interval.
-        var ratio: Double?
-        var low: Double?
-        var high: Double?
-        var threshold: Double
-        /// "ok", "better", "regression", "not judged" (noise), or "missing" (in one run only).
-        var verdict: String
-        /// Why a figure was not judged.
-        var note: String?
     }
 
     /// The schemas `compare` reads.
@@ -164,6 +132,22 @@ struct CompareCommand {
         return groups(baseline).filter { $0.value > 0 && (now[$0.key] ?? 0) == 0 }.map(\.key).sorted()
     }
 
+    /// The figures of the run read from `path`, refused (exit 2, one line naming the file and the
+    /// figure) when two rows give the same figure, when a figure is impossible, or when a run of
+    /// schema 2 on has a timed figure without repeats (``RunComparison/problem(in:repeatsRecorded:)``).
+    static func checkedFigures(_ r: RunResults, path: String) throws(BenchError) -> [RunFigure] {
+        let figures = figures(r)
+        if let problem = RunComparison.problem(in: figures, repeatsRecorded: r.schema >= 2) { throw .input("\(printable(path)): \(problem)") }
+        return figures
+    }
+
+    /// The groups a run measured: its figures' groups (`throughput 16K kernels`, `settle`), and
+    /// every group of ``groups(_:)`` it holds entries of (a seed scenario whose `ours` never rested
+    /// has no figure, but was measured).
+    static func measuredGroups(_ r: RunResults, figures: [RunFigure]) -> Set<String> {
+        Set(figures.compactMap(\.group)).union(groups(r).filter { $0.value > 0 }.keys)
+    }
+
     /// A decoding error in one line: where in the document, and what was wrong.
     static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return FileAccess.reason(error) }
@@ -178,9 +162,9 @@ struct CompareCommand {
         return (place.isEmpty ? "" : "\(place): ") + (reason.split(separator: "\n").first.map(String.init) ?? reason)
     }
 
-    /// Every comparable figure of a run.
-    static func figures(_ r: RunResults) -> [Figure] {
-        var figures: [Figure] = []
+    /// Every comparable figure of a run, unchecked (``checkedFigures(_:path:)`` checks them).
+    static func figures(_ r: RunResults) -> [RunFigure] {
+        var figures: [RunFigure] = []
         let t = r.throughput
         func stepsPerSecond(_ result: ThroughputResult) -> [Double]? {
             result.samplesNanosecondsPerFrame.map { $0.map { Double(result.springStepsPerFrame) / ($0 * 1e-9) } }
@@ -192,28 +176,29 @@ struct CompareCommand {
         for result in t {
             let name = "throughput/\(result.group)/\(result.kernel)/\(springCountLabel(result.springs))/\(slug(result.variantLabel))/\(result.threadsRequested)thr"
             let samples = stepsPerSecond(result)
-            figures.append(Figure(name: name, value: samples.flatMap(Bootstrap.median) ?? result.springStepsPerSecond.p50, samples: samples,
+            figures.append(RunFigure(name: name, value: samples.flatMap(Bootstrap.median) ?? result.springStepsPerSecond.p50, samples: samples,
                                   higherIsBetter: true, kind: .throughput, noise: result.noise ?? [], group: meterGroup(result)))
         }
         for springs in Set(t.map(\.springs)).sorted() {
             let size = springCountLabel(springs)
-            guard let simd = ResultsSummary.find(t, .simd, springs) else { continue }
+            // Without the simd row, its ratios are missing; the other ratios of the size still count.
+            let simd = ResultsSummary.find(t, .simd, springs)
             for other in [ThroughputKernel.cDisplacement, .cAbsolute, .rk4, .objectPerSpring] {
-                if let o = ResultsSummary.find(t, other, springs) {
+                if let simd, let o = ResultsSummary.find(t, other, springs) {
                     let (value, samples) = ratio(simd, o)
-                    figures.append(Figure(name: "ratio/simd-vs-\(other.rawValue)/\(size)", value: value, samples: samples, higherIsBetter: true, kind: .ratio,
-                                          noise: simd.noise ?? [], group: meterGroup(simd)))
+                    figures.append(RunFigure(name: "ratio/simd-vs-\(other.rawValue)/\(size)", value: value, samples: samples, higherIsBetter: true, kind: .ratio,
+                                             noise: simd.noise ?? [], group: meterGroup(simd)))
                 }
             }
             if let fixed = ResultsSummary.find(t, .fixed, springs), let c = ResultsSummary.find(t, .cFixed, springs) {
                 let (value, samples) = ratio(fixed, c)
-                figures.append(Figure(name: "ratio/fixed-vs-c-fixed/\(size)", value: value, samples: samples, higherIsBetter: true, kind: .ratio,
-                                      noise: fixed.noise ?? [], group: meterGroup(fixed)))
+                figures.append(RunFigure(name: "ratio/fixed-vs-c-fixed/\(size)", value: value, samples: samples, higherIsBetter: true, kind: .ratio,
+                                         noise: fixed.noise ?? [], group: meterGroup(fixed)))
             }
-            if let probe = ResultsSummary.find(t, .probeBandwidth, springs) {
+            if let simd, let probe = ResultsSummary.find(t, .probeBandwidth, springs) {
                 let (value, samples) = ratio(simd, probe)
-                figures.append(Figure(name: "ratio/simd-vs-probe-bandwidth/\(size)", value: value, samples: samples, higherIsBetter: true, kind: .ratio,
-                                      noise: simd.noise ?? [], group: meterGroup(simd)))
+                figures.append(RunFigure(name: "ratio/simd-vs-probe-bandwidth/\(size)", value: value, samples: samples, higherIsBetter: true, kind: .ratio,
+                                         noise: simd.noise ?? [], group: meterGroup(simd)))
             }
             for group in ["threads", "pause", "settle", "configurations", "skip-at-rest", "frame-clock"] {
                 for kernel in ["simd", "fixed"] {
@@ -223,7 +208,7 @@ struct CompareCommand {
                     for variant in t where variant.group == group && variant.springs == springs && variant.kernel == kernel
                         && !(variant.isPlain && variant.threadsRequested == "1" && (variant.frameClock ?? "steady") == "steady") {
                         let (value, samples) = ratio(variant, plain)
-                        figures.append(Figure(
+                        figures.append(RunFigure(
                             name: "ratio/\(group)/\(kernel == "simd" ? "" : kernel + "/")\(slug(variant.variantLabel))/\(variant.threadsRequested)thr/\(size)",
                             value: value, samples: samples, higherIsBetter: true, kind: variant.threads > 1 ? .threadedRatio : .ratio,
                             noise: variant.noise ?? [], group: meterGroup(variant)))
@@ -232,25 +217,31 @@ struct CompareCommand {
             }
         }
         for s in r.settle {
-            figures.append(Figure(name: "settle/\(s.detector)/early", value: Double(s.early), higherIsBetter: false, kind: .exact))
-            figures.append(Figure(name: "settle/\(s.detector)/never-rested", value: Double(s.neverRested), higherIsBetter: false, kind: .exact))
-            figures.append(Figure(name: "settle/\(s.detector)/within-one-frame", value: s.withinOneFrame, higherIsBetter: true, kind: .exact))
-            figures.append(Figure(name: "settle/\(s.detector)/latency-p99-frames", value: s.latencyFrames.p99, higherIsBetter: false, kind: .exact))
+            func exact(_ figure: String, _ value: Double, higherIsBetter: Bool = false, _ domain: RunFigure.Domain) {
+                figures.append(RunFigure(name: "settle/\(s.detector)/\(figure)", value: value, higherIsBetter: higherIsBetter, kind: .exact, domain: domain, group: "settle"))
+            }
+            exact("early", Double(s.early), .count)
+            exact("never-rested", Double(s.neverRested), .count)
+            exact("within-one-frame", s.withinOneFrame, higherIsBetter: true, .share)
+            exact("latency-p99-frames", s.latencyFrames.p99, .finite)  // negative when early
         }
         for row in r.seedScenario.rows where row.detector == "ours" {
-            if let frame = row.restFrame { figures.append(Figure(name: "seed-scenario/ours/rest-frame", value: Double(frame), higherIsBetter: false, kind: .exact)) }
+            if let frame = row.restFrame {
+                figures.append(RunFigure(name: "seed-scenario/ours/rest-frame", value: Double(frame), higherIsBetter: false, kind: .exact, domain: .count, group: "seed-scenario"))
+            }
         }
         let i = r.interactions
         let noise = i.noise ?? []
         func blocks(_ key: String) -> [Double]? { i.samples(key) }
         figures += [
-            Figure(name: "interactions/frame-ns-p50", value: i.frameNsP50, samples: blocks("frame"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
-            Figure(name: "interactions/kernel-step-ns-p50", value: i.kernelStepNsP50, samples: blocks("step"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
-            Figure(name: "interactions/overhead-ns-per-moving-interaction", value: i.overheadNsPerMovingInteraction,
-                   samples: blocks("overhead"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
-            Figure(name: "interactions/input-ns-per-gesture-event", value: i.inputNsPerGestureEvent, samples: blocks("input"),
-                   higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
-            Figure(name: "interactions/allocations-per-frame", value: i.allocationsPerFrame, higherIsBetter: false, kind: .exact),
+            RunFigure(name: "interactions/frame-ns-p50", value: i.frameNsP50, samples: blocks("frame"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
+            RunFigure(name: "interactions/kernel-step-ns-p50", value: i.kernelStepNsP50, samples: blocks("step"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
+            RunFigure(name: "interactions/overhead-ns-per-moving-interaction", value: i.overheadNsPerMovingInteraction,
+                      samples: blocks("overhead"), higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
+            RunFigure(name: "interactions/input-ns-per-gesture-event", value: i.inputNsPerGestureEvent, samples: blocks("input"),
+                      higherIsBetter: false, kind: .time, noise: noise, group: "interactions"),
+            RunFigure(name: "interactions/allocations-per-frame", value: i.allocationsPerFrame, higherIsBetter: false, kind: .exact, domain: .nonNegative,
+                      group: "interactions"),
         ]
         return figures
     }
@@ -286,7 +277,7 @@ struct CompareCommand {
         // too) while the CPU shares agree: two loaded runs of the same code, the memory-bandwidth
         // loops at 49.7 and 8.4 GB/s (medians), moved 43 figures by 0.45-0.92x, all one way.
         let bandwidth = c.bandwidthGigabytesPerSecond.p50 / b.bandwidthGigabytesPerSecond.p50
-        if abs(log(bandwidth)) > log(1 + bandwidthTolerance) {
+        if ChangeDetection.differs(bandwidth, threshold: bandwidthTolerance) {
             return String(format: "the machine's load differed (memory-bandwidth loops %.1f and %.1f GB/s, medians)",
                           b.bandwidthGigabytesPerSecond.p50, c.bandwidthGigabytesPerSecond.p50)
         }
@@ -299,87 +290,30 @@ struct CompareCommand {
     }
 
     /// Why the two runs' absolute figures cannot be judged against each other (nil: they can):
-    /// their compute calibration loops (the machine's speed) disagree by more than `threshold`.
+    /// their compute calibration loops (the machine's speed) disagree by more than a factor of 1 + `threshold`.
     static func speedDiffers(_ baseline: RunResults, _ current: RunResults, threshold: Double) -> String? {
         guard let b = baseline.machine.noise, let c = current.machine.noise else { return nil }
         let compute = c.computeStepsPerSecond.p50 / b.computeStepsPerSecond.p50
-        return abs(compute - 1) > threshold ? String(format: "the compute calibration loops differ (%.2fx)", compute) : nil
+        return ChangeDetection.differs(compute, threshold: threshold) ? String(format: "the compute calibration loops differ (%.2fx)", compute) : nil
     }
 
-    /// Every figure of either run, judged (see the command's help).
-    static func compare(baseline: RunResults, current: RunResults, threshold: Double, confidence: Double = 0.95) -> [Comparison] {
-        let before = Dictionary(figures(baseline).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let after = Dictionary(figures(current).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let speedNote = speedDiffers(baseline, current, threshold: threshold)
-        let names = Set(before.keys).union(after.keys).sorted()
-        // Every timed figure's interval first: on a noisy pair, each change is judged against the
-        // changes of the whole pair (ChangeDetection.judge).
-        var intervals: [String: Interval] = [:]
-        for name in names {
-            guard let b = before[name], let a = after[name], b.kind != .exact, let sa = a.samples, let sb = b.samples, !sa.isEmpty, !sb.isEmpty,
-                  let interval = Bootstrap.ratioOfMediansInterval(sa, sb, confidence: confidence) else { continue }
-            intervals[name] = interval
-        }
-        let judged = intervals.keys.sorted()
-        let noisy = (baseline.machine.noise?.isNoisy ?? false) || (current.machine.noise?.isNoisy ?? false)
-        let judgements = Dictionary(uniqueKeysWithValues: zip(judged, ChangeDetection.judge(
-            judged.map { (intervals[$0]!, before[$0]!.higherIsBetter) }, threshold: threshold, noisy: noisy)))
-        var comparisons: [Comparison] = []
-        for name in names {
-            let b = before[name], a = after[name]
-            let kind = (b ?? a)!.kind
-            guard let b, let a else {
-                comparisons.append(Comparison(figure: name, kind: kind, baseline: b?.value, current: a?.value, threshold: threshold, verdict: "missing"))
-                continue
-            }
-            var comparison = Comparison(figure: name, kind: kind, baseline: b.value, current: a.value, threshold: threshold, verdict: "ok")
-            if kind == .exact {
-                // Any worsening, however small.
-                let worse = b.higherIsBetter ? b.value - a.value : a.value - b.value
-                let allowed = 1e-12 * max(1, abs(b.value))
-                comparison.ratio = b.value != 0 ? a.value / b.value : nil
-                comparison.verdict = worse > allowed ? "regression" : (-worse > allowed ? "better" : "ok")
-                comparisons.append(comparison)
-                continue
-            }
-            guard let interval = intervals[name], let judgement = judgements[name] else {
-                // A timed figure without its repeats (a run written before schema 2) has no spread:
-                // its change cannot be told from noise.
-                comparison.ratio = a.value / b.value
-                comparison.verdict = "not judged"
-                comparison.note = "no repeats in \(a.samples == nil ? "the current run" : "the baseline") (a run written before schema 2)"
-                comparisons.append(comparison)
-                continue
-            }
-            comparison.ratio = interval.estimate
-            comparison.low = interval.low
-            comparison.high = interval.high
-            comparison.verdict = judgement.verdict.rawValue
-            if comparison.verdict != "ok" {
-                // Not judged unless measured in comparable conditions, and told from the pair's noise.
-                var note = loadDiffers(baseline, current, group: a.group ?? b.group)
-                switch kind {
-                case .throughput, .time: note = note ?? speedNote
-                case .threadedRatio:
-                    if note == nil && (!a.noise.isEmpty || !b.noise.isEmpty) { note = "a step on two threads, measured on a loaded machine" }
-                case .ratio, .exact: break
-                }
-                if note == nil && judgement.withheld {
-                    note = "within the noise of a loaded pair (as many changes as large the other way)"
-                }
-                if let note {
-                    comparison.verdict = "not judged"
-                    comparison.note = note
-                }
-            }
-            comparisons.append(comparison)
-        }
-        return comparisons
+    /// Every figure of either run, judged (see the command's help), under the two runs' conditions:
+    /// their noise meters, load and calibration loops.
+    static func compare(
+        baseline: RunResults, current: RunResults, figures: (baseline: [RunFigure], current: [RunFigure]), threshold: Double, confidence: Double = 0.95
+    ) -> [FigureComparison] {
+        RunComparison.compare(
+            baseline: figures.baseline, current: figures.current, measured: measuredGroups(current, figures: figures.current), threshold: threshold,
+            confidence: confidence, noisy: (baseline.machine.noise?.isNoisy ?? false) || (current.machine.noise?.isNoisy ?? false),
+            loadNote: { loadDiffers(baseline, current, group: $0) }, speedNote: speedDiffers(baseline, current, threshold: threshold))
     }
 
-    /// Exits 1 on a regression or a missing group, 0 otherwise (2, through `BenchMain`, on bad input).
+    /// Exit status 1 when the current run regressed (a figure, a dropped figure or a missing
+    /// group), 3 when too few figures were judged to tell, 0 otherwise (2, through `BenchMain`, on
+    /// bad input).
     func run() throws -> Int32 {
         let baseline = try Self.load(baselinePath)
+        let baselineFigures = try Self.checkedFigures(baseline, path: baselinePath)
         let current: RunResults
         if let currentPath {
             current = try Self.load(currentPath)
@@ -390,6 +324,7 @@ struct CompareCommand {
                 progress: progress).0
             progress.finish()
         }
+        let currentFigures = try Self.checkedFigures(current, path: currentPath ?? "the current run")
         if baseline.machine.slug != current.machine.slug && !acrossMachines {
             throw BenchError.input("the runs are of different machines (baseline \(baseline.machine.slug), current \(current.machine.slug)); --across-machines compares them anyway")
         }
@@ -398,13 +333,13 @@ struct CompareCommand {
         if baseline.machine.swiftVersion != current.machine.swiftVersion { notes.append("the runs were built by different compilers (Swift \(baseline.machine.swiftVersion) and \(current.machine.swiftVersion))") }
         let missing = Self.missingGroups(baseline: baseline, current: current)
         if !missing.isEmpty {
-            FileHandle.standardError.write(Data("spring-bench compare: missing or empty in the current run, present in the baseline: \(missing.joined(separator: ", "))\n".utf8))
+            Self.say("missing or empty in the current run, present in the baseline: \(missing.joined(separator: ", "))")
             return 1
         }
-        let comparisons = Self.compare(baseline: baseline, current: current, threshold: threshold, confidence: confidence)
-        let regressions = comparisons.filter { $0.verdict == "regression" }
+        let comparisons = Self.compare(baseline: baseline, current: current, figures: (baselineFigures, currentFigures), threshold: threshold, confidence: confidence)
+        let summary = ComparisonSummary(comparisons)
         if let output { try writeFile(try jsonText(comparisons), to: "\(output)/compare.json") }
-        for note in notes { FileHandle.standardError.write(Data("spring-bench compare: \(note)\n".utf8)) }
+        for note in notes { Self.say(note) }
         switch format {
         case .table:
             var table = TextTable(header: ["figure", "kind", "baseline", "current", "current/baseline [interval]", "verdict"])
@@ -414,27 +349,41 @@ struct CompareCommand {
                 } ?? "-"
                 table.rows.append([
                     c.figure, c.kind.rawValue, c.baseline.map(Self.number) ?? "-", c.current.map(Self.number) ?? "-", change,
-                    c.verdict == "regression" ? "REGRESSION" : c.verdict,
+                    c.verdict == .regression || c.verdict == .dropped ? c.verdict.rawValue.uppercased() : c.verdict.rawValue,
                 ])
             }
             print("baseline: \(baseline.machine.headline), \(baseline.machine.date)\ncurrent:  \(current.machine.headline), \(current.machine.date)")
-            print("a regression: the \(String(format: "%g", confidence * 100)) % interval of current/baseline wholly worse than 1 by more than \(String(format: "%g", threshold * 100)) %\n")
+            print("a regression: the \(String(format: "%g", confidence * 100)) % interval of current/baseline wholly worse than 1 by more than a factor of "
+                + "\(String(format: "%g", 1 + threshold))\n")
             print(table.render())
-            let notJudged = comparisons.filter { $0.verdict == "not judged" }
-            print("\n\(comparisons.count) figures: \(regressions.count) regressed, \(comparisons.filter { $0.verdict == "better" }.count) better, "
-                + "\(notJudged.count) not judged (\(Set(notJudged.compactMap(\.note)).sorted().joined(separator: "; "))), "
-                + "\(comparisons.filter { $0.verdict == "missing" }.count) in one run only")
+            print("\n" + summary.line)
         case .json: print(try jsonText(comparisons), terminator: "")
         case .csv:
             print(CSVText.text(header: ["figure", "kind", "baseline", "current", "ratio", "low", "high", "threshold", "verdict"], rows: comparisons.map { c in
                 [c.figure, c.kind.rawValue, c.baseline.map { "\($0)" } ?? "", c.current.map { "\($0)" } ?? "", c.ratio.map { "\($0)" } ?? "",
-                 c.low.map { "\($0)" } ?? "", c.high.map { "\($0)" } ?? "", "\(c.threshold)", c.verdict]
+                 c.low.map { "\($0)" } ?? "", c.high.map { "\($0)" } ?? "", "\(c.threshold)", c.verdict.rawValue]
             }), terminator: "")
         }
-        if !regressions.isEmpty {
-            FileHandle.standardError.write(Data("spring-bench compare: \(regressions.count) figure(s) regressed: \(regressions.prefix(5).map(\.figure).joined(separator: ", "))\(regressions.count > 5 ? ", ..." : "")\n".utf8))
+        let regressions = comparisons.filter { $0.verdict == .regression }, dropped = comparisons.filter { $0.verdict == .dropped }
+        if !regressions.isEmpty { Self.say("\(regressions.count) figure(s) regressed: \(Self.names(regressions))") }
+        if !dropped.isEmpty { Self.say("\(dropped.count) figure(s) of the baseline missing from their group in the current run: \(Self.names(dropped))") }
+        if !regressions.isEmpty || !dropped.isEmpty { return 1 }
+        if summary.tooFewJudged {
+            Self.say("\(summary.judged) of \(summary.compared) figures in both runs judged, fewer than "
+                + "\(String(format: "%g", ComparisonSummary.minimumJudgedShare * 100)) %: no verdict (\(summary.notes.joined(separator: "; ")))")
+            return 3
         }
-        return regressions.isEmpty ? 0 : 1
+        return 0
+    }
+
+    /// A line on stderr, after the command's name.
+    static func say(_ line: String) {
+        FileHandle.standardError.write(Data("spring-bench compare: \(line)\n".utf8))
+    }
+
+    /// The first five figures' names, for a line on stderr.
+    static func names(_ comparisons: [FigureComparison]) -> String {
+        comparisons.prefix(5).map(\.figure).joined(separator: ", ") + (comparisons.count > 5 ? ", ..." : "")
     }
 
     /// A figure for the table: engineering notation from 1000 up.

@@ -98,7 +98,7 @@ struct CommandLineArguments {
         return values
     }
 
-    /// A comma-separated list of spring counts with K/M suffixes (`1K,16K,4M`), each at most
+    /// A comma-separated list of spring counts with K/M suffixes (`1K,16K,4M`), each from 1 to
     /// `limit` and small enough that `bytesEach` bytes a spring fit in this machine's memory: a
     /// size that cannot be run is refused before anything is allocated.
     mutating func sizes(_ name: String, limit: Int = 1 << 30, bytesEach: Int) throws(BenchError) -> [Int]? {
@@ -109,9 +109,9 @@ struct CommandLineArguments {
             var scale = 1
             if digits.hasSuffix("K") { scale = 1 << 10; digits.removeLast() }
             else if digits.hasSuffix("M") { scale = 1 << 20; digits.removeLast() }
-            guard let value = Int(digits), value > 0 else { throw .usage("--\(name): cannot read \(printable(item)) (a count like 4096, 16K or 4M)") }
+            guard let value = Int(digits) else { throw .usage("--\(name): cannot read \(printable(item)) (a count like 4096, 16K or 4M)") }
             let (size, overflow) = value.multipliedReportingOverflow(by: scale)
-            guard !overflow, size <= limit else { throw .usage("--\(name) \(printable(item)): at most \(limit) springs") }
+            guard !overflow, (1...limit).contains(size) else { throw .usage("--\(name) \(printable(item)): at least 1 and at most \(limit) springs") }
             try Self.checkMemory(name: name, item: printable(item), bytes: Double(size) * Double(bytesEach))
             sizes.append(size)
         }
