@@ -149,6 +149,30 @@ static inline __attribute__((always_inline)) void retarget_f32(
     changed[bundles] = (uint16_t)bits;
 }
 
+// The watch over springs retargeted since the last step (SpringBankCore+Watch.swift): after a
+// step, which of them lie within their batch's band. One read of the displacement lanes a
+// watched bundle, nothing written but a mask per bundle.
+static inline __attribute__((always_inline)) int watch_candidates(
+    const uint32_t *restrict displacements, const uint16_t *restrict watched, uint16_t *restrict candidates, uint32_t band,
+    int32_t integerLanes, intptr_t bundles) {
+    uint32_t any = 0;
+    sk_bits16 bound = (sk_bits16)band;
+    for (intptr_t b = 0; b < bundles; b++) {
+        uint32_t watching = watched[b];
+        candidates[b] = 0;
+        if (watching == 0) continue;
+        sk_bits16 lanes = SK_LOAD_BITS(displacements + 16 * b);
+        // The magnitude's bits: a float's without its sign (NaN and infinity lie above any band),
+        // an integer's two's-complement absolute value (INT32_MIN gives 2^31, above any band).
+        sk_bits16 sign = (sk_bits16)((sk_ints16)lanes >> 31);
+        sk_bits16 magnitude = integerLanes ? (lanes ^ sign) - sign : lanes & (sk_bits16)0x7fffffffu;
+        uint32_t inside = SK_LANE_BITS((sk_bits16)(magnitude <= bound)) & watching;
+        candidates[b] = (uint16_t)inside;
+        any |= inside;
+    }
+    return any != 0;
+}
+
 // The state writes (SpringBank.setState(in:values:velocities:)), checked as they go, into lanes
 // the batch takes only if the whole call is accepted (ConfigurationBatch's spare lanes):
 // one pass over the caller's arrays where a check pass and a write pass read them twice (28 B a
@@ -327,6 +351,10 @@ static inline __attribute__((always_inline)) int retarget_q16(
     X(void, , sk_stream_retarget_f32, retarget_f32, \
       (const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count), \
       (goals, targets, displacements, changed, count)) \
+    X(int, return, sk_watch_candidates, watch_candidates, \
+      (const uint32_t *displacements, const uint16_t *watched, uint16_t *candidates, uint32_t band, int32_t integerLanes, \
+       intptr_t bundles), \
+      (displacements, watched, candidates, band, integerLanes, bundles)) \
     X(int, return, sk_lanes_differ, lanes_differ, (const void *goals, const void *targets, intptr_t count), (goals, targets, count)) \
     X(int, return, sk_stream_retarget_q16, retarget_q16, \
       (const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t *newTargets, \

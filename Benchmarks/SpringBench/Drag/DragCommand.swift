@@ -12,7 +12,8 @@ struct DragCommand {
                           [--output DIR] [--quick]
 
           N springs whose targets move every frame along a pointer's path (each spring's own anchor plus
-          one offset, 60 pt at 1.9 Hz: up to 700 pt/s, so the springs lag and swing as under a finger),
+          one of 16 offsets, swinging 10-160 pt at 1 Hz in 16 phases: up to 1000 pt/s, so springs lag,
+          catch up and swing as under a finger, and not all in step),
           tolerance 0.5, stepped at 60 Hz. The springs are the default spring (tension 342, friction 30)
           or 64 configurations drawn as the settle corpus draws them (tension 10-5000 and damping ratio
           0.01-30 log-uniform, mass 0.25-4), so rests come due and are predicted as a real drag makes them.
@@ -22,7 +23,8 @@ struct DragCommand {
             one-percent  every 100th spring by handle in one call, then the step
             calls        one retarget(_:to:) call per spring, then the step
             plain        the step alone, of as many springs that keep moving (same tensions and masses,
-                         friction 0.02, so none comes to rest during a measurement)
+                         friction 0.01 a unit of mass: a decay time of 200 s, and started
+                         again before each repeat, so none comes to rest during one)
           The targets are computed in a lap of their own, outside the figure (in storage order, from the
           user values that the layout says each slot holds). Figures: ns per spring-frame of each mode; the
           storage mode over the plain step (bound 2.0x); handles in ns per spring-frame (bound 5 ns);
@@ -139,19 +141,22 @@ struct DragCommand {
     /// The configurations of a spring kind, and each one's lightly damped twin for the plain step.
     static func configurations(kind: String) throws -> [(drag: SpringConfiguration, plain: SpringConfiguration)] {
         guard kind == "corpus" else {
-            return [(SpringConfiguration.default, try SpringConfiguration(tension: 342, friction: 0.02))]
+            return [(SpringConfiguration.default, try SpringConfiguration(tension: 342, friction: 0.01))]
         }
         var generator = SplitMix64(seed: 33)
         return try (0..<64).map { _ in
             let zeta = generator.logUniform(0.01, 30), tension = generator.logUniform(10, 5000), mass = generator.logUniform(0.25, 4)
             return (
                 try SpringConfiguration(tension: tension, friction: zeta * 2 * (tension * mass).squareRoot(), mass: mass),
-                try SpringConfiguration(tension: tension, friction: 0.02, mass: mass))
+                try SpringConfiguration(tension: tension, friction: 0.01 * mass, mass: mass))
         }
     }
 
-    /// The pointer's offset at `frame`: 60 pt at 1.9 Hz (up to about 700 pt/s).
-    static func offset(frame: Int) -> Double { 60 * sin(2 * Double.pi * 1.9 * Double(frame) / 60) }
+    /// The pointer's offset for group `group` (of 16) at `frame`: 10-160 pt at 1 Hz, each group in
+    /// its own phase.
+    static func offset(group: Int, frame: Int) -> Double {
+        Double(10 + 10 * group) * sin(2 * Double.pi * (Double(frame) / 60 + Double(group * 5) / 16))
+    }
 
     /// Every mode of one size, format and kind, each timed against the plain step in interleaved rounds.
     static func measure<Lanes: SpringLaneArithmetic>(
@@ -175,13 +180,22 @@ struct DragCommand {
             }
             return (bank, handles)
         }
+        // Lightly damped (decay time 200 s), started again before each repeat (in one bulk call):
+        // none comes to rest within a repeat, however many frames it takes.
         let (plainBank, plainHandles) = try makeBank(plain: true)
-        func restartPlain() {
-            for (i, spring) in plainHandles.enumerated() {
-                try? plainBank.setState(of: spring, value: value(anchors[i] + Double(i % 200) - 100), velocity: value(Double(i % 7) * 10))
-            }
-        }
-        let plain = Contender(prepare: restartPlain, frame: { try plainBank.step(dt: dt) }, isOurs: true)
+        let restartValues = (0..<count).map { (i: Int) -> Lanes.Value in value(anchors[i] + Double(i % 200) - 100) }
+        let restartVelocities = (0..<count).map { (i: Int) -> Lanes.Value in value(Double(i % 7) * 10 + 5) }
+        let plain = Contender(
+            prepare: {
+                plainHandles.withUnsafeBufferPointer { springs in
+                    restartValues.withUnsafeBufferPointer { values in
+                        restartVelocities.withUnsafeBufferPointer { velocities in
+                            _ = try? plainBank.setState(of: springs, values: values, velocities: velocities)
+                        }
+                    }
+                }
+            },
+            frame: { try plainBank.step(dt: dt) }, isOurs: true)
 
         var rows: [Row] = []
         for mode in modes {
@@ -192,6 +206,7 @@ struct DragCommand {
             var ids = [UInt64](repeating: 0, count: count)
             var layout = bank.storageLayout(of: .all)
             var frame = 0, rests = 0
+            var shifts = [Double](repeating: 0, count: 16)
             let laps = FrameLaps(parts: 2, clock: .threadCPU)
             let drag = Contender(
                 prepare: {},
@@ -199,15 +214,15 @@ struct DragCommand {
                     frame += 1
                     laps.start()
                     // The user's part: this frame's targets, in the order the call takes them.
-                    let shift = offset(frame: frame)
+                    for group in 0..<16 { shifts[group] = offset(group: group, frame: frame) }
                     if mode == .storage {
                         if layout.version != bank.layoutVersion || layout.count != count {
                             layout = bank.storageLayout(of: .all)
                             try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: layout, into: $0) }
                         }
-                        for j in 0..<count { goals[j] = value(anchors[Int(ids[j])] + shift) }
+                        for j in 0..<count { goals[j] = value(anchors[Int(ids[j])] + shifts[Int(ids[j]) & 15]) }
                     } else {
-                        for j in 0..<listed.count { goals[j] = value(anchors[listedIDs[j]] + shift) }
+                        for j in 0..<listed.count { goals[j] = value(anchors[listedIDs[j]] + shifts[listedIDs[j] & 15]) }
                     }
                     laps.lap(0)
                     switch mode {
@@ -230,7 +245,8 @@ struct DragCommand {
                 },
                 isOurs: true,
                 tally: { [laps.seconds[1], Double(rests)] })
-            let timing = try timer.measure([plain, drag], warmUpFrames: 30, clock: .threadCPU)
+            // Two seconds of drag first: the schedule entries the springs were added with pop and go.
+            let timing = try timer.measure([plain, drag], warmUpFrames: 120, clock: .threadCPU)
             let reading = noise?.read(after: "drag \(Lanes.formatName) \(kind) \(springCountLabel(count)) \(mode.rawValue)")
             // The mode's figure is its second lap (retargets and step), per frame of the repeat.
             let frames = Double(timing.framesPerRepeat[1])

@@ -34,6 +34,25 @@ final class ConfigurationBatch {
     /// The caller's own value for the spring in each slot (``SpringBank/userValue(of:)``), kept
     /// by slot so a read in storage order streams it beside the lanes.
     @exclusivity(unchecked) private(set) var userValues: WideLaneBuffer
+    /// The moving springs retargeted since the last step (see ``SpringBankCore`` `+Watch`): their
+    /// rest is decided by the watch, not the rest schedule, while they keep being retargeted.
+    @exclusivity(unchecked) private(set) var retargetedLanes: LaneMarks
+    /// The moving springs the last step watched: retargeted before it. After a step, the springs
+    /// marked here and not retargeted again go back to the rest schedule.
+    @exclusivity(unchecked) private(set) var watchedLanes: LaneMarks
+    /// Listed in ``SpringBankCore/watchingBatches``: some of its marks may be set.
+    @exclusivity(unchecked) var isWatching = false
+    /// The largest tolerance any of its springs has had (a bound, never lowered while the batch
+    /// lives): the watch's band, so that it needs no tolerance lane.
+    @exclusivity(unchecked) var maximumTolerance = 0.0
+    /// The watch's cheap answers for this configuration, made when first asked.
+    var restProbes: RestProbes {
+        if let probes = restProbeStorage { return probes }
+        let probes = RestProbes(motion: motion)
+        restProbeStorage = probes
+        return probes
+    }
+    @exclusivity(unchecked) private var restProbeStorage: RestProbes?
 
     /// Lanes that a storage-order write that changes springs fills and the batch then takes as
     /// its own (``adoptFilledLanes(_:slots:)``), its old lanes becoming the spare ones: the write
@@ -94,8 +113,13 @@ final class ConfigurationBatch {
         springOfSlot = LaneBuffer(capacity: capacity)
         generationOfSlot = LaneBuffer(capacity: capacity)
         userValues = WideLaneBuffer(capacity: capacity)
+        retargetedLanes = LaneMarks(capacity: capacity)
+        watchedLanes = LaneMarks(capacity: capacity)
         publishLanes()
     }
+
+    /// Its index among the bank's batches (its row in the table of lane bases).
+    var index: Int { lanesEntry.index }
 
     /// Writes this batch's current lane bases into the bank's table.
     private func publishLanes() {
@@ -111,6 +135,8 @@ final class ConfigurationBatch {
         springOfSlot.deallocate()
         generationOfSlot.deallocate()
         userValues.deallocate()
+        retargetedLanes.deallocate()
+        watchedLanes.deallocate()
         releaseSpareLanes()
     }
 
@@ -158,6 +184,8 @@ final class ConfigurationBatch {
         springOfSlot.grow(to: grown)
         generationOfSlot.grow(to: grown)
         userValues.grow(to: grown)
+        retargetedLanes.grow(to: grown)
+        watchedLanes.grow(to: grown)
         releaseSpareLanes()
         capacity = grown
         publishLanes()
@@ -172,6 +200,8 @@ final class ConfigurationBatch {
         springOfSlot.swapAt(a, b)
         generationOfSlot.swapAt(a, b)
         userValues.swapAt(a, b)
+        retargetedLanes.swapAt(a, b)
+        watchedLanes.swapAt(a, b)
         planValidity.layoutChanged()
     }
 
@@ -186,6 +216,8 @@ final class ConfigurationBatch {
         springOfSlot[slot] = spring
         generationOfSlot[slot] = generation
         userValues[slot] = userValue
+        retargetedLanes[slot] = false
+        watchedLanes[slot] = false
         planValidity.layoutChanged()
     }
 
@@ -198,6 +230,8 @@ final class ConfigurationBatch {
         springOfSlot[b] = springOfSlot[a]
         generationOfSlot[b] = generationOfSlot[a]
         userValues[b] = userValues[a]
+        retargetedLanes[b] = retargetedLanes[a]
+        watchedLanes[b] = watchedLanes[a]
         planValidity.layoutChanged()
     }
 
@@ -225,6 +259,8 @@ final class ConfigurationBatch {
         springOfSlot[slot] = 0
         generationOfSlot[slot] = 0
         userValues[slot] = 0
+        retargetedLanes[slot] = false
+        watchedLanes[slot] = false
     }
 
     /// The step coefficients for frames of `duration`, cached per duration.

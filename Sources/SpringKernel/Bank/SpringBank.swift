@@ -209,7 +209,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         try core.checkMutable()
         let index = try core.recordIndex(spring)
         let goal = try Lanes.lanePattern(of: target, as: .target)
-        core.setState(record: index, displacement: try retargetedDisplacement(record: index, to: goal), target: goal)
+        core.retarget(record: index, displacement: try retargetedDisplacement(record: index, to: goal), target: goal)
     }
 
     /// The stored displacement of the spring once pulled toward `goal`, checked to fit the format:

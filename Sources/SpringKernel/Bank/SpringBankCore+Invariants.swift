@@ -54,12 +54,17 @@ extension SpringBankCore {
                 && batch.count <= batch.capacity, "batch \(b) counts")
             try check(batch.count > 0 || (batch.isRetiring && retiringBatches.contains { $0.index == b }), "empty batch \(b) kept")
             try check(!batch.isRetiring || retiringBatches.filter({ $0.index == b }).count == 1, "retiring batch \(b) not listed once")
+            try check(watchingBatches.filter({ Int($0) == b }).count == (batch.isWatching ? 1 : 0), "watching batch \(b) not listed once")
             for slot in 0..<batch.capacity {
                 guard slot < batch.count else {
                     try check(batch.displacements[slot] == 0 && batch.velocities[slot] == 0 && batch.targets[slot] == 0
-                        && batch.generationOfSlot[slot] == 0, "unused slot \(slot) of batch \(b) not clear")
+                        && batch.generationOfSlot[slot] == 0 && !batch.isWatched(slot: slot), "unused slot \(slot) of batch \(b) not clear")
                     continue
                 }
+                // The watch's marks: on moving springs only, in a batch it visits. A watched
+                // spring's rest is the watch's to decide, not the schedule's.
+                let watched = batch.isWatched(slot: slot)
+                try check(!watched || (slot < batch.movingCount && batch.isWatching), "slot \(slot) of batch \(b) marked by the watch")
                 let spring = Int(batch.springOfSlot[slot])
                 var record = records[spring]
                 if changedSlots[ObjectIdentifier(batch)]?.contains(slot) == true {
@@ -73,7 +78,7 @@ extension SpringBankCore {
                     "spring \(spring) in the wrong region of batch \(b)")
                 if slot >= batch.awakeCount {
                     try check(batch.displacements[slot] == 0 && batch.velocities[slot] == 0, "resting spring \(spring) is not exactly at rest")
-                } else if slot < batch.movingCount && !record.awaitingPrediction {
+                } else if slot < batch.movingCount && !record.awaitingPrediction && !watched {
                     // Never due only if it never rests: under a variable clock as predicted from the
                     // state its trajectory changed at (its lanes may since have left that motion:
                     // float32 cannot hold a velocity of 10⁻¹⁴⁶), else from its lanes.
@@ -87,7 +92,7 @@ extension SpringBankCore {
                     }
                     try check(record.due.isFinite || neverRests, "moving spring \(spring) is never due")
                 }
-                if slot < batch.movingCount && !record.awaitingPrediction && record.due.isFinite {
+                if slot < batch.movingCount && !record.awaitingPrediction && !watched && record.due.isFinite {
                     try check(record.queuedDue <= record.due, "moving spring \(spring) is queued after its due time")
                     try check(schedule.entries.contains { Int($0.spring) == spring && $0.stamp == record.stamp && $0.due == record.queuedDue },
                         "moving spring \(spring) is missing from the rest schedule")

@@ -113,6 +113,11 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     var resumeScratch: [(spring: UInt32, restart: (displacement: UInt32, velocity: UInt32)?)] = []
 
     @exclusivity(unchecked) var schedule = RestSchedule()
+    /// The batches whose springs may carry the watch's marks (``ConfigurationBatch/isWatching``),
+    /// by index: springs retargeted since the last step, or watched by it.
+    @exclusivity(unchecked) var watchingBatches: [Int32] = []
+    /// The springs a step's watch found within their batch's band, kept between steps.
+    @exclusivity(unchecked) var watchCandidates: [UInt32] = []
     /// Springs with a live entry in `schedule` (a finite `queuedDue`): the schedule is compacted
     /// when stale entries outnumber them.
     var queuedSprings = 0
@@ -322,6 +327,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         }
         batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] = nil
         recentBatches.removeAll { $0.index == index }
+        if batch.isWatching { watchingBatches.removeAll { $0 == Int32(index) } }
         batches[index] = nil
         batchObjects[index] = nil
         planValidity.invalidate()
@@ -428,6 +434,9 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         let (batchIndex, slot) = location(ofRecord: index)
         return batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             guard slot < batch.movingCount else { return false }
+            // Watched (retargeted lately): back on the rest schedule from where it stops, so its
+            // schedule can be suspended and resumed as any other's.
+            if batch.isWatched(slot: slot) { trajectoryChanged(record: index, batch: batch, slot: slot) }
             swapSlots(batch: batch, slot, batch.movingCount - 1)
             batch.movingCount -= 1
             return true
@@ -466,6 +475,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             batch.displacements[slot] = 0
             batch.velocities[slot] = 0
+            batch.unwatch(slot: slot)
             unschedule(record: index)
             moveToRest(batch: batch, slot: slot)
         }
@@ -546,6 +556,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         }
         records[index].batch = Int32(batchIndex)
         records[index].slot = Int32(slot)
+        raiseWatchBand(record: index)
     }
 
     // MARK: Springs
@@ -699,6 +710,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
             guard configuration != oldKey.configuration || tolerance != records[index].tolerance || !wasAwake
             else { return trajectoryChanged(record: index) }
             records[index].tolerance = tolerance
+            raiseWatchBand(record: index)
             if wasAwake { trajectoryChanged(record: index) }
             return
         }

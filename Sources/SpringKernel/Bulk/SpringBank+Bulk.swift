@@ -42,7 +42,7 @@ extension SpringBank {
         for i in 0..<core.staged.count {
             let element = core.staged[i]
             core.records[Int(element.record)].listedAt = 0
-            core.setState(record: Int(element.record), displacement: element.displacement, target: element.target)
+            core.retarget(record: Int(element.record), displacement: element.displacement, target: element.target)
         }
     }
 
@@ -247,7 +247,10 @@ extension SpringBank {
             throw error
         }
         if let newTolerance {
-            for i in 0..<core.staged.count { core.records[Int(core.staged[i].record)].tolerance = newTolerance }
+            for i in 0..<core.staged.count {
+                core.records[Int(core.staged[i].record)].tolerance = newTolerance
+                core.raiseWatchBand(record: Int(core.staged[i].record))
+            }
         }
         core.setConfigurationStaged(lanesStaged: Lanes.hasScaledLanes)
     }

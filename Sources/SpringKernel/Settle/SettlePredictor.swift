@@ -410,3 +410,40 @@ private struct SampledTrajectory {
         return frames < Double(SettlePredictor.horizon) ? Int(frames) : SettlePredictor.horizon
     }
 }
+
+/// Cheap answers to "does the exact motion from this state stay within the band from now on?"
+/// before the exact search (``SettlePredictor/restTime(displacement:velocity:tolerance:motion:)``),
+/// for the watch, which asks it of every watched spring found within its band after a step
+/// (`SpringBankCore+Watch.swift`): a spring a drag carries through its target does so at speed,
+/// and leaves the band again within a fraction of a period.
+///
+/// - **No**, if the motion lies outside the band at one of eight probe times after now, spread
+///   from a quarter to six times 1/ω₀ (the first swing after a crossing peaks within them for
+///   every damping ratio): d(τ) = a₁₁(τ) d + a₁₂(τ) v, exact propagators computed once per
+///   configuration, compared with a margin of 10⁻⁹ of the band for their rounding.
+/// - **Yes**, if the energy bound √(d² + v²/ω₀²), which |d| never exceeds again (the energy
+///   ½v² + ½ω₀²d² never grows), lies within the band.
+/// - Otherwise the exact search decides.
+struct RestProbes {
+    /// (a₁₁, a₁₂) of each probe time.
+    private let probes: [(Double, Double)]
+    private let inverseStiffnessPerMass: Double
+
+    init(motion: SpringMotion) {
+        let unit = 1 / motion.stiffnessPerMass.squareRoot()
+        probes = [0.25, 0.5, 1, 1.5, 2, 3, 4, 6].map { scale in
+            let propagator = motion.propagator(over: scale * unit)
+            return (propagator.a11, propagator.a12)
+        }
+        inverseStiffnessPerMass = 1 / motion.stiffnessPerMass
+    }
+
+    /// True or false when a probe or the energy bound decides, nil when the exact search must.
+    /// `displacement` is within `tolerance` (the caller checked).
+    func staysWithin(displacement d: Double, velocity v: Double, tolerance: Double) -> Bool? {
+        if d * d + v * v * inverseStiffnessPerMass <= tolerance * tolerance * (1 - 0x1p-30) { return true }
+        let outside = tolerance * (1 + 1e-9)
+        for (a11, a12) in probes where abs(a11 * d + a12 * v) > outside { return false }
+        return nil
+    }
+}

@@ -27,6 +27,8 @@ extension SpringBankCore {
 
     /// ``trajectoryChanged(record:)`` for a caller that holds the spring's batch and slot.
     func trajectoryChanged(record index: Int, batch: ConfigurationBatch, slot: Int) {
+        // Anchored here: no longer the watch's (see `SpringBankCore+Watch.swift`).
+        batch.unwatch(slot: slot)
         records[index].dueIsRest = false
         records[index].scheduleSuspended = false
         if case .variable = frameClock, !records[index].awaitingPrediction {
@@ -297,6 +299,8 @@ extension SpringBankCore {
             records[index].queuedDue = .infinity
             queuedSprings -= 1
             guard records[index].isLive, isMoving(record: index), !records[index].awaitingPrediction else { continue }
+            // Retargeted lately: the watch decides its rest, and schedules it again once it stops.
+            if isWatched(record: index) { continue }
             if records[index].due > now {
                 // Changed since it was queued, and its check moved on (or queued early on purpose).
                 queueIfEarlier(record: index, now: now)

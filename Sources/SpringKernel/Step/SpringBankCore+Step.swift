@@ -78,13 +78,22 @@ extension SpringBankCore {
         }
         if !restedInLastStep.isEmpty { restedInLastStep.removeAll(keepingCapacity: true) }
         if !saturatedInLastStep.isEmpty { saturatedInLastStep.removeAll(keepingCapacity: true) }
+        if !watchingBatches.isEmpty {
+            prepareWatchedSprings()
+            if pending.isEmpty { publishNextDue() }
+        }
         if !pending.isEmpty { schedulePendingSprings() }
         let batchesStillRetiring = !retiringBatches.isEmpty && releaseRetiredBatches()
         if frameState.pointee.planIsStale || frameState.pointee.readyDuration != duration.bitPattern {
             beginStep(duration: duration)
         }
-        // A batch kept empty is looked at again at the next step.
-        frameState.pointee.needsPreparation = batchesStillRetiring
+        // A batch kept empty is looked at again at the next step; so is the watch, which also
+        // looks at every spring it watches after this one.
+        frameState.pointee.needsPreparation = batchesStillRetiring || !watchingBatches.isEmpty
+        if !watchingBatches.isEmpty {
+            frameState.pointee.nextDueTime = -.infinity
+            frameState.pointee.nextDueFrame = .min
+        }
     }
 
     /// Lays out this frame's work: one item per batch with moving springs, with its coefficients
@@ -126,9 +135,11 @@ extension SpringBankCore {
     @usableFromInline
     func finishStep(saturated: Bool) {
         if saturated { markSaturatedSprings() }
-        if frame >= frameState.pointee.nextDueFrame || time >= frameState.pointee.nextDueTime { settleDueSprings() }
+        let watching = !watchingBatches.isEmpty
+        if watching { settleWatchedSprings() }
+        if watching || frame >= frameState.pointee.nextDueFrame || time >= frameState.pointee.nextDueTime { settleDueSprings() }
         if time >= Self.rebaseTime { rebaseClock() }
-        if !restedInLastStep.isEmpty || !saturatedInLastStep.isEmpty { frameState.pointee.needsPreparation = true }
+        if watching || !restedInLastStep.isEmpty || !saturatedInLastStep.isEmpty { frameState.pointee.needsPreparation = true }
     }
 
     /// A step reported saturation: finds the moving lanes left at the format's bounds (a rare event,

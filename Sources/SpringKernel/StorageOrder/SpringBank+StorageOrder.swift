@@ -247,6 +247,12 @@ extension SpringBank {
         var run = 0..<0
         retarget(batch, count: count, to: goals) { slot in
             guard slot < batch.awakeCount else { return woken.append(Int(batch.springOfSlot[slot])) }
+            if slot < batch.movingCount {
+                // Moving: the watch decides its rest while it keeps being retargeted.
+                batch.retargetedLanes[slot] = true
+                if !batch.isWatching { core.startWatching(batch) }
+                return
+            }
             if slot == run.upperBound { return run = run.lowerBound..<slot + 1 }
             core.trajectoriesChanged(batch: batch, slots: run)
             run = slot..<slot + 1
@@ -330,7 +336,7 @@ extension SpringBank {
             // Every awake spring of the run changed (regions: moving, paused, at rest).
             core.trajectoriesChanged(batch: batch, slots: 0..<Swift.min(slots, batch.awakeCount))
         }
-        wake(woken)
+        wake(woken, retargeted: false)
     }
 
     /// Whether a run's retarget through spare lanes is streamed: at the scales its stream takes.
@@ -362,11 +368,14 @@ extension SpringBank {
 
     /// After a storage-order write: wakes the springs at rest it changed (listed during the walk,
     /// as waking moves slots, which the walk follows), once the awake springs it changed, which
-    /// it noted by slot, are predicted.
-    private func wake(_ woken: [Int]) {
+    /// it noted by slot, are predicted. Retargeted ones (`retargeted`) are marked for the watch
+    /// as they start to move, as the moving ones were.
+    private func wake(_ woken: [Int], retargeted: Bool = true) {
         guard !woken.isEmpty else { return }
         core.predictChangedRuns()
-        for record in woken { core.setState(record: record) }
+        for record in woken {
+            if retargeted { core.wakeRetargeted(record: record) } else { core.setState(record: record) }
+        }
     }
 
     /// The stored lanes of the spring in `slot` at `value` and `velocity` about its target.

@@ -97,40 +97,31 @@ extension SpringBankCore {
         if changedRuns.count > springCount + 64 { predictChangedRuns() }
     }
 
-    /// Notes the slots a streamed write changed, from its per-bundle marks (bit l of
-    /// `changedLanes[b]`: slot 16b + l): the awake ones as runs, the resting ones in `woken`, to
-    /// be woken once the runs are predicted.
+    /// Notes the slots a streamed retarget changed, from its per-bundle marks (bit l of
+    /// `changedLanes[b]`: slot 16b + l): the moving ones marked for the watch (``noteRetargeted(batch:changedLanes:slots:)``),
+    /// the paused ones as runs (predicted as any change is), the resting ones in `woken`, to be
+    /// woken once the runs are predicted.
     func trajectoriesChanged(batch: ConfigurationBatch, changedLanes: UnsafePointer<UInt16>, slots: Int, woken: inout [Int]) {
-        let awake = Swift.min(batch.awakeCount, slots)
-        let bundles = BundleIndexing.bundleCount(springs: slots), awakeBundles = awake / BundleIndexing.laneCount
-        var run = 0..<0, bundle = 0
-        while bundle < bundles {
-            defer { bundle += 1 }
-            // Four whole awake bundles changed (a write that moves every spring) extend the run at once.
-            while bundle + 4 <= awakeBundles, run.upperBound == bundle * BundleIndexing.laneCount,
-                  UnsafeRawPointer(changedLanes + bundle).loadUnaligned(as: UInt64.self) == .max {
-                bundle += 4
-                run = run.lowerBound..<bundle * BundleIndexing.laneCount
-            }
-            guard bundle < bundles else { break }
+        noteRetargeted(batch: batch, changedLanes: changedLanes, slots: 0..<slots)
+        let moving = Swift.min(batch.movingCount, slots), awake = Swift.min(batch.awakeCount, slots)
+        let bundles = BundleIndexing.bundleCount(springs: slots)
+        var run = 0..<0
+        for bundle in BundleIndexing.bundle(ofSlot: moving)..<bundles {
             var bits = UInt32(changedLanes[bundle])
             while bits != 0 {
-                // The next run of set bits: slots first..<end.
-                let start = bits.trailingZeroBitCount
-                let length = (~(bits >> UInt32(start))).trailingZeroBitCount
-                bits &= ~(((1 << UInt32(length)) - 1) << UInt32(start))
-                let first = bundle * BundleIndexing.laneCount + start, end = first + length
-                if first < awake {
-                    let upper = Swift.min(end, awake)
-                    if first == run.upperBound {
-                        run = run.lowerBound..<upper
-                    } else {
-                        trajectoriesChanged(batch: batch, slots: run)
-                        run = first..<upper
-                    }
+                let lane = bits.trailingZeroBitCount
+                bits &= bits - 1
+                let slot = bundle * BundleIndexing.laneCount + lane
+                guard slot >= moving else { continue }
+                guard slot < awake else {
+                    woken.append(Int(batch.springOfSlot[slot]))
+                    continue
                 }
-                if end > awake {
-                    for slot in Swift.max(first, awake)..<end { woken.append(Int(batch.springOfSlot[slot])) }
+                if slot == run.upperBound {
+                    run = run.lowerBound..<slot + 1
+                } else {
+                    trajectoriesChanged(batch: batch, slots: run)
+                    run = slot..<slot + 1
                 }
             }
         }

@@ -1,0 +1,232 @@
+import _SpringKernelShims
+
+/// Rest for springs whose targets move every frame (a drag, an attachment, a camera follow): the
+/// watch, Box2D's sleep check in the solver's loop rather than a schedule entry per change.
+///
+/// A retarget changes the spring's trajectory, and the rest schedule
+/// (`SpringBankCore+Settle.swift`) would give it a new due time: a lower bound from its state, a
+/// heap entry moved, and the exact prediction again whenever the bound comes due. A spring
+/// retargeted every frame paid that every frame, hundreds of times the step. Instead a retarget
+/// of a moving spring only writes its lanes and marks its slot (``ConfigurationBatch/retargetedLanes``,
+/// one bit), and the rest rule is applied where the springs are:
+///
+/// - **After each step**, a spring retargeted before it rests if its exact motion from its state
+///   now stays within its tolerance (``SettlePredictor/restTime(displacement:velocity:tolerance:motion:)``
+///   is 0; under a fixed clock, ``SettlePredictor/restFrame(displacement:velocity:tolerance:motion:frameDuration:)``
+///   is 0): the rule the schedule applies, "rest on the first frame that ends at or after the
+///   last time the motion leaves the band", asked of the one frame. The exact question is asked
+///   only of the springs whose displacement lies within their batch's band (the largest tolerance
+///   of its springs, a little loosened: a spring outside it cannot be at rest), found by one
+///   read of the displacement lanes (`sk_watch_candidates`). A dragged spring lags its target by
+///   more than its tolerance and is never asked.
+/// - **Before the next step**, a spring that was watched and not retargeted again (the drag
+///   stopped) goes back to the rest schedule, anchored at its lanes then: the motion it follows
+///   from its last change, one step on. From there the schedule predicts its rest exactly, once.
+///
+/// So a spring is either watched (retargeted before the step) or on the schedule, never both: a
+/// schedule entry of a watched spring is dropped when it pops, and a spring that leaves the
+/// moving springs while watched (paused) goes back to the schedule first. A spring changed any
+/// other way (an impulse, a new state or configuration) is anchored by the schedule at once, and
+/// its marks cleared. The marks follow their spring from slot to slot like its lanes.
+///
+/// Cost: a retarget writes its lanes and a bit; a frame with watched springs adds a pass over
+/// the watched batches' marks before the step (a 16-bit word a bundle) and a read of their
+/// displacement lanes after it, and the exact rest question for each spring found within its band.
+extension SpringBankCore {
+    /// Pulls a spring toward a new target: its displacement and target lanes written. A moving
+    /// spring is marked for the watch, and so is a resting one, which it wakes; a paused one goes
+    /// through the schedule, as any change does.
+    @inline(__always)
+    func retarget(record index: Int, displacement: UInt32, target: UInt32) {
+        let (batchIndex, slot) = location(ofRecord: index)
+        let resting = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch -> Bool? in
+            // Its target already: nothing moves (as in the storage-order retarget).
+            guard batch.targets[slot] != target else { return false }
+            guard slot < batch.movingCount || slot >= batch.awakeCount else { return nil }
+            batch.displacements[slot] = displacement
+            batch.targets[slot] = target
+            guard slot < batch.movingCount else { return true }
+            batch.retargetedLanes[slot] = true
+            if !batch.isWatching { startWatching(batch) }
+            return false
+        }
+        switch resting {
+        case nil: setState(record: index, displacement: displacement, target: target)
+        case true?: wakeRetargeted(record: index)
+        case false?: break
+        }
+    }
+
+    /// A resting spring whose target (and so displacement) a retarget has written: woken and
+    /// marked for the watch if it moves now (a paused one goes through the schedule), left at
+    /// rest with exact zeros if its state is still a rest.
+    func wakeRetargeted(record index: Int) {
+        let patterns = lanePatterns(ofRecord: index)
+        let (batchIndex, _) = location(ofRecord: index)
+        guard !isRestState(displacement: patterns.displacement, velocity: patterns.velocity) else {
+            setState(record: index)
+            return
+        }
+        wake(record: index)
+        let slot = Int(records[index].slot)
+        let watched = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch -> Bool in
+            guard slot < batch.movingCount else { return false }
+            batch.retargetedLanes[slot] = true
+            if !batch.isWatching { startWatching(batch) }
+            return true
+        }
+        if !watched { trajectoryChanged(record: index) }
+    }
+
+    /// Marks the moving springs in `slots` of `batch` with `changed` (bit l of `changed[b]`: slot
+    /// 16b + l, as a streamed write leaves them) as retargeted.
+    func noteRetargeted(batch: ConfigurationBatch, changedLanes changed: UnsafePointer<UInt16>, slots: Range<Int>) {
+        let moving = Swift.min(slots.upperBound, batch.movingCount)
+        guard moving > 0 else { return }
+        let bundles = BundleIndexing.bundleCount(springs: moving)
+        let marks = batch.retargetedLanes.base
+        var any: UInt16 = 0
+        for b in 0..<bundles {
+            let lanes = changed[b] & BundleIndexing.liveLanes(bundle: b, springs: moving)
+            marks[b] |= lanes
+            any |= lanes
+        }
+        if any != 0, !batch.isWatching { startWatching(batch) }
+    }
+
+    /// Lists the batch among those the watch visits.
+    func startWatching(_ batch: ConfigurationBatch) {
+        batch.isWatching = true
+        watchingBatches.append(Int32(batch.index))
+        frameState.pointee.needsPreparation = true
+    }
+
+    /// Widens the band of the spring's batch to its tolerance.
+    func raiseWatchBand(record index: Int) {
+        let tolerance = records[index].tolerance
+        batchObjects[Int(records[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            if tolerance > batch.maximumTolerance { batch.maximumTolerance = tolerance }
+        }
+    }
+
+    /// Whether the spring in a live record is watched, or retargeted since the last step.
+    func isWatched(record index: Int) -> Bool {
+        let (batchIndex, slot) = location(ofRecord: index)
+        return batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.isWatched(slot: slot) }
+    }
+
+    /// Before a step: the springs the last step watched and that were not retargeted since go
+    /// back to the rest schedule, anchored at their lanes now; the springs retargeted since are
+    /// the ones this step watches.
+    func prepareWatchedSprings() {
+        var kept = 0
+        for i in 0..<watchingBatches.count {
+            let batchIndex = Int(watchingBatches[i])
+            guard let object = batchObjects[batchIndex] else { continue }
+            let stillWatching = object._withUnsafeGuaranteedRef { batch -> Bool in
+                let watched = batch.watchedLanes.base, retargeted = batch.retargetedLanes.base
+                var any: UInt16 = 0
+                // Every slot in use: the marks are only ever set on moving springs, but a slot
+                // past them with a mark would otherwise keep it.
+                for b in 0..<BundleIndexing.bundleCount(springs: batch.count) {
+                    let now = retargeted[b]
+                    var leaving = watched[b] & ~now
+                    watched[b] = now
+                    retargeted[b] = 0
+                    any |= now
+                    while leaving != 0 {
+                        let slot = b * BundleIndexing.laneCount + leaving.trailingZeroBitCount
+                        leaving &= leaving - 1
+                        trajectoryChanged(record: Int(batch.springOfSlot[slot]), batch: batch, slot: slot)
+                    }
+                }
+                batch.isWatching = any != 0
+                return any != 0
+            }
+            if stillWatching {
+                watchingBatches[kept] = Int32(batchIndex)
+                kept += 1
+            }
+        }
+        watchingBatches.removeLast(watchingBatches.count - kept)
+    }
+
+    /// After a step: every watched spring whose exact motion from its state now stays within its
+    /// tolerance rests (listed in `restedInLastStep`).
+    func settleWatchedSprings() {
+        watchCandidates.removeAll(keepingCapacity: true)
+        for batchIndex in watchingBatches {
+            batchObjects[Int(batchIndex)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+                let moving = batch.movingCount
+                guard moving > 0 else { return }
+                let bundles = BundleIndexing.bundleCount(springs: moving)
+                let candidates = changedLaneMasks(springs: moving)
+                let found = sk_watch_candidates(
+                    UnsafePointer(batch.displacements.base.assumingMemoryBound(to: UInt32.self)),
+                    UnsafePointer(batch.watchedLanes.base), candidates, watchBand(batch), Lanes.integerLaneUnit == nil ? 0 : 1,
+                    bundles)
+                guard found != 0 else { return }
+                for b in 0..<bundles {
+                    var lanes = candidates[b] & BundleIndexing.liveLanes(bundle: b, springs: moving)
+                    while lanes != 0 {
+                        watchCandidates.append(batch.springOfSlot[b * BundleIndexing.laneCount + lanes.trailingZeroBitCount])
+                        lanes &= lanes - 1
+                    }
+                }
+            }
+        }
+        // Decided once all are found: a rest moves slots.
+        for spring in watchCandidates {
+            let index = Int(spring)
+            guard restsNow(record: index) else { continue }
+            rest(record: index)
+            restedInLastStep.append(handle(ofRecord: index))
+        }
+    }
+
+    /// Whether the spring's exact motion from its lanes now stays within its tolerance: for any
+    /// later frame durations under a variable clock, at every later frame under a fixed one.
+    private func restsNow(record index: Int) -> Bool {
+        let (batch, slot) = batch(ofRecord: index)
+        let (displacement, velocity) = batch.motionState(slot: slot)
+        let tolerance = records[index].tolerance
+        guard abs(displacement) <= tolerance else { return false }
+        if let stays = batch.restProbes.staysWithin(displacement: displacement, velocity: velocity, tolerance: tolerance) {
+            // Outside the band at a later time: not at rest under any clock. Within it for good: at
+            // rest under a variable clock, and at every later frame of a fixed one.
+            return stays
+        }
+        switch frameClock {
+        case .variable:
+            return SettlePredictor.restTime(displacement: displacement, velocity: velocity, tolerance: tolerance, motion: batch.motion) <= 0
+        case .fixed(let frameDuration):
+            return SettlePredictor.restFrame(
+                displacement: displacement, velocity: velocity, tolerance: tolerance, motion: batch.motion, frameDuration: frameDuration) == 0
+        }
+    }
+
+    /// The batch's band as a lane magnitude (``sk_watch_candidates``' `band`): its largest
+    /// tolerance, loosened so that no lane's rounding can keep a spring at rest out of it (a float
+    /// lane by 2⁻¹⁰, an integer lane by a sixteenth and two units).
+    func watchBand(_ batch: ConfigurationBatch) -> UInt32 {
+        let tolerance = batch.maximumTolerance
+        guard let unit = Lanes.integerLaneUnit else {
+            return Float(tolerance * (1 + 0x1p-10)).nextUp.bitPattern
+        }
+        let lanes = (tolerance / (unit * batch.scale.displacementFactor) * (1 + 1.0 / 16) + 2).rounded(.up)
+        return lanes < 0x1p31 ? UInt32(lanes) : UInt32(Int32.max)
+    }
+}
+
+extension ConfigurationBatch {
+    /// Whether the spring in `slot` is watched or retargeted since the last step.
+    @inline(__always)
+    func isWatched(slot: Int) -> Bool { retargetedLanes[slot] || watchedLanes[slot] }
+
+    /// Clears the watch's marks of `slot`.
+    @inline(__always)
+    func unwatch(slot: Int) {
+        retargetedLanes[slot] = false
+        watchedLanes[slot] = false
+    }
+}
