@@ -246,6 +246,9 @@ struct DragCommand {
                 isOurs: true,
                 tally: { [laps.seconds[1], Double(rests)] })
             // Two seconds of drag first: the schedule entries the springs were added with pop and go.
+            // At least 8 frames a repeat (a million springs' frame takes milliseconds).
+            var timer = timer
+            timer.framesPerRepeat = timer.framesPerRepeat ?? Swift.max(8, Swift.min(400, 4_000_000 / count))
             let timing = try timer.measure([plain, drag], warmUpFrames: 120, clock: .threadCPU)
             let reading = noise?.read(after: "drag \(Lanes.formatName) \(kind) \(springCountLabel(count)) \(mode.rawValue)")
             // The mode's figure is its second lap (retargets and step), per frame of the repeat.
