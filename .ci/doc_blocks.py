@@ -27,8 +27,8 @@ import os
 import re
 import sys
 
-FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>```+)(?P<info>[^`]*)$")
-MARKER = re.compile(r"^<!-- fragment: (?P<harness>[a-z0-9-]+) -->$")
+FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>```+)(?P<info>[^`]*)$")  # any indent: a fence in a list item too
+MARKER = re.compile(r"^\s*<!-- fragment: (?P<harness>[a-z0-9-]+) -->\s*$")
 LANGUAGES = {"swift": "swift", "c": "c"}
 SLOT = {"swift": "// DOC BLOCK", "c": "/* DOC BLOCK */"}
 HARNESSES = "Tests/DocBlocks"
@@ -57,7 +57,7 @@ def blocks_of(checkout, path):
     while index < len(lines):
         opening = FENCE.match(lines[index])
         if not opening:
-            if lines[index].startswith("<!-- fragment"):
+            if lines[index].lstrip().startswith("<!-- fragment"):
                 if not MARKER.match(lines[index]):
                     raise DocBlockError("%s:%d: a malformed marker (write <!-- fragment: HARNESS -->)" % (path, index + 1))
                 if index + 1 >= len(lines) or not FENCE.match(lines[index + 1]):
@@ -65,7 +65,7 @@ def blocks_of(checkout, path):
             index += 1
             continue
         end = index + 1
-        while end < len(lines) and not re.match(r"^ {0,3}%s\s*$" % opening.group("fence"), lines[end]):
+        while end < len(lines) and not re.match(r"^\s*%s\s*$" % opening.group("fence"), lines[end]):
             end += 1
         if end == len(lines):
             raise DocBlockError("%s:%d: a code block that is never closed" % (path, index + 1))
