@@ -25,9 +25,9 @@ let nativeCPU: [SwiftSetting] =
     benchCPU == "baseline" ? [] : [.unsafeFlags(["-Xcc", "-march=\(benchCPU)"], .when(platforms: [.linux]))]
 
 /// The C maths library, where it is a library of its own. The kernel's Swift code calls `sqrt`,
-/// `floor`, `rint` and `fmod` (the standard library's `squareRoot()`, `rounded()` and
-/// `truncatingRemainder(dividingBy:)` lower to them), and its shims call `fegetround`,
-/// `fesetround` and `fesetenv`. Neither imports Glibc or Foundation (the kernel builds as Embedded
+/// `floor`, `ceil`, `rint`, `round`, `trunc` and `fmod` (the standard library's `squareRoot()`,
+/// `rounded(_:)` and `truncatingRemainder(dividingBy:)` lower to them), and its shims call
+/// `feholdexcept`, `fegetround`, `fesetround` and `fesetenv`. Neither imports Glibc or Foundation (the kernel builds as Embedded
 /// Swift), so nothing else asks the linker for libm: a program that imports only `SpringKernel`
 /// failed to link on Linux (issue 32; .ci/consumers builds such programs). Apple's libm is part of
 /// libSystem and Windows' of the C runtime: nothing to add there. FreeBSD needs it too, but
