@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The code blocks of the docs, as programs: every ```swift and ```c block of README.md and of the
-DocC articles (Sources/*/*.docc/*.md), extracted into a package that depends on the checkout.
+"""The code blocks of the docs, as programs: every ```swift and ```c block of README.md, of the
+DocC articles (Sources/*/*.docc/*.md) and of the doc comments (`///`) of the modules that have a
+catalog (SpringKernel, MotionInteractions), extracted into a package that depends on the checkout.
 
 usage: doc_blocks.py generate CHECKOUT OUTPUT     writes the package OUTPUT and OUTPUT/blocks.json
        doc_blocks.py blame OUTPUT LOG            names the blocks the build errors in LOG are in
@@ -10,7 +11,7 @@ fence is a marker naming a harness:
 
     <!-- fragment: HARNESS -->
 
-(an HTML comment: GitHub and DocC show nothing for it). The harness, Tests/DocBlocks/HARNESS.swift
+(an HTML comment: GitHub and DocC show nothing for it; in a doc comment, `/// <!-- ... -->`). The harness, Tests/DocBlocks/HARNESS.swift
 or HARNESS.c, is a small program with one line `// DOC BLOCK` (Swift) or `/* DOC BLOCK */` (C)
 where the block goes: it declares what the fragment uses and, after it, may check what the
 fragment's comments promise. Every line of the generated sources says where it came from
@@ -38,40 +39,57 @@ class DocBlockError(Exception):
     pass
 
 
-def markdown_files(checkout):
+def documented_files(checkout):
+    """README.md, each module's DocC articles, and the Swift sources of the modules that have a
+    catalog (their doc comments are the catalog's symbol pages)."""
     files = ["README.md"]
     sources = os.path.join(checkout, "Sources")
     for module in sorted(os.listdir(sources)):
-        for entry in sorted(os.listdir(os.path.join(sources, module))):
-            if entry.endswith(".docc"):
-                catalog = os.path.join("Sources", module, entry)
-                files += [os.path.join(catalog, name) for name in sorted(os.listdir(os.path.join(checkout, catalog)))
-                          if name.endswith(".md")]
+        catalogs = [entry for entry in sorted(os.listdir(os.path.join(sources, module))) if entry.endswith(".docc")]
+        for catalog in catalogs:
+            folder = os.path.join("Sources", module, catalog)
+            files += [os.path.join(folder, name) for name in sorted(os.listdir(os.path.join(checkout, folder))) if name.endswith(".md")]
+        if catalogs:
+            for root, folders, names in sorted(os.walk(os.path.join(sources, module))):
+                folders[:] = sorted(folder for folder in folders if not folder.endswith(".docc"))
+                files += [os.path.relpath(os.path.join(root, name), checkout) for name in sorted(names) if name.endswith(".swift")]
     return files
 
 
-def blocks_of(checkout, path):
-    """The swift and c blocks of one Markdown file: language, first line of code (1-based), code, harness."""
+DOC_COMMENT = re.compile(r"^\s*/// ?(?P<text>.*)$")
+
+
+def markdown_lines(checkout, path):
+    """The file's lines as Markdown, numbered as in the file: a Swift source's doc comments (the
+    text after `///`), None for its other lines, which no block or marker spans."""
     lines = open(os.path.join(checkout, path), encoding="utf-8").read().split("\n")
+    if not path.endswith(".swift"):
+        return lines
+    return [match.group("text") if match else None for match in map(DOC_COMMENT.match, lines)]
+
+
+def blocks_of(checkout, path):
+    """The swift and c blocks of one file: language, first line of code (1-based), code, harness."""
+    lines = markdown_lines(checkout, path)
     found, index = [], 0
     while index < len(lines):
-        opening = FENCE.match(lines[index])
+        opening = FENCE.match(lines[index]) if lines[index] is not None else None
         if not opening:
-            if lines[index].lstrip().startswith("<!-- fragment"):
+            if lines[index] is not None and lines[index].lstrip().startswith("<!-- fragment"):
                 if not MARKER.match(lines[index]):
                     raise DocBlockError("%s:%d: a malformed marker (write <!-- fragment: HARNESS -->)" % (path, index + 1))
-                if index + 1 >= len(lines) or not FENCE.match(lines[index + 1]):
+                if index + 1 >= len(lines) or lines[index + 1] is None or not FENCE.match(lines[index + 1]):
                     raise DocBlockError("%s:%d: a marker must be the line right before a code block's fence" % (path, index + 1))
             index += 1
             continue
         end = index + 1
-        while end < len(lines) and not re.match(r"^\s*%s\s*$" % opening.group("fence"), lines[end]):
+        while end < len(lines) and lines[end] is not None and not re.match(r"^\s*%s\s*$" % opening.group("fence"), lines[end]):
             end += 1
-        if end == len(lines):
+        if end == len(lines) or lines[end] is None:
             raise DocBlockError("%s:%d: a code block that is never closed" % (path, index + 1))
         words = opening.group("info").strip().split()
         language = LANGUAGES.get(words[0].lower()) if words else None
-        marker = MARKER.match(lines[index - 1]) if index > 0 else None
+        marker = MARKER.match(lines[index - 1]) if index > 0 and lines[index - 1] is not None else None
         if language:
             indent = len(opening.group("indent"))
             code = [line[indent:] if line[:indent].strip() == "" else line.lstrip() for line in lines[index + 1:end]]
@@ -106,11 +124,14 @@ def c_source(block, harness_path, harness_lines):
 
 def generate(checkout, output):
     checkout = os.path.abspath(checkout)
-    blocks = [block for path in markdown_files(checkout) for block in blocks_of(checkout, path)]
-    used = {}
+    blocks = [block for path in documented_files(checkout) for block in blocks_of(checkout, path)]
+    used, used_targets = {}, set()
     for block in blocks:
         name = re.sub(r"[^A-Za-z0-9]", "_", os.path.splitext(os.path.basename(block["file"]))[0])
         block["target"] = "Doc_%s_%d" % (name, block["fence"])
+        if block["target"] in used_targets:
+            raise DocBlockError("%s:%d: two blocks would be the target %s" % (block["file"], block["fence"], block["target"]))
+        used_targets.add(block["target"])
         if block["harness"]:
             harness_path = "%s/%s.%s" % (HARNESSES, block["harness"], block["language"])
             if not os.path.exists(os.path.join(checkout, harness_path)):
