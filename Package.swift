@@ -24,6 +24,16 @@ let benchCPU = Context.environment["SPRING_BENCH_CPU"] ?? "native"
 let nativeCPU: [SwiftSetting] =
     benchCPU == "baseline" ? [] : [.unsafeFlags(["-Xcc", "-march=\(benchCPU)"], .when(platforms: [.linux]))]
 
+/// The C maths library, where it is a library of its own. The kernel's Swift code calls `sqrt`,
+/// `floor`, `ceil`, `rint`, `round`, `trunc` and `fmod` (the standard library's `squareRoot()`,
+/// `rounded(_:)` and `truncatingRemainder(dividingBy:)` lower to them), and its shims call
+/// `feholdexcept`, `fegetround`, `fesetround` and `fesetenv`. Neither imports Glibc or Foundation (the kernel builds as Embedded
+/// Swift), so nothing else asks the linker for libm: a program that imports only `SpringKernel`
+/// failed to link on Linux (issue 32; .ci/consumers builds such programs). Apple's libm is part of
+/// libSystem and Windows' of the C runtime: nothing to add there. FreeBSD needs it too, but
+/// PackageDescription 6.2 cannot name FreeBSD.
+let libm: [LinkerSetting] = [.linkedLibrary("m", .when(platforms: [.linux, .android, .openbsd, .wasi]))]
+
 let package = Package(
     name: "SpringKernel",
     products: [
@@ -40,13 +50,14 @@ let package = Package(
         .target(
             name: "SpringKernel",
             dependencies: ["_SpringKernelShims"],
-            swiftSettings: library
+            swiftSettings: library,
+            linkerSettings: libm
         ),
         // C beside the kernel: the fixed-point step's float-to-integer rounding (static inline in
         // the header: Swift can only write it with a range check per lane), the storage-order
         // streams (a portable body each, with AVX-512 and AVX2 variants chosen by the CPU on
         // x86-64), and the platform needs Platform.swift wraps (rounding mode, processor count).
-        .target(name: "_SpringKernelShims"),
+        .target(name: "_SpringKernelShims", linkerSettings: libm),
         // `@c` functions over the kernel's public API; the compiler writes their header.
         .target(
             name: "SpringKernelC",

@@ -4,6 +4,7 @@ import SpringKernel
 /// Pulls a position toward a destination with a spring (the Material Motion AttachWithSpring
 /// interaction). The destination is a property, so the position follows it when it moves.
 ///
+/// <!-- fragment: layer-runtime -->
 /// ```swift
 /// let attach = AttachWithSpring(position: view.position,
 ///                               to: targetView.position,

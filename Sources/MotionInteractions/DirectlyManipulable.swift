@@ -13,6 +13,7 @@ import Foundation
 /// rotation with the rotation's, the scale with the pinch's; each then springs on toward its
 /// latest destination.
 ///
+/// <!-- fragment: layer-runtime -->
 /// ```swift
 /// let manipulable = DirectlyManipulable()
 /// runtime.addPlan(SpringTo(.position, destination: home), to: card)

@@ -5,12 +5,13 @@ import Foundation
 /// have their own recognizers (``RotationGestureRecognizer``, ``PinchGestureRecognizer``), which
 /// track their progress with one of these.
 ///
+/// <!-- fragment: layer -->
 /// ```swift
 /// let drag = GestureRecognizer()
 /// drag.handle(.began(timestamp: 0))
 /// drag.handle(.changed(translation: CGPoint(x: 0, y: 12), timestamp: 1.0 / 60))
 /// drag.handle(.ended(translation: CGPoint(x: 0, y: 25), timestamp: 2.0 / 60))
-/// drag.velocity   // the release velocity, about (0, 750) points per second
+/// print(drag.velocity)   // the release velocity, about (0, 750) points per second
 /// ```
 ///
 /// ## Bad input

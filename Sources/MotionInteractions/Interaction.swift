@@ -4,6 +4,7 @@
 /// subscribed or written, plans added) belongs to the interaction, and
 /// ``MotionRuntime/remove(_:)`` cancels them all.
 ///
+/// <!-- fragment: layer-runtime -->
 /// ```swift
 /// final class FollowFinger: Interaction {
 ///     let card: MotionElement, drag: GestureRecognizer

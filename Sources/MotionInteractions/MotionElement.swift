@@ -6,6 +6,7 @@ import Foundation
 /// An engine mirrors its node into an element (observe ``position`` and write it to the node) or
 /// subclasses nothing at all: every interaction only reads and writes the element's properties.
 ///
+/// <!-- fragment: layer-card -->
 /// ```swift
 /// let card = MotionElement(position: CGPoint(x: 0, y: 0))
 /// let drag = GestureRecognizer()

@@ -3,6 +3,7 @@ import Foundation
 extension MotionObservable where T: ContinuousGestureRecognizer {
     /// The recognizer's events in any of `states` (the state channel is passed through).
     ///
+    /// <!-- fragment: layer-runtime -->
     /// ```swift
     /// let releases = gestureSource(drag).onRecognitionState(.ended)
     /// ```

@@ -6,9 +6,10 @@ import Foundation
 extension MotionObservable {
     /// Each value transformed by `transform`.
     ///
+    /// <!-- fragment: layer -->
     /// ```swift
     /// let angle = ReactiveProperty(CGFloat(0.5))
-    /// angle.stream.map { $0 * 180 / .pi }   // degrees
+    /// let degrees = angle.stream.map { $0 * 180 / .pi }
     /// ```
     public func map<U>(_ transform: @escaping (T) -> U) -> MotionObservable<U> {
         MotionObservable<U> { observer in

@@ -9,6 +9,7 @@
 /// Streams are connected inside a ``MotionRuntime``, which owns the spring kernel that spring
 /// streams run on:
 ///
+/// <!-- fragment: layer-springs -->
 /// ```swift
 /// let subscription = springSource(spring).subscribe(in: runtime, next: { print($0) }, state: { print($0) })
 /// ```

@@ -2,6 +2,7 @@
 /// ``Draggable``, ``PausesSpring``. Plans are values; adding one to an element makes the runtime
 /// connect what it describes, and plans for one property cooperate (one spring per property).
 ///
+/// <!-- fragment: layer-runtime -->
 /// ```swift
 /// let plans: [any MotionPlan] = [
 ///     Draggable(withGestureRecognizer: drag),

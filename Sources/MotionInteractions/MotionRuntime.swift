@@ -3,6 +3,7 @@ import SpringKernel
 /// Runs interactions and plans: owns the one spring kernel every spring of every interaction lives
 /// in, steps it once per frame, and delivers what changed.
 ///
+/// <!-- fragment: layer-display-link -->
 /// ```swift
 /// let runtime = MotionRuntime()
 /// let tossable = Tossable(position: card.position, to: slot.position,

@@ -12,6 +12,7 @@ import Foundation
 /// it there, as a paused subscription's restart does: one pause mechanism for both. Adding the
 /// same pair twice does nothing.
 ///
+/// <!-- fragment: layer-runtime -->
 /// ```swift
 /// runtime.addPlan(PausesSpring(.position, whileActive: drag), to: element)
 /// runtime.addPlan(PausesSpring(.position, whileActive: rotation), to: element)

@@ -4,12 +4,13 @@ import Foundation
 /// since the gesture began (1 when it begins, 2 when the fingers are twice as far apart) and its
 /// velocity, in scale per second.
 ///
+/// <!-- fragment: layer -->
 /// ```swift
 /// let pinch = PinchGestureRecognizer()
 /// pinch.handle(.began(timestamp: 0))
 /// pinch.handle(.changed(scale: 1.1, timestamp: 1.0 / 60))
 /// pinch.handle(.ended(scale: 1.2, timestamp: 2.0 / 60))
-/// pinch.velocity   // the release velocity, 6 per second
+/// print(pinch.velocity)   // the release velocity, 6 per second
 /// ```
 ///
 /// It has a ``GestureRecognizer``'s states, bad-input policy and velocity estimate exactly (it

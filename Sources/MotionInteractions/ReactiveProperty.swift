@@ -6,6 +6,7 @@
 /// does with a value it cannot use is that consumer's documented policy (springs, for instance,
 /// never take a non-finite destination, see ``Spring``).
 ///
+/// <!-- fragment: layer -->
 /// ```swift
 /// let center = ReactiveProperty(CGPoint(x: 10, y: 20))
 /// let observation = center.observe { print($0) }

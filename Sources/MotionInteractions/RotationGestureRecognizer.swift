@@ -3,12 +3,13 @@ import Foundation
 /// A platform-neutral two-finger rotation, fed by timestamped events from an engine's input
 /// layer: the rotation since the gesture began, in radians, and its velocity.
 ///
+/// <!-- fragment: layer -->
 /// ```swift
 /// let twist = RotationGestureRecognizer()
 /// twist.handle(.began(timestamp: 0))
 /// twist.handle(.changed(rotation: 0.1, timestamp: 1.0 / 60))
 /// twist.handle(.ended(rotation: 0.2, timestamp: 2.0 / 60))
-/// twist.velocity   // the release velocity, 6 radians per second
+/// print(twist.velocity)   // the release velocity, 6 radians per second
 /// ```
 ///
 /// It has a ``GestureRecognizer``'s states, bad-input policy and velocity estimate exactly (it

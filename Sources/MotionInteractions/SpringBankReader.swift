@@ -7,6 +7,7 @@ import SpringKernel
 /// removes its streams' springs, so what it derives from the kernel (which streams move, which
 /// rest, which are held, and which stream each spring belongs to) cannot be broken from outside.
 ///
+/// <!-- fragment: layer-springs -->
 /// ```swift
 /// let handles = runtime.springHandles
 /// print(runtime.kernel.frame, try runtime.kernel.value(of: handles[0]))

@@ -23,6 +23,7 @@ public typealias SpringSource<T: SpringAnimatable> = (Spring<T>) -> MotionObserv
 /// destination written while the springs are at rest starts them again from `initialValue`, with
 /// no velocity.
 ///
+/// <!-- fragment: layer-runtime -->
 /// ```swift
 /// let spring = Spring(to: destination, initialValue: position, threshold: 1)
 /// springSource(spring).subscribe(in: runtime, next: { position.value = $0 })

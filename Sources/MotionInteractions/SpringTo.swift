@@ -10,6 +10,7 @@ import SpringKernel
 /// property's current value to the destination): a value written to the property since the
 /// spring came to rest is where it starts, and the same destination again starts it too.
 ///
+/// <!-- fragment: layer-runtime -->
 /// ```swift
 /// runtime.addPlan(SpringTo(.position, destination: CGPoint(x: 0, y: 200)), to: element)
 /// ```

@@ -5,6 +5,7 @@ import Foundation
 /// spring holds still in the kernel; on release the spring restarts from where the finger left
 /// the element, with the gesture's release velocity, toward the destination.
 ///
+/// <!-- fragment: layer-runtime -->
 /// ```swift
 /// let tossable = Tossable(position: view.position,
 ///                         to: targetView.position,

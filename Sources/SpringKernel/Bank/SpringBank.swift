@@ -10,11 +10,12 @@
 /// ``FrameClock/fixed(frameDuration:)``, on its sampled rest frame), predicted in closed form; the
 /// step then snaps it exactly to its target with zero velocity and lists it in ``restedInLastStep``.
 ///
+/// <!-- fragment: kernel -->
 /// ```swift
 /// let bank = SpringBank<Float32Lanes>()
 /// let x = try bank.add(value: 0, target: 100, tolerance: 0.5)
 /// while bank.awakeCount > 0 { try bank.step(dt: 1.0 / 60) }
-/// try bank.value(of: x)   // 100, exactly
+/// print(try bank.value(of: x))   // 100.0, exactly
 /// ```
 ///
 /// A bank is not thread-safe and is not `Sendable`: use it from one thread (or actor) at a time.

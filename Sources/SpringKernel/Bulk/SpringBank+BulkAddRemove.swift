@@ -56,6 +56,7 @@ extension SpringBank {
 
     /// Adds a spring for each i (see the buffer form); returns their handles in order.
     ///
+    /// <!-- fragment: kernel-bank -->
     /// ```swift
     /// let dots = try bank.add(values: [0, 10, 20], targets: [100, 100, 100], tolerance: 0.5)
     /// ```

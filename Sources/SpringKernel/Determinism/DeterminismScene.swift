@@ -9,6 +9,7 @@
 /// format and CI checks them on a release build for the host CPU; an engine can run the scene on
 /// its own target and compare with the values its build is expected to give.
 ///
+/// <!-- fragment: kernel-internals -->
 /// ```swift
 /// let result = try DeterminismScene.run(Q16Lanes.self)
 /// print(result.hashHex, result.restFrame)

@@ -2,6 +2,7 @@
 /// machine. The ``DeterminismScene`` draws from it; tests and benchmarks use it for reproducible
 /// corpora.
 ///
+/// <!-- fragment: kernel-internals -->
 /// ```swift
 /// var random = SplitMix64(seed: 42)
 /// let x = Double.random(in: 0..<1, using: &random)

@@ -3,6 +3,7 @@
 /// The values, targets, velocities and tolerances of a ``SpringBank`` of ``Q16Lanes``. Integer
 /// literals are whole units (`let x: Q16 = 120`), limited by the compiler to −32768...32767.
 ///
+/// <!-- fragment: kernel -->
 /// ```swift
 /// let half = Q16(raw: 1 << 15)          // 0.5
 /// let third = Q16(1.0 / 3)!              // nearest: 21845 / 65536

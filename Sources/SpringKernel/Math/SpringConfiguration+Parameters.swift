@@ -24,6 +24,7 @@ extension SpringConfiguration {
     /// `damping = dampingRatio · 2√(mass · stiffness)` and says it matches SwiftUI; it takes the
     /// duration in whole milliseconds (`duration.inMilliseconds`), this takes seconds as given.
     ///
+    /// <!-- fragment: kernel -->
     /// ```swift
     /// let smooth = try SpringConfiguration(duration: 0.5, bounce: 0.3)   // k 157.9, c 17.6
     /// ```
@@ -157,8 +158,9 @@ extension SpringConfiguration {
     /// SwiftUI's `settlingDuration` estimates this for one case (a unit move from rest, epsilon
     /// 0.001); this is the kernel's own closed-form prediction, `SettlePredictor`, for any case.
     ///
+    /// <!-- fragment: kernel -->
     /// ```swift
-    /// SpringConfiguration.default.settlingDuration(distance: 100, tolerance: 0.5)  // about 0.39 s
+    /// print(SpringConfiguration.default.settlingDuration(distance: 100, tolerance: 0.5))  // about 0.39 s
     /// ```
     ///
     /// The answer depends only on the ratios distance / tolerance and initialVelocity / tolerance

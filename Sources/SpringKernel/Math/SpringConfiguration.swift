@@ -13,6 +13,7 @@
 /// ratio, Flutter's, Motion's visual duration, Compose's damping ratio and stiffness) make a
 /// configuration too, by each peer's own formula: see `SpringConfiguration+Parameters.swift`.
 ///
+/// <!-- fragment: kernel -->
 /// ```swift
 /// let snappy = try SpringConfiguration(tension: 1323, friction: 91)
 /// let smooth = try SpringConfiguration(duration: 0.5, bounce: 0.2)   // SwiftUI's Spring(duration:bounce:)

@@ -27,6 +27,7 @@ public enum StorageRegion: Int32, Hashable, Sendable {
 /// a value can never be read or written for the wrong spring. Reading values, velocities and
 /// targets changes nothing, so one layout serves every read until the bank changes.
 ///
+/// <!-- fragment: kernel-storage-layout -->
 /// ```swift
 /// try bank.step(dt: dt)
 /// let moved = bank.storageLayout(of: .moving)

@@ -1,0 +1,5 @@
+// A doc comment's example that uses a bank.
+import SpringKernel
+
+let bank = SpringBank<Float32Lanes>()
+// DOC BLOCK

@@ -1,0 +1,3 @@
+// A doc comment's example in SpringKernel: the module imported, nothing else.
+import SpringKernel
+// DOC BLOCK
