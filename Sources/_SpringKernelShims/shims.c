@@ -153,12 +153,12 @@ static inline __attribute__((always_inline)) void retarget_f32(
 // step, which of them lie within their batch's band. One read of the displacement lanes a
 // watched bundle, nothing written but a mask per bundle.
 static inline __attribute__((always_inline)) int watch_candidates(
-    const uint32_t *restrict displacements, const uint16_t *restrict watched, uint16_t *restrict candidates, uint32_t band,
-    int32_t integerLanes, intptr_t bundles) {
+    const uint32_t *restrict displacements, const uint16_t *restrict watched, const uint16_t *restrict aged,
+    uint16_t *restrict candidates, uint32_t band, int32_t integerLanes, intptr_t bundles) {
     uint32_t any = 0;
     sk_bits16 bound = (sk_bits16)band;
     for (intptr_t b = 0; b < bundles; b++) {
-        uint32_t watching = watched[b];
+        uint32_t watching = (uint32_t)watched[b] | aged[b];
         candidates[b] = 0;
         if (watching == 0) continue;
         sk_bits16 lanes = SK_LOAD_BITS(displacements + 16 * b);
@@ -352,9 +352,9 @@ static inline __attribute__((always_inline)) int retarget_q16(
       (const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count), \
       (goals, targets, displacements, changed, count)) \
     X(int, return, sk_watch_candidates, watch_candidates, \
-      (const uint32_t *displacements, const uint16_t *watched, uint16_t *candidates, uint32_t band, int32_t integerLanes, \
-       intptr_t bundles), \
-      (displacements, watched, candidates, band, integerLanes, bundles)) \
+      (const uint32_t *displacements, const uint16_t *watched, const uint16_t *aged, uint16_t *candidates, uint32_t band, \
+       int32_t integerLanes, intptr_t bundles), \
+      (displacements, watched, aged, candidates, band, integerLanes, bundles)) \
     X(int, return, sk_lanes_differ, lanes_differ, (const void *goals, const void *targets, intptr_t count), (goals, targets, count)) \
     X(int, return, sk_stream_retarget_q16, retarget_q16, \
       (const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t *newTargets, \

@@ -37,9 +37,12 @@ final class ConfigurationBatch {
     /// The moving springs retargeted since the last step (see ``SpringBankCore`` `+Watch`): their
     /// rest is decided by the watch, not the rest schedule, while they keep being retargeted.
     @exclusivity(unchecked) private(set) var retargetedLanes: LaneMarks
-    /// The moving springs the last step watched: retargeted before it. After a step, the springs
-    /// marked here and not retargeted again go back to the rest schedule.
+    /// The moving springs the last step watched: retargeted before it.
     @exclusivity(unchecked) private(set) var watchedLanes: LaneMarks
+    /// The moving springs the last step watched that were retargeted before the step before it, and
+    /// not since (a pointer that stood still for a frame): watched once more, then back on the
+    /// rest schedule unless retargeted again.
+    @exclusivity(unchecked) private(set) var agedLanes: LaneMarks
     /// Listed in ``SpringBankCore/watchingBatches``: some of its marks may be set.
     @exclusivity(unchecked) var isWatching = false
     /// The largest tolerance any of its springs has had (a bound, never lowered while the batch
@@ -115,6 +118,7 @@ final class ConfigurationBatch {
         userValues = WideLaneBuffer(capacity: capacity)
         retargetedLanes = LaneMarks(capacity: capacity)
         watchedLanes = LaneMarks(capacity: capacity)
+        agedLanes = LaneMarks(capacity: capacity)
         publishLanes()
     }
 
@@ -137,6 +141,7 @@ final class ConfigurationBatch {
         userValues.deallocate()
         retargetedLanes.deallocate()
         watchedLanes.deallocate()
+        agedLanes.deallocate()
         releaseSpareLanes()
     }
 
@@ -186,6 +191,7 @@ final class ConfigurationBatch {
         userValues.grow(to: grown)
         retargetedLanes.grow(to: grown)
         watchedLanes.grow(to: grown)
+        agedLanes.grow(to: grown)
         releaseSpareLanes()
         capacity = grown
         publishLanes()
@@ -202,6 +208,7 @@ final class ConfigurationBatch {
         userValues.swapAt(a, b)
         retargetedLanes.swapAt(a, b)
         watchedLanes.swapAt(a, b)
+        agedLanes.swapAt(a, b)
         planValidity.layoutChanged()
     }
 
@@ -218,6 +225,7 @@ final class ConfigurationBatch {
         userValues[slot] = userValue
         retargetedLanes[slot] = false
         watchedLanes[slot] = false
+        agedLanes[slot] = false
         planValidity.layoutChanged()
     }
 
@@ -232,6 +240,7 @@ final class ConfigurationBatch {
         userValues[b] = userValues[a]
         retargetedLanes[b] = retargetedLanes[a]
         watchedLanes[b] = watchedLanes[a]
+        agedLanes[b] = agedLanes[a]
         planValidity.layoutChanged()
     }
 
@@ -261,6 +270,7 @@ final class ConfigurationBatch {
         userValues[slot] = 0
         retargetedLanes[slot] = false
         watchedLanes[slot] = false
+        agedLanes[slot] = false
     }
 
     /// The step coefficients for frames of `duration`, cached per duration.

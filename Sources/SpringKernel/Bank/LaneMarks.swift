@@ -10,17 +10,21 @@ struct LaneMarks {
     /// Marks for `capacity` slots (a multiple of the bundle width), all clear.
     init(capacity: Int) {
         bundles = Swift.max(1, BundleIndexing.bundleCount(springs: capacity))
-        base = .allocate(capacity: bundles)
-        base.initialize(repeating: 0, count: bundles)
+        // Whole 64-bit words (four bundles), so a pass may read and write them a word at a time.
+        base = .allocate(capacity: Self.allocated(bundles))
+        base.initialize(repeating: 0, count: Self.allocated(bundles))
     }
+
+    /// Words allocated for `bundles`: rounded up to whole groups of four.
+    private static func allocated(_ bundles: Int) -> Int { (bundles + 3) / 4 * 4 }
 
     /// Grows to `capacity` slots, keeping every mark; the new ones are clear.
     mutating func grow(to capacity: Int) {
         let grown = BundleIndexing.bundleCount(springs: capacity)
         guard grown > bundles else { return }
-        let fresh = UnsafeMutablePointer<UInt16>.allocate(capacity: grown)
-        fresh.moveInitialize(from: base, count: bundles)
-        (fresh + bundles).initialize(repeating: 0, count: grown - bundles)
+        let fresh = UnsafeMutablePointer<UInt16>.allocate(capacity: Self.allocated(grown))
+        fresh.moveInitialize(from: base, count: Self.allocated(bundles))
+        (fresh + Self.allocated(bundles)).initialize(repeating: 0, count: Self.allocated(grown) - Self.allocated(bundles))
         base.deallocate()
         base = fresh
         bundles = grown

@@ -425,25 +425,34 @@ private struct SampledTrajectory {
 ///   ½v² + ½ω₀²d² never grows), lies within the band.
 /// - Otherwise the exact search decides.
 struct RestProbes {
-    /// (a₁₁, a₁₂) of each probe time.
-    private let probes: [(Double, Double)]
+    /// a₁₁ and a₁₂ of each probe time.
+    private let a11: SIMD8<Double>, a12: SIMD8<Double>
     private let inverseStiffnessPerMass: Double
 
     init(motion: SpringMotion) {
         let unit = 1 / motion.stiffnessPerMass.squareRoot()
-        probes = [0.25, 0.5, 1, 1.5, 2, 3, 4, 6].map { scale in
+        let times: [Double] = [0.25, 0.5, 1, 1.5, 2, 3, 4, 6]
+        var a11 = SIMD8<Double>(), a12 = SIMD8<Double>()
+        for (i, scale) in times.enumerated() {
             let propagator = motion.propagator(over: scale * unit)
-            return (propagator.a11, propagator.a12)
+            (a11[i], a12[i]) = (propagator.a11, propagator.a12)
         }
+        (self.a11, self.a12) = (a11, a12)
         inverseStiffnessPerMass = 1 / motion.stiffnessPerMass
     }
 
-    /// True or false when a probe or the energy bound decides, nil when the exact search must.
-    /// `displacement` is within `tolerance` (the caller checked).
-    func staysWithin(displacement d: Double, velocity v: Double, tolerance: Double) -> Bool? {
-        if d * d + v * v * inverseStiffnessPerMass <= tolerance * tolerance * (1 - 0x1p-30) { return true }
-        let outside = tolerance * (1 + 1e-9)
-        for (a11, a12) in probes where abs(a11 * d + a12 * v) > outside { return false }
-        return nil
+    /// Whether the motion lies outside the band |d| ≤ `tolerance` at a probe time: then it does
+    /// not stay within it (a finite state: a NaN answers false).
+    @inline(__always)
+    func leavesBand(displacement d: Double, velocity v: Double, tolerance: Double) -> Bool {
+        let later = a11 * d + a12 * v
+        let outside = SIMD8<Double>(repeating: tolerance * (1 + 1e-9))
+        return any((later .> outside) .| (later .< -outside))
+    }
+
+    /// Whether the energy bound says the motion stays within |d| ≤ `tolerance` from now on.
+    @inline(__always)
+    func staysWithin(displacement d: Double, velocity v: Double, tolerance: Double) -> Bool {
+        d * d + v * v * inverseStiffnessPerMass <= tolerance * tolerance * (1 - 0x1p-30)
     }
 }

@@ -83,13 +83,21 @@ extension SpringBankCore {
     func noteRetargeted(batch: ConfigurationBatch, changedLanes changed: UnsafePointer<UInt16>, slots: Range<Int>) {
         let moving = Swift.min(slots.upperBound, batch.movingCount)
         guard moving > 0 else { return }
-        let bundles = BundleIndexing.bundleCount(springs: moving)
         let marks = batch.retargetedLanes.base
-        var any: UInt16 = 0
-        for b in 0..<bundles {
+        // Whole bundles four at a time (a word of marks), then the rest one by one, the last
+        // cut to the moving springs.
+        let whole = moving / BundleIndexing.laneCount, words = whole / 4
+        let source = UnsafeRawPointer(changed), target = UnsafeMutableRawPointer(marks)
+        var any: UInt64 = 0
+        for w in 0..<words {
+            let lanes = source.loadUnaligned(fromByteOffset: w * 8, as: UInt64.self)
+            target.storeBytes(of: target.load(fromByteOffset: w * 8, as: UInt64.self) | lanes, toByteOffset: w * 8, as: UInt64.self)
+            any |= lanes
+        }
+        for b in words * 4..<BundleIndexing.bundleCount(springs: moving) {
             let lanes = changed[b] & BundleIndexing.liveLanes(bundle: b, springs: moving)
             marks[b] |= lanes
-            any |= lanes
+            any |= UInt64(lanes)
         }
         if any != 0, !batch.isWatching { startWatching(batch) }
     }
@@ -115,27 +123,34 @@ extension SpringBankCore {
         return batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.isWatched(slot: slot) }
     }
 
-    /// Before a step: the springs the last step watched and that were not retargeted since go
-    /// back to the rest schedule, anchored at their lanes now; the springs retargeted since are
-    /// the ones this step watches.
+    /// Before a step: the springs retargeted since the last step are watched by this one; so are
+    /// those the last step watched, once more (aged), if they were not retargeted since: a pointer
+    /// that stands still for a frame (at a turn, its target the same bits twice) does not send
+    /// them back to the schedule. Aged springs not retargeted since go back to the rest
+    /// schedule, anchored at their lanes now (two steps after their last change).
     func prepareWatchedSprings() {
         var kept = 0
         for i in 0..<watchingBatches.count {
             let batchIndex = Int(watchingBatches[i])
             guard let object = batchObjects[batchIndex] else { continue }
             let stillWatching = object._withUnsafeGuaranteedRef { batch -> Bool in
-                let watched = batch.watchedLanes.base, retargeted = batch.retargetedLanes.base
-                var any: UInt16 = 0
-                // Every slot in use: the marks are only ever set on moving springs, but a slot
-                // past them with a mark would otherwise keep it.
-                for b in 0..<BundleIndexing.bundleCount(springs: batch.count) {
-                    let now = retargeted[b]
-                    var leaving = watched[b] & ~now
-                    watched[b] = now
-                    retargeted[b] = 0
-                    any |= now
+                // Four bundles' marks a word. Every slot in use: the marks are only ever set on
+                // moving springs, but a slot past them with a mark would otherwise keep it.
+                let words = (BundleIndexing.bundleCount(springs: batch.count) + 3) / 4
+                let watched = UnsafeMutableRawPointer(batch.watchedLanes.base), aged = UnsafeMutableRawPointer(batch.agedLanes.base)
+                let retargeted = UnsafeMutableRawPointer(batch.retargetedLanes.base)
+                var any: UInt64 = 0
+                for w in 0..<words {
+                    let offset = w * 8
+                    let now = retargeted.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    let last = watched.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    var leaving = aged.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & ~now
+                    aged.storeBytes(of: last & ~now, toByteOffset: offset, as: UInt64.self)
+                    watched.storeBytes(of: now, toByteOffset: offset, as: UInt64.self)
+                    retargeted.storeBytes(of: 0, toByteOffset: offset, as: UInt64.self)
+                    any |= now | last
                     while leaving != 0 {
-                        let slot = b * BundleIndexing.laneCount + leaving.trailingZeroBitCount
+                        let slot = w * 4 * BundleIndexing.laneCount + leaving.trailingZeroBitCount
                         leaving &= leaving - 1
                         trajectoryChanged(record: Int(batch.springOfSlot[slot]), batch: batch, slot: slot)
                     }
@@ -163,14 +178,20 @@ extension SpringBankCore {
                 let candidates = changedLaneMasks(springs: moving)
                 let found = sk_watch_candidates(
                     UnsafePointer(batch.displacements.base.assumingMemoryBound(to: UInt32.self)),
-                    UnsafePointer(batch.watchedLanes.base), candidates, watchBand(batch), Lanes.integerLaneUnit == nil ? 0 : 1,
-                    bundles)
+                    UnsafePointer(batch.watchedLanes.base), UnsafePointer(batch.agedLanes.base), candidates, watchBand(batch),
+                    Lanes.integerLaneUnit == nil ? 0 : 1, bundles)
                 guard found != 0 else { return }
+                // Most are carried through the band at speed: a probe of the batch's band, from
+                // the lanes, turns them away before their records are read.
+                let probes = batch.restProbes, band = batch.maximumTolerance
                 for b in 0..<bundles {
                     var lanes = candidates[b] & BundleIndexing.liveLanes(bundle: b, springs: moving)
                     while lanes != 0 {
-                        watchCandidates.append(batch.springOfSlot[b * BundleIndexing.laneCount + lanes.trailingZeroBitCount])
+                        let slot = b * BundleIndexing.laneCount + lanes.trailingZeroBitCount
                         lanes &= lanes - 1
+                        let (displacement, velocity) = batch.motionState(slot: slot)
+                        if probes.leavesBand(displacement: displacement, velocity: velocity, tolerance: band) { continue }
+                        watchCandidates.append(batch.springOfSlot[slot])
                     }
                 }
             }
@@ -191,11 +212,11 @@ extension SpringBankCore {
         let (displacement, velocity) = batch.motionState(slot: slot)
         let tolerance = records[index].tolerance
         guard abs(displacement) <= tolerance else { return false }
-        if let stays = batch.restProbes.staysWithin(displacement: displacement, velocity: velocity, tolerance: tolerance) {
-            // Outside the band at a later time: not at rest under any clock. Within it for good: at
-            // rest under a variable clock, and at every later frame of a fixed one.
-            return stays
-        }
+        // Within the band for good: at rest under a variable clock, and at every later frame of a
+        // fixed one. Outside it at a later time: at rest under neither.
+        let probes = batch.restProbes
+        if probes.staysWithin(displacement: displacement, velocity: velocity, tolerance: tolerance) { return true }
+        if probes.leavesBand(displacement: displacement, velocity: velocity, tolerance: tolerance) { return false }
         switch frameClock {
         case .variable:
             return SettlePredictor.restTime(displacement: displacement, velocity: velocity, tolerance: tolerance, motion: batch.motion) <= 0
@@ -221,12 +242,13 @@ extension SpringBankCore {
 extension ConfigurationBatch {
     /// Whether the spring in `slot` is watched or retargeted since the last step.
     @inline(__always)
-    func isWatched(slot: Int) -> Bool { retargetedLanes[slot] || watchedLanes[slot] }
+    func isWatched(slot: Int) -> Bool { retargetedLanes[slot] || watchedLanes[slot] || agedLanes[slot] }
 
     /// Clears the watch's marks of `slot`.
     @inline(__always)
     func unwatch(slot: Int) {
         retargetedLanes[slot] = false
         watchedLanes[slot] = false
+        agedLanes[slot] = false
     }
 }

@@ -136,13 +136,13 @@ intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t coun
 /// displacements[i]) - goals[i], targets[i] = goals[i]. changed[b] (one per 16 lanes, the last
 /// for a partial bundle) gets bit l for each lane 16b + l so changed.
 void sk_stream_retarget_f32(const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count);
-/// The watch's scan after a step: candidates[b] = the lanes of watched[b] whose displacement lane
-/// (whole bundles of 16, `bundles` of them) has magnitude at most `band`: a float's bits without
-/// the sign, or (integerLanes != 0) an Int32's absolute value, compared as unsigned. Returns
-/// whether any candidate was found.
+/// The watch's scan after a step: candidates[b] = the lanes of watched[b] | aged[b] whose
+/// displacement lane (whole bundles of 16, `bundles` of them) has magnitude at most `band`: a
+/// float's bits without the sign, or (integerLanes != 0) an Int32's absolute value, compared as
+/// unsigned. Returns whether any candidate was found.
 int sk_watch_candidates(
-    const uint32_t *displacements, const uint16_t *watched, uint16_t *candidates, uint32_t band, int32_t integerLanes,
-    intptr_t bundles);
+    const uint32_t *displacements, const uint16_t *watched, const uint16_t *aged, uint16_t *candidates, uint32_t band,
+    int32_t integerLanes, intptr_t bundles);
 /// Whether some of `count` 32-bit lanes of `goals` differs in its bits from `targets`.
 int sk_lanes_differ(const void *goals, const void *targets, intptr_t count);
 /// Q16.16 retarget into lanes kept only if the call is accepted: every lane of newTargets (the
