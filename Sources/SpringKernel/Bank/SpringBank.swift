@@ -209,28 +209,44 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         let index = try core.recordIndex(spring)
-        let goal = try Lanes.lanePattern(of: target, as: .target)
-        core.retarget(record: index, displacement: try retargetedDisplacement(record: index, to: goal), target: goal)
+        try retarget(record: index, to: try Lanes.lanePattern(of: target, as: .target), logging: false)
     }
 
-    /// The stored displacement of the spring once pulled toward `goal`, checked to fit the format:
-    /// from its lanes, or from `from` (the displacement and target an earlier element of a bulk call
-    /// gave it).
+    /// Pulls the spring in a live record toward `goal` (a checked target lane): its displacement
+    /// and target lanes written once the motion is checked to fit the format. A moving spring is
+    /// marked for the watch (`SpringBankCore+Watch.swift`); a resting or paused one is woken or
+    /// predicted at once, or, `logging` (a bulk call), once the whole call is accepted
+    /// (``SpringBankCore/finishLoggedRetargets()``), its old lanes logged in `core.staged` either
+    /// way so that ``SpringBankCore/undoLoggedRetargets()`` can put them back. A spring whose
+    /// target is `goal` already is left exactly as it is.
     @inline(__always)
-    func retargetedDisplacement(
-        record index: Int, to goal: UInt32, from: (displacement: UInt32, target: UInt32)? = nil
-    ) throws(SpringKernelError) -> UInt32 {
-        let lanes = core.lanePatterns(ofRecord: index)
-        let storage = core.storage(ofRecord: index)
-        let (current, target) = from ?? (lanes.displacement, lanes.target)
-        // The target it has already: nothing moves, as in the storage-order retarget (recomputing
-        // (target + displacement) − target would round the displacement by up to an ulp).
-        guard goal != target else { return current }
-        let displacement = try Lanes.retargetedDisplacement(current, from: target, to: goal, scale: storage.scale)
+    func retarget(record index: Int, to goal: UInt32, logging: Bool) throws(SpringKernelError) {
+        let (batchIndex, slot) = core.location(ofRecord: index)
+        let lanes = core.batchLanes[batchIndex]
+        let offset = slot * 4
+        let target = lanes.targets.load(fromByteOffset: offset, as: UInt32.self)
+        guard goal != target else { return }
+        let displacement = lanes.displacements.load(fromByteOffset: offset, as: UInt32.self)
+        let moved = try Lanes.retargetedDisplacement(displacement, from: target, to: goal, scale: lanes.scale)
         try Lanes.checkMotion(
-            displacement: displacement, velocity: lanes.velocity, target: goal,
-            scale: storage.scale, naturalFrequency: storage.naturalFrequency)
-        return displacement
+            displacement: moved, velocity: lanes.velocities.load(fromByteOffset: offset, as: UInt32.self), target: goal,
+            scale: lanes.scale, naturalFrequency: lanes.naturalFrequency)
+        lanes.displacements.storeBytes(of: moved, toByteOffset: offset, as: UInt32.self)
+        lanes.targets.storeBytes(of: goal, toByteOffset: offset, as: UInt32.self)
+        let moving = core.batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch -> Bool in
+            guard slot < batch.movingCount else { return false }
+            batch.retargetedLanes[slot] = true
+            if !batch.isWatching { core.startWatching(batch) }
+            return true
+        }
+        if logging {
+            // batch 1: to be woken or predicted once the call is accepted.
+            core.staged.append(StagedLanes(
+                record: UInt32(index), batch: moving ? 0 : 1, displacement: displacement, velocity: 0, target: target))
+            if !moving { core.loggedRetargetsNotMoving += 1 }
+        } else if !moving {
+            core.retargetedAtRestOrPaused(record: index)
+        }
     }
 
     /// The stored velocity of the spring once `delta` is added, checked to fit the format.

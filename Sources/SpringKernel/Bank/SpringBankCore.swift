@@ -118,6 +118,9 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     @exclusivity(unchecked) var watchingBatches: [Int32] = []
     /// The springs a step's watch found within their batch's band, kept between steps.
     @exclusivity(unchecked) var watchCandidates: [UInt32] = []
+    /// How many of a bulk retarget's logged springs (in `staged`) were not moving: woken or
+    /// predicted once the call is accepted.
+    var loggedRetargetsNotMoving = 0
     /// Springs with a live entry in `schedule` (a finite `queuedDue`): the schedule is compacted
     /// when stale entries outnumber them.
     var queuedSprings = 0

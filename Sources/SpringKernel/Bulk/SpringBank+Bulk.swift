@@ -19,31 +19,22 @@ extension SpringBank {
         defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         guard springs.count == targets.count else { throw .countMismatch(expected: springs.count, given: targets.count) }
-        // Check everything first, keeping each new displacement and target for the second pass.
-        // A spring listed twice is retargeted from where its earlier element left it (its record
-        // marks that element), as one call per spring would, and checked there.
+        // One pass: each spring is checked and retargeted in turn (a spring listed twice moves on
+        // from where its earlier element left it, as one call per spring would), its old lanes
+        // logged; the first refusal puts every logged lane back, so a refused call changes
+        // nothing. Springs at rest or paused are woken or predicted once all are accepted.
         core.staged.removeAll()
+        core.loggedRetargetsNotMoving = 0
         for i in springs.indices {
             do throws(SpringKernelError) {
                 let index = try core.recordIndex(springs[i])
-                let goal = try Lanes.lanePattern(of: targets[i], as: .target)
-                let earlier = Int(core.records[index].listedAt)
-                let displacement = earlier == 0
-                    ? try retargetedDisplacement(record: index, to: goal)
-                    : try retargetedDisplacement(
-                        record: index, to: goal, from: (core.staged[earlier - 1].displacement, core.staged[earlier - 1].target))
-                core.staged.append(StagedLanes(record: UInt32(index), batch: 0, displacement: displacement, velocity: 0, target: goal))
-                core.records[index].listedAt = UInt32(core.staged.count)
+                try retarget(record: index, to: try Lanes.lanePattern(of: targets[i], as: .target), logging: true)
             } catch {
-                core.unmarkStagedRecords()
+                core.undoLoggedRetargets()
                 throw error
             }
         }
-        for i in 0..<core.staged.count {
-            let element = core.staged[i]
-            core.records[Int(element.record)].listedAt = 0
-            core.retarget(record: Int(element.record), displacement: element.displacement, target: element.target)
-        }
+        core.finishLoggedRetargets()
     }
 
     /// Pulls `springs[i]` toward `targets[i]`, for every i (see the buffer form).

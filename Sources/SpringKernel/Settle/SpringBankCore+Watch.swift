@@ -33,28 +33,30 @@ import _SpringKernelShims
 /// the watched batches' marks before the step (a 16-bit word a bundle) and a read of their
 /// displacement lanes after it, and the exact rest question for each spring found within its band.
 extension SpringBankCore {
-    /// Pulls a spring toward a new target: its displacement and target lanes written. A moving
-    /// spring is marked for the watch, and so is a resting one, which it wakes; a paused one goes
-    /// through the schedule, as any change does.
-    @inline(__always)
-    func retarget(record index: Int, displacement: UInt32, target: UInt32) {
-        let (batchIndex, slot) = location(ofRecord: index)
-        let resting = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch -> Bool? in
-            // Its target already: nothing moves (as in the storage-order retarget).
-            guard batch.targets[slot] != target else { return false }
-            guard slot < batch.movingCount || slot >= batch.awakeCount else { return nil }
-            batch.displacements[slot] = displacement
-            batch.targets[slot] = target
-            guard slot < batch.movingCount else { return true }
-            batch.retargetedLanes[slot] = true
-            if !batch.isWatching { startWatching(batch) }
-            return false
+    /// A spring not moving (at rest, or paused) whose displacement and target lanes a retarget
+    /// wrote: a resting one is woken and marked for the watch (or left at rest if its state is
+    /// still a rest); a paused one is predicted again, as any change of a paused spring is.
+    func retargetedAtRestOrPaused(record index: Int) {
+        if isAwake(record: index) { setState(record: index) } else { wakeRetargeted(record: index) }
+    }
+
+    /// Puts back the lanes a refused bulk retarget logged in `staged`, latest first.
+    func undoLoggedRetargets() {
+        for i in stride(from: staged.count - 1, through: 0, by: -1) {
+            let (batchIndex, slot) = location(ofRecord: Int(staged[i].record))
+            let lanes = batchLanes[batchIndex]
+            lanes.displacements.storeBytes(of: staged[i].displacement, toByteOffset: slot * 4, as: UInt32.self)
+            lanes.targets.storeBytes(of: staged[i].target, toByteOffset: slot * 4, as: UInt32.self)
         }
-        switch resting {
-        case nil: setState(record: index, displacement: displacement, target: target)
-        case true?: wakeRetargeted(record: index)
-        case false?: break
-        }
+        staged.removeAll()
+        loggedRetargetsNotMoving = 0
+    }
+
+    /// An accepted bulk retarget: the springs it found at rest or paused are woken or predicted.
+    func finishLoggedRetargets() {
+        guard loggedRetargetsNotMoving > 0 else { return }
+        loggedRetargetsNotMoving = 0
+        for i in 0..<staged.count where staged[i].batch != 0 { retargetedAtRestOrPaused(record: Int(staged[i].record)) }
     }
 
     /// A resting spring whose target (and so displacement) a retarget has written: woken and

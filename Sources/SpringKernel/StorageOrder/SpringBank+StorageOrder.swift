@@ -458,7 +458,7 @@ extension SpringBank {
     }
 
     /// The stored displacement of the spring in `slot` once pulled toward `goal`, checked to fit
-    /// the format (as ``retargetedDisplacement(record:to:)`` for a spring found by handle).
+    /// the format (as ``retarget(record:to:logging:)`` checks a spring found by handle).
     @inline(__always)
     private func retargetedDisplacement(slot: Int, in batch: ConfigurationBatch, to goal: UInt32) throws(SpringKernelError) -> UInt32 {
         let moved = try Lanes.retargetedDisplacement(batch.displacements[slot], from: batch.targets[slot], to: goal, scale: batch.scale)
