@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import _SpringOracles
+@testable @_spi(KernelInternals) import SpringKernel
+
+/// Springs whose targets move every frame and then stop (a drag, an attachment that follows a
+/// moving element): their rest is decided by the watch while they are retargeted, then by the
+/// rest schedule (`SpringBankCore+Watch.swift`). Judged against the exact motion from each
+/// spring's last retarget (the independent oracle, `ExactRest`), as the settle corpora judge a
+/// spring from its start: never early, at most a frame late.
+@Suite("Rest after a drag (the watch)")
+struct DragRestTests {
+    enum Door: String, CaseIterable { case storage, handles, calls }
+    enum Clock: String, CaseIterable { case steady, jittered, fixed }
+
+    /// Springs of the settle corpus's spread (tension, damping ratio and mass log-uniform), each
+    /// dragged along its own path for its own number of frames, then left to settle.
+    @Test("after a drag, every spring rests on the frame its exact motion from its last retarget says, or one later", arguments: Door.allCases, Clock.allCases)
+    func restAfterDrag(door: Door, clock: Clock) throws {
+        try check(Float32Lanes.self, door: door, clock: clock, value: { Float($0) }, double: { Double($0) })
+        try check(Q16Lanes.self, door: door, clock: clock, value: { Q16($0)! }, double: { $0.doubleValue })
+    }
+
+    private func check<Lanes: SpringLaneArithmetic>(
+        _: Lanes.Type, door: Door, clock: Clock, value: (Double) -> Lanes.Value, double: (Lanes.Value) -> Double
+    ) throws {
+        var generator = SeededGenerator(seed: 330 + UInt64(Door.allCases.firstIndex(of: door)! * 3 + Clock.allCases.firstIndex(of: clock)!))
+        let count = 240, frames = 700, dt = 1.0 / 60
+        let bank = SpringBank<Lanes>(threading: .single)
+        if clock == .fixed { try bank.setFrameClock(.fixed(frameDuration: dt)) }
+        var configurations: [SpringConfiguration] = [], exact: [ExactSpring] = []
+        for _ in 0..<12 {
+            // Damping ratios from 0.2: a lighter spring may take longer than the test to settle.
+            let zeta = generator.logUniform(0.2, 30), tension = generator.logUniform(10, 5000), mass = generator.logUniform(0.25, 4)
+            let friction = zeta * 2 * (tension * mass).squareRoot()
+            configurations.append(try SpringConfiguration(tension: tension, friction: friction, mass: mass))
+            exact.append(ExactSpring(tension: tension, friction: friction, mass: mass))
+        }
+        var handles: [SpringHandle] = [], anchors: [Double] = [], amplitudes: [Double] = [], phases: [Double] = []
+        var lastFrame: [Int] = [], kind: [Int] = []
+        for i in 0..<count {
+            anchors.append((generator.unit() * 400 - 200).rounded())
+            // From a crawl (some rest and wake during the drag) to a fling.
+            amplitudes.append(generator.logUniform(0.3, 300))
+            phases.append(generator.unit() * 2 * .pi)
+            lastFrame.append(20 + Int(generator.next() % 200))
+            kind.append(i % configurations.count)
+            handles.append(try bank.add(
+                value: value(anchors[i]), target: value(anchors[i]), configuration: configurations[kind[i]], tolerance: value(0.5),
+                userValue: UInt64(i)))
+        }
+        func goal(_ i: Int, frame: Int) -> Double {
+            // Always a new value while dragged: the path drifts as it swings.
+            let angle: Double = 2 * Double.pi * Double(frame) / 60 + phases[i]
+            let swing: Double = sin(angle) + 0.01 * Double(frame)
+            return anchors[i] + amplitudes[i] * swing
+        }
+        var durations: [Double] = []
+        var jitter = SeededGenerator(seed: 17)
+        // (state after its last retarget, the step it came before) of each spring, once stopped.
+        var stopped: [(displacement: Double, velocity: Double, step: Int)?] = Array(repeating: nil, count: count)
+        var restStep: [Int?] = Array(repeating: nil, count: count)
+        for frame in 0..<frames {
+            let moving = (0..<count).filter { frame <= lastFrame[$0] }
+            switch door {
+            case .storage:
+                let layout = bank.storageLayout(of: .all)
+                var ids = [UInt64](repeating: 0, count: layout.count), targets = [Lanes.Value](repeating: value(0), count: layout.count)
+                try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: layout, into: $0) }
+                try targets.withUnsafeMutableBufferPointer { try bank.targets(in: layout, into: $0) }
+                for j in ids.indices where frame <= lastFrame[Int(ids[j])] { targets[j] = value(goal(Int(ids[j]), frame: frame)) }
+                try targets.withUnsafeBufferPointer { try bank.retarget(in: layout, to: $0) }
+            case .handles:
+                try bank.retarget(moving.map { handles[$0] }, to: moving.map { value(goal($0, frame: frame)) })
+            case .calls:
+                for i in moving { try bank.retarget(handles[i], to: value(goal(i, frame: frame))) }
+            }
+            for i in moving where frame == lastFrame[i] {
+                // The motion its rest is judged on: the lanes its last retarget left.
+                stopped[i] = (double(try bank.displacement(of: handles[i])), double(try bank.velocity(of: handles[i])), frame)
+                restStep[i] = nil
+            }
+            let duration = clock == .jittered ? dt * (1 + (jitter.unit() * 2 - 1) * 0.4) : dt
+            durations.append(duration)
+            try bank.step(dt: duration)
+            for spring in bank.restedInLastStep {
+                let i = Int(try bank.userValue(of: spring))
+                if stopped[i] != nil, restStep[i] == nil { restStep[i] = frame }
+            }
+            if frame % 97 == 0 { try bank._checkInvariants() }
+        }
+        try bank._checkInvariants()
+        var judged = 0, early = 0, late = 0
+        for i in 0..<count {
+            guard let stop = stopped[i] else { continue }
+            let spring = exact[kind[i]]
+            // The first step k (counted from the one after the last retarget, k = 1) that rests it.
+            let expected: Int?
+            if clock == .fixed {
+                expected = ExactRest.restFrame(
+                    displacement: stop.displacement, velocity: stop.velocity, spring: spring, band: 0.5, clock: .steady(frameDuration: dt),
+                    limit: frames).map { max($0, 1) }
+            } else if let restTime = ExactRest.restTime(displacement: stop.displacement, velocity: stop.velocity, spring: spring, band: 0.5) {
+                var elapsed = 0.0, k = 0
+                while stop.step + k < durations.count, k == 0 || elapsed < restTime {
+                    elapsed += durations[stop.step + k]
+                    k += 1
+                }
+                expected = elapsed >= restTime ? k : nil
+            } else {
+                expected = nil
+            }
+            // Judged where the truth falls inside the run, a frame short of its end.
+            guard let expected, stop.step + expected < frames - 1 else { continue }
+            judged += 1
+            let reported = restStep[i].map { $0 - stop.step + 1 }
+            if let reported, reported < expected { early += 1 }
+            if reported.map({ $0 > expected + 1 }) ?? true { late += 1 }
+        }
+        #expect(judged >= count / 2, "\(Lanes.formatName) \(door) \(clock): only \(judged) springs judged")
+        #expect(early == 0, "\(Lanes.formatName) \(door) \(clock): \(early) of \(judged) rested early")
+        #expect(late == 0, "\(Lanes.formatName) \(door) \(clock): \(late) of \(judged) rested more than a frame late")
+    }
+}
