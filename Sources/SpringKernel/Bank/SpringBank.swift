@@ -549,6 +549,15 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         return highest
     }
 
+    /// Retires every spring and mask record removed at generation `limit` instead of reusing it,
+    /// so the bank never issues a handle of a higher generation: the C interface packs
+    /// a generation into 17 bits and sets the limit so that no packed handle ever repeats. A
+    /// retired record costs its size in the record table (88 bytes a spring, in a table of at most
+    /// 2^30 records: 2^30 records retire only after 2^46 removals at a limit of 2^16).
+    package func retireRecords(pastGeneration limit: UInt32) {
+        core.generationLimit = limit
+    }
+
     /// The pause mask at record `index`, or nil if none lives there (see ``spring(atIndex:)``).
     package func pauseMask(atIndex index: UInt32) -> PauseMaskID? {
         let mask = Int(index)
