@@ -23,7 +23,9 @@ public enum sk_quantity: Int32 {
 ///
 /// A spring added exactly at its target with zero velocity starts at rest. If any spring is
 /// refused, none is added and nothing in the bank moves (no handle, generation or layout version):
-/// the call changes nothing, and `springs` is not written.
+/// the call changes nothing, and `springs` is not written. A `count` the bank has no room for
+/// (2^30 springs in all) is `sk_status_too_many_springs` before any array is read; memory the
+/// system cannot give, `sk_status_out_of_memory`.
 ///
 /// - Complexity: O(count).
 @c(sk_bank_add_f32)
