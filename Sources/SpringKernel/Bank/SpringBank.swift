@@ -112,8 +112,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Throws: ``SpringKernelError/nonFinite(_:)`` or ``SpringKernelError/outOfRange(_:)`` for a
     ///   value, target, velocity or tolerance the format cannot hold,
     ///   ``SpringKernelError/nonPositiveTolerance``, ``SpringKernelError/tooManyConfigurations``,
-    ///   ``SpringKernelError/tooManySprings``; ``SpringKernelError/reentrantMutation`` inside a
-    ///   callback.
+    ///   ``SpringKernelError/tooManySprings``, ``SpringKernelError/outOfMemory`` when the record
+    ///   table cannot grow; ``SpringKernelError/reentrantMutation`` inside a callback.
     ///
     /// - Complexity: Amortized O(1): the record table grows by doubling, and a new configuration
     ///   (or, in a Q16.16 bank, a new lane scale) makes its batch once.
