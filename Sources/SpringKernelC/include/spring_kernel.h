@@ -228,7 +228,7 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_counts(
 /// slot (bits 63-48), the kind (bit 47: 0 a spring, 1 a mask, so neither is taken for the other),
 /// a 17-bit generation tag (bits 46-30) and the record index (bits 29-0; a bank holds at most
 /// 2^30 springs). A removed spring's or mask's handle never names anything again: a record is
-/// retired, not reused, before its tag would repeat (after at least 2^16 reuses; 88 bytes of
+/// retired, not reused, before its tag would repeat (after 2^16 - 1 reuses at least; 88 bytes of
 /// record table each). A destroyed bank's handles are refused by every bank made within 2^32 bank
 /// creations after it: its slot's later banks start past every tag it issued, and a slot whose
 /// tags are used up rests for 2^32 bank creations.
