@@ -466,6 +466,42 @@ static void handle_kinds(void) {
     OK(sk_bank_destroy(bank));
 }
 
+/* Rows (issue 34): a removed spring's handle never names a spring again, however often its record
+ * is reused (after 2^18 reuses it named the new spring); a destroyed bank's handle is refused by
+ * every bank made after it, its record reused 2^18 - 1 times first (the bank made 65,535 creations
+ * later in its registry slot took its handles). One line each, whatever the loops saw. */
+static void handle_reuse(void) {
+    uint64_t s[1], spring, kept, bank = float_bank(s, 1);
+    float one = 1, two = 2, value;
+    OK(sk_bank_remove(bank, s, 1));
+    int repeats = 0, accepted = 0;
+    for (int i = 0; i < (1 << 18) + 1; i++) {
+        OK(sk_bank_add_f32(bank, 1, &one, &two, NULL, 342, 30, 1, 0.5f, &spring));
+        if (spring == s[0]) repeats++;
+        OK(sk_bank_remove(bank, &spring, 1));
+    }
+    EXPECT(bank, sk_status_stale_handle, sk_bank_read_f32(bank, sk_quantity_value, s, 1, &value));
+    OK(sk_bank_destroy(bank));
+    uint64_t old;
+    OK(sk_bank_create(sk_format_float32, 1, 0, &old));
+    OK(sk_bank_add_f32(old, 1, &one, &two, NULL, 342, 30, 1, 0.5f, &kept));
+    for (int i = 0; i < (1 << 18) - 1; i++) {
+        OK(sk_bank_add_f32(old, 1, &one, &two, NULL, 342, 30, 1, 0.5f, &spring));
+        OK(sk_bank_remove(old, &spring, 1));
+    }
+    OK(sk_bank_destroy(old));
+    for (int i = 0; i < 3 << 16; i++) {
+        OK(sk_bank_create(sk_format_float32, 1, 0, &bank));
+        OK(sk_bank_add_f32(bank, 1, &one, &two, NULL, 342, 30, 1, 0.5f, &spring));
+        if (spring == kept) repeats++;
+        if (sk_bank_read_f32(bank, sk_quantity_value, &kept, 1, &value) == sk_status_ok) accepted++;
+        OK(sk_bank_destroy(bank));
+    }
+    printf("%s: a removed spring's handle over 2^18 + 1 reuses, a destroyed bank's over 196,608 banks made: issued again %d times, "
+           "accepted %d times\n", __func__, repeats, accepted);
+    if (repeats || accepted) failures++;
+}
+
 /* Rows: any refused call changes nothing (hash, layout version, next handle); sk_mask_remove
  * skips a spring the mask does not list. */
 static void all_or_nothing(void) {
@@ -612,6 +648,7 @@ int main(void) {
     capacity_limits();
     impossible_counts();
     handle_kinds();
+    handle_reuse();
     all_or_nothing();
     identities();
     busy();
