@@ -254,6 +254,13 @@ PREAMBLE = """\
 //
 // Plain C99, and C++11 (extern "C"): each enum is an int32_t typedef whose constants are
 // `#define`s of int literals, which C and C++ take alike.
+//
+// Handles are uint64_t. A bank id: serial number (bits 63-16, never reused) and registry slot
+// (bits 15-0). A spring or mask handle, never 0:
+//   bits 63-48 bank slot . 47 kind (0 spring, 1 mask) . 46-30 generation tag . 29-0 index
+// A removed spring's or mask's handle never names anything again (a record is retired before its
+// tag repeats); a destroyed bank's is refused by the banks made within 2^32 creations after it.
+// Every list count is at most 2^30 (a bank's most springs), checked before the list is read.
 """
 
 ATTRIBUTES_OPEN = """\

@@ -31,7 +31,17 @@ public enum sk_format: Int32 {
 /// Returns `sk_status_invalid_argument` for an unknown format or negative threads,
 /// `sk_status_invalid_capacity` for a capacity above 2^30, `sk_status_out_of_memory` when the
 /// system cannot give the capacity (nothing is made), `sk_status_null_pointer` for a NULL `bank`,
-/// `sk_status_too_many_banks` past 65,535 live banks.
+/// `sk_status_too_many_banks` when every registry slot is live (65,535 banks) or resting.
+///
+/// Handles: a bank id is its registry slot (16 bits) and a serial number never reused (48 bits).
+/// A spring or mask handle is `slot << 48 | kind << 47 | tag << 30 | index`: the bank's registry
+/// slot (bits 63-48), the kind (bit 47: 0 a spring, 1 a mask, so neither is taken for the other),
+/// a 17-bit generation tag (bits 46-30) and the record index (bits 29-0; a bank holds at most
+/// 2^30 springs). A removed spring's or mask's handle never names anything again: a record is
+/// retired, not reused, before its tag would repeat (after 2^16 - 1 reuses at least; 88 bytes of
+/// record table each). A destroyed bank's handles are refused by every bank made within 2^32 bank
+/// creations after it: its slot's later banks start past every tag it issued, and a slot whose
+/// tags are used up rests for 2^32 bank creations.
 @c(sk_bank_create)
 public func sk_bank_create(_ format: Int32, _ threads: Int32, _ capacity: UInt, _ bank: UnsafeMutablePointer<UInt64>?) -> sk_status {
     status { () throws(Refusal) in
@@ -66,12 +76,13 @@ private func threading(_ threads: Int32) -> StepThreading? {
 }
 
 /// Destroys a bank: its id and every handle it issued become invalid. A handle carries the bank's
-/// registry slot and 18 bits of a generation, and the slot's later banks skip every generation
-/// this one issued, so they refuse its handles until the slot's banks have issued 2^18
-/// generations. Returns `sk_status_busy`, and destroys nothing, while another thread's call runs
-/// on the bank.
+/// registry slot and a 17-bit generation tag, and the slot's later banks start past every tag
+/// this one issued, so they refuse its handles (see `sk_bank_create`). Returns `sk_status_busy`,
+/// and destroys nothing, while another thread's call runs on the bank; until it returns, calls on
+/// the bank's id are refused with `sk_status_busy`.
 ///
-/// - Complexity: O(springs + masks) (every generation the bank issued is retired).
+/// - Complexity: O(springs + masks) (the tags the bank issued are read, and its memory given back),
+///   outside the registry's lock: calls on other banks, on other threads, do not wait for it.
 @c(sk_bank_destroy)
 public func sk_bank_destroy(_ bank: UInt64) -> sk_status {
     status { () throws(Refusal) in try BankRegistry.shared.unregister(bank) }

@@ -51,7 +51,7 @@ public func sk_layout_read_f32(
 ) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
-        try read(quantity, of: try layout(of: bank, region, version, in: entry), in: bank, into: try output(out, try checkedCount(count)))
+        try read(quantity, of: try layout(of: bank, region, version, in: entry), in: bank, into: try output(out, try checkedCount(count, refusing: ._count_mismatch)))
     }
 }
 
@@ -65,7 +65,7 @@ public func sk_layout_read_q16(
     status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let layout = try layout(of: bank, region, version, in: entry)
-        try output(out, try checkedCount(count)).withMemoryRebound(to: Q16.self) { out throws(Refusal) in
+        try output(out, try checkedCount(count, refusing: ._count_mismatch)).withMemoryRebound(to: Q16.self) { out throws(Refusal) in
             try read(quantity, of: layout, in: bank, into: out)
         }
     }
@@ -94,7 +94,7 @@ public func sk_layout_read_user_values(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<UInt64>?, _ count: UInt
 ) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
-        let values = try output(out, try checkedCount(count))
+        let values = try output(out, try checkedCount(count, refusing: ._count_mismatch))
         switch entry.bank {
         case .float(let bank):
             let layout = try layout(of: bank, region, version, in: entry)
@@ -116,7 +116,7 @@ public func sk_layout_read_springs(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ out: UnsafeMutablePointer<UInt64>?, _ count: UInt
 ) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
-        let packed = try output(out, try checkedCount(count))
+        let packed = try output(out, try checkedCount(count, refusing: ._count_mismatch))
         switch entry.bank {
         case .float(let bank): try readSprings(of: try layout(of: bank, region, version, in: entry), in: bank, of: entry, into: packed)
         case .fixed(let bank): try readSprings(of: try layout(of: bank, region, version, in: entry), in: bank, of: entry, into: packed)
@@ -130,15 +130,16 @@ private func readSprings<Lanes>(
     try layoutCall(layout, count: packed.count) { () throws(SpringKernelError) in
         // Packed as they stream out of the bank's slots: no array of SpringHandle in between.
         try bank.packedSprings(
-            in: layout, into: packed, high: entry.number << (PackedHandle.indexBits + PackedHandle.generationBits),
+            in: layout, into: packed, high: entry.number << PackedHandle.bankShift,
             generationMask: PackedHandle.generationMask, indexBits: Int(PackedHandle.indexBits))
     }
-    // The stream packs the kernel's generations; a reused registry slot's handles carry them moved
-    // on by its offset (`BankEntry.pack`), so they are moved on here, once the slot was reused.
+    // The stream packs the kernel's generations (the kind bit 0: springs); a reused registry
+    // slot's handles carry them moved on by its offset (`BankEntry.pack`), so they are moved on
+    // here, once the slot was reused.
     guard entry.generationOffset != 0 else { return }
     for i in packed.indices {
-        let (bank, generation, index) = PackedHandle.split(packed[i])
-        packed[i] = PackedHandle.pack(index: index, generation: generation &+ entry.generationOffset, bank: bank)
+        let (bank, _, generation, index) = PackedHandle.split(packed[i])
+        packed[i] = PackedHandle.pack(index: index, tag: generation &+ entry.generationOffset, kind: .spring, bank: bank)
     }
 }
 
@@ -151,7 +152,7 @@ public func sk_layout_set_user_values(
     _ bank: UInt64, _ region: Int32, _ version: UInt64, _ values: UnsafePointer<UInt64>?, _ count: UInt
 ) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
-        let values = try input(values, try checkedCount(count))
+        let values = try input(values, try checkedCount(count, refusing: ._count_mismatch))
         switch entry.bank {
         case .float(let bank):
             let layout = try layout(of: bank, region, version, in: entry)
@@ -181,7 +182,7 @@ public func sk_layout_retarget_f32(
     status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let layout = try layout(of: bank, region, version, in: entry)
-        let targets = try input(targets, try checkedCount(count))
+        let targets = try input(targets, try checkedCount(count, refusing: ._count_mismatch))
         try kernel { () throws(SpringKernelError) in try bank.retarget(in: layout, to: targets) }
     }
 }
@@ -196,7 +197,7 @@ public func sk_layout_retarget_q16(
     status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let layout = try layout(of: bank, region, version, in: entry)
-        try withQ16(try input(targets, try checkedCount(count))) { targets throws(Refusal) in
+        try withQ16(try input(targets, try checkedCount(count, refusing: ._count_mismatch))) { targets throws(Refusal) in
             try kernel { () throws(SpringKernelError) in try bank.retarget(in: layout, to: targets) }
         }
     }
@@ -217,7 +218,7 @@ public func sk_layout_set_state_f32(
     status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let layout = try layout(of: bank, region, version, in: entry)
-        let n = try checkedCount(count)
+        let n = try stateCount(count, of: layout, velocities: velocities)
         let values = try input(values, n)
         try withVelocities(velocities, n) { velocities throws(Refusal) in
             try kernel { () throws(SpringKernelError) in try bank.setState(in: layout, values: values, velocities: velocities) }
@@ -236,7 +237,7 @@ public func sk_layout_set_state_q16(
     status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let layout = try layout(of: bank, region, version, in: entry)
-        let n = try checkedCount(count)
+        let n = try stateCount(count, of: layout, velocities: velocities)
         try withQ16(try input(values, n)) { values throws(Refusal) in
             try withVelocities(velocities, n) { raw throws(Refusal) in
                 try withQ16(raw) { velocities throws(Refusal) in
@@ -245,6 +246,14 @@ public func sk_layout_set_state_q16(
             }
         }
     }
+}
+
+/// The count of a storage-order state write, refused with `sk_status_count_mismatch` unless it is
+/// the layout's when the velocities are NULL (before zeros are made for it).
+private func stateCount<Value>(_ count: UInt, of layout: StorageLayout, velocities: UnsafePointer<Value>?) throws(Refusal) -> Int {
+    let n = try checkedCount(count, refusing: ._count_mismatch)
+    guard velocities != nil || n == layout.count else { throw Refusal(._count_mismatch) }
+    return n
 }
 
 /// A C region as a Swift one.

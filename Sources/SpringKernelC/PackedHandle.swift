@@ -1,48 +1,58 @@
 import SpringKernel
 
-/// Spring and pause mask handles as one 64-bit value: the bank's number (16 bits), the low 18
-/// bits of the generation, and the index (30 bits, a bank's most springs):
+/// Spring and pause mask handles as one 64-bit value: the bank's registry slot (16 bits), the
+/// kind (1 bit: 0 a spring, 1 a pause mask), a generation tag (17 bits) and the record index (30
+/// bits, a bank's most springs):
 ///
-///     bits 63–48 bank number · 47–30 generation mod 2^18 · 29–0 index
+///     bits 63–48 bank slot · 47 kind · 46–30 generation tag · 29–0 index
 ///
-/// The generation bits are the bank's generation offset (see ``BankRegistry``) plus the spring's
-/// or mask's generation, mod 2^18. The C layer unpacks a handle by the index, then checks the bank
-/// number (a handle of another live bank is always refused) and the generation bits against the
-/// spring living there (a removed spring's handle is refused until its record has been reused 2^18
-/// times; a destroyed bank's, by the next banks of its slot, until the slot's offset has gone round
-/// 2^18). 0 is never a handle.
+/// The generation tag is the slot's generation offset plus the record's generation (see
+/// ``BankRegistry``); it never wraps: a bank retires a record (never reuses it) once its tag
+/// would pass 2^17 − 1, so a removed spring's or mask's handle never names anything again, and a
+/// slot whose banks have used up their tags rests until 2^32 banks have been made since. The C
+/// layer unpacks a handle by the index, then checks the slot and the kind (another live bank's
+/// handle, or a mask's handle where a spring's is asked and the reverse, is always refused) and
+/// the tag against the record living there. 0 is never a handle (slot 0 is never a bank's).
 enum PackedHandle {
     static let indexBits: UInt64 = 30
-    static let generationBits: UInt64 = 18
+    static let generationBits: UInt64 = 17
+    static let kindShift: UInt64 = indexBits + generationBits
+    static let bankShift: UInt64 = kindShift + 1
     static let indexMask: UInt64 = 1 << indexBits - 1
-    static let generationMask: UInt32 = 1 << 18 - 1
+    static let generationMask: UInt32 = 1 << 17 - 1
 
-    static func pack(index: UInt32, generation: UInt32, bank: UInt64) -> UInt64 {
-        bank << (indexBits + generationBits) | UInt64(generation & generationMask) << indexBits | UInt64(index)
+    /// What a handle names: its kind bit.
+    enum Kind: UInt64 {
+        case spring = 0
+        case mask = 1
     }
 
-    /// The bank number, generation bits and index of a packed handle.
-    static func split(_ packed: UInt64) -> (bank: UInt64, generation: UInt32, index: UInt32) {
-        (packed >> (indexBits + generationBits), UInt32(truncatingIfNeeded: packed >> indexBits) & generationMask,
+    static func pack(index: UInt32, tag: UInt32, kind: Kind, bank: UInt64) -> UInt64 {
+        bank << bankShift | kind.rawValue << kindShift | UInt64(tag & generationMask) << indexBits | UInt64(index)
+    }
+
+    /// The bank slot, kind bit, generation tag and index of a packed handle.
+    static func split(_ packed: UInt64) -> (bank: UInt64, kind: UInt64, tag: UInt32, index: UInt32) {
+        (packed >> bankShift, packed >> kindShift & 1, UInt32(truncatingIfNeeded: packed >> indexBits) & generationMask,
          UInt32(packed & indexMask))
     }
 }
 
 extension BankEntry {
     func pack(_ spring: SpringHandle) -> UInt64 {
-        PackedHandle.pack(index: spring.index, generation: spring.generation &+ generationOffset, bank: number)
+        PackedHandle.pack(index: spring.index, tag: spring.generation &+ generationOffset, kind: .spring, bank: number)
     }
 
     func pack(_ mask: PauseMaskID) -> UInt64 {
-        PackedHandle.pack(index: mask.index, generation: mask.generation &+ generationOffset, bank: number)
+        PackedHandle.pack(index: mask.index, tag: mask.generation &+ generationOffset, kind: .mask, bank: number)
     }
 
     /// The spring a packed handle names in `bank`, or the status that refuses it.
     @inline(__always)
     func spring<Lanes>(_ packed: UInt64, in bank: SpringBank<Lanes>) throws(Refusal) -> SpringHandle {
-        let (owner, generation, index) = PackedHandle.split(packed)
-        guard owner == number else { throw Refusal(._foreign_handle) }
-        guard let spring = bank.spring(atIndex: index), (spring.generation &+ generationOffset) & PackedHandle.generationMask == generation else {
+        let (owner, kind, tag, index) = PackedHandle.split(packed)
+        guard owner == number, kind == PackedHandle.Kind.spring.rawValue else { throw Refusal(._foreign_handle) }
+        guard let spring = bank.spring(atIndex: index), spring.generation &+ generationOffset == tag else {
             throw Refusal(._stale_handle)
         }
         return spring
@@ -50,15 +60,20 @@ extension BankEntry {
 
     /// The mask a packed handle names in `bank`, or the status that refuses it.
     func mask<Lanes>(_ packed: UInt64, in bank: SpringBank<Lanes>) throws(Refusal) -> PauseMaskID {
-        let (owner, generation, index) = PackedHandle.split(packed)
-        guard owner == number else { throw Refusal(._foreign_handle) }
-        guard let mask = bank.pauseMask(atIndex: index), (mask.generation &+ generationOffset) & PackedHandle.generationMask == generation else {
+        let (owner, kind, tag, index) = PackedHandle.split(packed)
+        guard owner == number, kind == PackedHandle.Kind.mask.rawValue else { throw Refusal(._foreign_handle) }
+        guard let mask = bank.pauseMask(atIndex: index), mask.generation &+ generationOffset == tag else {
             throw Refusal(._stale_pause_mask)
         }
         return mask
     }
 
     /// Unpacks `count` handles into ``springs`` (kept between calls) and runs `body` on them.
+    ///
+    /// `count` is the caller's (at most 2^30, ``checkedCount(_:refusing:)``), not yet backed by
+    /// anything: room is reserved for at most the bank's springs (a list that names each once),
+    /// and the list grows past that only as the handles read check out (a spring listed more than
+    /// once), so a count the buffer does not hold never sizes an allocation.
     func withSprings<Lanes, Result>(
         _ packed: UnsafePointer<UInt64>?, _ count: Int, in bank: SpringBank<Lanes>,
         _ body: (UnsafeBufferPointer<SpringHandle>) throws(Refusal) -> Result
@@ -66,18 +81,23 @@ extension BankEntry {
         springs.removeAll(keepingCapacity: true)
         if count > 0 {
             guard let packed else { throw Refusal(._null_pointer) }
-            springs.reserveCapacity(count)
+            springs.reserveCapacity(Swift.min(count, bank.count))
             for i in 0..<count { springs.append(try spring(packed[i], in: bank)) }
         }
         return try springs.withUnsafeBufferPointer { buffer throws(Refusal) in try body(buffer) }
     }
 }
 
-/// A C count as a Swift one.
+/// The longest list a call takes: a bank's most springs, 2^30.
+let maximumListCount = SpringBank<Float32Lanes>.maximumSpringCount
+
+/// A C count as a Swift one, checked before anything is read or sized by it: a count above 2^30
+/// (a bank's most springs) is refused with `refusing` (`sk_status_invalid_argument`, or
+/// `sk_status_count_mismatch` where the count must be a layout's).
 @inline(__always)
-func checkedCount(_ count: UInt) throws(Refusal) -> Int {
-    guard let count = Int(exactly: count) else { throw Refusal(._invalid_argument) }
-    return count
+func checkedCount(_ count: UInt, refusing status: sk_status = ._invalid_argument) throws(Refusal) -> Int {
+    guard count <= UInt(maximumListCount) else { throw Refusal(status) }
+    return Int(count)
 }
 
 /// A buffer of `count` elements the call reads: NULL is refused unless `count` is 0.

@@ -1,4 +1,5 @@
 import SpringKernel
+import _SpringKernelShims
 
 // Springs in bulk: add, remove, the events (retarget, impulse, set state, configure), bulk
 // reads. Every call takes the engine's own arrays; each checks every element before it changes
@@ -22,7 +23,9 @@ public enum sk_quantity: Int32 {
 ///
 /// A spring added exactly at its target with zero velocity starts at rest. If any spring is
 /// refused, none is added and nothing in the bank moves (no handle, generation or layout version):
-/// the call changes nothing, and `springs` is not written.
+/// the call changes nothing, and `springs` is not written. A `count` the bank has no room for
+/// (2^30 springs in all) is `sk_status_too_many_springs` before any array is read; memory the
+/// system cannot give, `sk_status_out_of_memory`.
 ///
 /// - Complexity: O(count).
 @c(sk_bank_add_f32)
@@ -33,7 +36,7 @@ public func sk_bank_add_f32(
 ) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
-        let n = try checkedCount(count)
+        let n = try addedCount(count, to: bank)
         let speeds = velocities.map { UnsafeBufferPointer(start: $0, count: n) }
         try add(
             to: bank, of: entry, values: try input(values, n), targets: try input(targets, n), velocities: speeds,
@@ -54,7 +57,7 @@ public func sk_bank_add_q16(
 ) -> sk_status {
     status(using: bank) { entry throws(Refusal) in
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
-        let n = try checkedCount(count)
+        let n = try addedCount(count, to: bank)
         let configuration = try kernel { () throws(SpringKernelError) in try SpringConfiguration(tension: tension, friction: friction, mass: mass) }
         let handles = try output(springs, n)
         try withQ16(try input(values, n)) { values throws(Refusal) in
@@ -72,6 +75,13 @@ public func sk_bank_add_q16(
     }
 }
 
+/// The number of springs an add asks for, refused with `sk_status_too_many_springs` when the
+/// bank cannot take that many (2^30 in all) before any array is read.
+private func addedCount<Lanes>(_ count: UInt, to bank: SpringBank<Lanes>) throws(Refusal) -> Int {
+    guard count <= UInt(maximumListCount - bank.count) else { throw Refusal(._too_many_springs) }
+    return Int(count)
+}
+
 /// Adds the springs through the kernel's bulk form, which checks every spring before it adds any
 /// (a refused call changes nothing: no handle, generation or layout version moves).
 private func add<Lanes>(
@@ -81,9 +91,12 @@ private func add<Lanes>(
 ) throws(Refusal) {
     // The tolerance is the same for all: its refusal comes first, whatever the springs.
     _ = try kernel { () throws(SpringKernelError) in try Lanes.tolerance(tolerance) }
-    // Handles are plain data: the kernel writes every element before this reads it.
-    let added = UnsafeMutableBufferPointer<SpringHandle>.allocate(capacity: values.count)
-    defer { added.deallocate() }
+    // Handles are plain data: the kernel writes every element before this reads it. Asked of the
+    // system, not of Swift's allocator, so memory it cannot give is a status, not an abort.
+    let bytes = values.count * MemoryLayout<SpringHandle>.stride
+    guard let raw = sk_allocate_if_available(Swift.max(bytes, 1)) else { throw Refusal(._out_of_memory) }
+    defer { sk_free(raw) }
+    let added = UnsafeMutableBufferPointer(start: raw.bindMemory(to: SpringHandle.self, capacity: values.count), count: values.count)
     try kernel { () throws(SpringKernelError) in
         try bank.add(
             values: values, targets: targets, velocities: velocities, configuration: configuration, tolerance: tolerance, into: added)
@@ -192,8 +205,9 @@ public func sk_bank_set_state_f32(
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         let values = try input(values, n)
-        try withVelocities(velocities, n) { velocities throws(Refusal) in
-            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+        // The handles first: NULL velocities are zeros for the springs they name, not for the count.
+        try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+            try withVelocities(velocities, springs.count) { velocities throws(Refusal) in
                 try kernel { () throws(SpringKernelError) in try bank.setState(of: springs, values: values, velocities: velocities) }
             }
         }
@@ -211,9 +225,10 @@ public func sk_bank_set_state_q16(
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         try withQ16(try input(values, n)) { values throws(Refusal) in
-            try withVelocities(velocities, n) { raw throws(Refusal) in
-                try withQ16(raw) { velocities throws(Refusal) in
-                    try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+            // The handles first: NULL velocities are zeros for the springs they name, not for the count.
+            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+                try withVelocities(velocities, springs.count) { raw throws(Refusal) in
+                    try withQ16(raw) { velocities throws(Refusal) in
                         try kernel { () throws(SpringKernelError) in try bank.setState(of: springs, values: values, velocities: velocities) }
                     }
                 }
@@ -222,7 +237,8 @@ public func sk_bank_set_state_q16(
     }
 }
 
-/// The caller's velocities, or `count` zeros for NULL.
+/// The caller's velocities, or `count` zeros for NULL. `count` must be checked first (the handles
+/// it counts read, or a layout's count matched): the zeros are memory sized by it.
 func withVelocities<Value: Numeric>(
     _ velocities: UnsafePointer<Value>?, _ count: Int, _ body: (UnsafeBufferPointer<Value>) throws(Refusal) -> Void
 ) throws(Refusal) {

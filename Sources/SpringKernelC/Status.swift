@@ -49,7 +49,8 @@ public enum sk_status: Int32, Sendable {
     case _non_positive_tolerance = 18
     /// A spring handle names a spring that was removed.
     case _stale_handle = 19
-    /// A spring or mask handle was not made by this bank (0 included).
+    /// A spring or mask handle was not made by this bank (0 included), or is of the other kind: a
+    /// mask's handle where a spring's is asked, or a spring's where a mask's is.
     case _foreign_handle = 20
     /// A mask handle names a mask that was destroyed.
     case _stale_pause_mask = 21
@@ -60,7 +61,8 @@ public enum sk_status: Int32, Sendable {
     /// exponent of the tolerance, those of 0.25 and above sharing one), so fewer configurations when
     /// their springs' tolerances differ (8 tolerance classes: 8,192).
     case _too_many_configurations = 23
-    /// The bank already holds 2^30 springs.
+    /// The bank already holds 2^30 springs, or an add asks for more springs than it has room for
+    /// (2^30 in all): refused before the add's arrays are read.
     case _too_many_springs = 24
     /// The bank was changed from inside one of its own callbacks (not reachable from C).
     case _reentrant_mutation = 25
@@ -71,7 +73,8 @@ public enum sk_status: Int32, Sendable {
     /// A layout version the bank no longer has (a spring changed slot or region since
     /// `sk_bank_layout` gave it): take the layout again.
     case _stale_layout = 28
-    /// The system could not give the memory a capacity asks for (`sk_bank_create`).
+    /// The system could not give the memory a capacity asks for (`sk_bank_create`), or an add
+    /// needs (its records, when the bank grows).
     case _out_of_memory = 29
     /// A buffer the call needs was NULL.
     case _null_pointer = 100
@@ -81,9 +84,11 @@ public enum sk_status: Int32, Sendable {
     case _short_buffer = 102
     /// A `_f32` call on a Q16.16 bank, or a `_q16` call on a float32 bank.
     case _wrong_format = 103
-    /// An argument outside its documented values (an unknown format or quantity, negative threads).
+    /// An argument outside its documented values (an unknown format or quantity, negative threads),
+    /// or a list longer than 2^30 (a bank's most springs; refused before the list is read).
     case _invalid_argument = 104
-    /// 65,535 banks are alive at once already.
+    /// Every registry slot holds a live bank (65,535 at once) or rests (a slot whose banks used up
+    /// its 2^17 generation tags rests until 2^32 more banks have been made).
     case _too_many_banks = 105
     /// Another thread's call is running on the bank (a bank is used from one thread at a time):
     /// this call did nothing. Detected, not waited for; not a lock to rely on.

@@ -379,6 +379,130 @@ static void capacity_limits(void) {
     }
 }
 
+/* Rows (issue 34): counts no buffer behind them can hold (2^62, 2^40, a uint32_t -1, 2^30 + 1) are
+ * refused before anything is read or sized by them, the list's buffers being a few elements long
+ * (AddressSanitizer fails the run on a read past one): an add that the bank cannot take is
+ * too_many_springs, any other list longer than 2^30 (a bank's most springs) invalid_argument, a
+ * storage-order count count_mismatch. */
+static void impossible_counts(void) {
+    uint64_t s[4], f[4], out[4], mask, user[4] = {0};
+    uint64_t bank = float_bank(s, 4), fixed = fixed_bank(f, 4);
+    float value[4] = {0, 1, 2, 3}, read[4];
+    int32_t raw[4] = {0, 1, 2, 3}, raw_read[4];
+    double seconds[4];
+    const size_t counts[] = {(size_t)1 << 62, (size_t)1 << 40, (uint32_t)-1, ((size_t)1 << 30) + 1};
+    OK(sk_mask_create(bank, s, 2, &mask));
+    OK(sk_mask_pause(bank, mask));
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        size_t n = counts[i];
+        EXPECT(bank, sk_status_too_many_springs, sk_bank_add_f32(bank, n, value, value, NULL, 342, 30, 1, 0.5f, out));
+        EXPECT(fixed, sk_status_too_many_springs, sk_bank_add_q16(fixed, n, raw, raw, NULL, 342, 30, 1, 1 << 15, out));
+        EXPECT(bank, sk_status_invalid_argument, sk_bank_remove(bank, s, n));
+        EXPECT(bank, sk_status_invalid_argument, sk_bank_retarget_f32(bank, s, value, n));
+        EXPECT(fixed, sk_status_invalid_argument, sk_bank_retarget_q16(fixed, f, raw, n));
+        EXPECT(bank, sk_status_invalid_argument, sk_bank_impulse_f32(bank, s, value, n));
+        EXPECT(fixed, sk_status_invalid_argument, sk_bank_impulse_q16(fixed, f, raw, n));
+        EXPECT(bank, sk_status_invalid_argument, sk_bank_set_state_f32(bank, s, value, NULL, n));
+        EXPECT(fixed, sk_status_invalid_argument, sk_bank_set_state_q16(fixed, f, raw, NULL, n));
+        EXPECT(bank, sk_status_invalid_argument, sk_bank_configure(bank, s, n, 300, 20, 1));
+        EXPECT(bank, sk_status_invalid_argument, sk_bank_set_tolerance_f32(bank, s, n, 0.25f));
+        EXPECT(fixed, sk_status_invalid_argument, sk_bank_set_tolerance_q16(fixed, f, n, 1 << 14));
+        EXPECT(bank, sk_status_invalid_argument, sk_bank_read_f32(bank, sk_quantity_value, s, n, read));
+        EXPECT(fixed, sk_status_invalid_argument, sk_bank_read_q16(fixed, sk_quantity_value, f, n, raw_read));
+        EXPECT(bank, sk_status_invalid_argument, sk_bank_read_user_values(bank, s, n, out));
+        EXPECT(bank, sk_status_invalid_argument, sk_bank_set_user_values(bank, s, user, n));
+        EXPECT(bank, sk_status_invalid_argument, sk_bank_rest_time(bank, s, n, seconds));
+        EXPECT(bank, sk_status_invalid_argument, sk_mask_create(bank, s, n, out));
+        EXPECT(bank, sk_status_invalid_argument, sk_mask_insert(bank, mask, s, n));
+        EXPECT(bank, sk_status_invalid_argument, sk_mask_remove(bank, mask, s, n));
+        EXPECT(bank, sk_status_invalid_argument, sk_mask_resume_f32(bank, mask, s, value, value, n));
+        uint64_t version = layout_version(bank), fixed_version = layout_version(fixed);
+        EXPECT(bank, sk_status_count_mismatch, sk_layout_set_state_f32(bank, sk_region_all, version, value, NULL, n));
+        EXPECT(fixed, sk_status_count_mismatch, sk_layout_set_state_q16(fixed, sk_region_all, fixed_version, raw, NULL, n));
+        EXPECT(bank, sk_status_count_mismatch, sk_layout_retarget_f32(bank, sk_region_all, version, value, n));
+        EXPECT(bank, sk_status_count_mismatch, sk_layout_read_f32(bank, sk_quantity_value, sk_region_all, version, read, n));
+        EXPECT(bank, sk_status_count_mismatch, sk_layout_read_springs(bank, sk_region_all, version, out, n));
+        EXPECT(bank, sk_status_count_mismatch, sk_layout_set_user_values(bank, sk_region_all, version, user, n));
+    }
+    /* The issue's: 256 valid handles then a 0, and a count of 2^62. */
+    uint64_t many[257];
+    float targets[257];
+    for (int i = 0; i < 256; i++) {
+        many[i] = s[i % 4];
+        targets[i] = 1;
+    }
+    many[256] = 0;
+    targets[256] = 1;
+    EXPECT(bank, sk_status_invalid_argument, sk_bank_retarget_f32(bank, many, targets, (size_t)1 << 62));
+    EXPECT(bank, sk_status_foreign_handle, sk_bank_retarget_f32(bank, many, targets, 257));
+    /* NULL velocities with a count the stale list cannot back: no zeros made for it. */
+    EXPECT(bank, sk_status_foreign_handle, sk_bank_set_state_f32(bank, many, targets, NULL, 257));
+    OK(sk_bank_destroy(bank));
+    OK(sk_bank_destroy(fixed));
+}
+
+/* Row (issue 34): a spring's handle is never a mask's, nor the reverse (a bank's first spring and
+ * first mask are both record 0 at generation 0). */
+static void handle_kinds(void) {
+    uint64_t s[1], mask, out;
+    uint64_t bank = float_bank(s, 1);
+    float target = 3, value;
+    OK(sk_mask_create(bank, NULL, 0, &mask));
+    if (mask == s[0]) {
+        fprintf(stderr, "%s: the first mask's handle is the first spring's\n", __func__);
+        failures++;
+    }
+    EXPECT(bank, sk_status_foreign_handle, sk_mask_pause(bank, s[0]));
+    EXPECT(bank, sk_status_foreign_handle, sk_mask_destroy(bank, s[0]));
+    EXPECT(bank, sk_status_foreign_handle, sk_mask_insert(bank, s[0], s, 1));
+    EXPECT(bank, sk_status_foreign_handle, sk_mask_resume_f32(bank, s[0], NULL, NULL, NULL, 0));
+    EXPECT(bank, sk_status_foreign_handle, sk_bank_retarget_f32(bank, &mask, &target, 1));
+    EXPECT(bank, sk_status_foreign_handle, sk_bank_read_f32(bank, sk_quantity_value, &mask, 1, &value));
+    EXPECT(bank, sk_status_foreign_handle, sk_bank_remove(bank, &mask, 1));
+    EXPECT(bank, sk_status_foreign_handle, sk_mask_create(bank, &mask, 1, &out));
+    EXPECT(bank, sk_status_foreign_handle, sk_mask_insert(bank, mask, &mask, 1));
+    OK(sk_mask_pause(bank, mask));
+    OK(sk_bank_retarget_f32(bank, s, &target, 1));
+    OK(sk_bank_destroy(bank));
+}
+
+/* Rows (issue 34): a removed spring's handle never names a spring again, however often its record
+ * is reused (after 2^18 reuses it named the new spring); a destroyed bank's handle is refused by
+ * every bank made after it, its record reused 2^18 - 1 times first (the bank made 65,535 creations
+ * later in its registry slot took its handles). One line each, whatever the loops saw. */
+static void handle_reuse(void) {
+    uint64_t s[1], spring, kept, bank = float_bank(s, 1);
+    float one = 1, two = 2, value;
+    OK(sk_bank_remove(bank, s, 1));
+    int repeats = 0, accepted = 0;
+    for (int i = 0; i < (1 << 18) + 1; i++) {
+        OK(sk_bank_add_f32(bank, 1, &one, &two, NULL, 342, 30, 1, 0.5f, &spring));
+        if (spring == s[0]) repeats++;
+        OK(sk_bank_remove(bank, &spring, 1));
+    }
+    EXPECT(bank, sk_status_stale_handle, sk_bank_read_f32(bank, sk_quantity_value, s, 1, &value));
+    OK(sk_bank_destroy(bank));
+    uint64_t old;
+    OK(sk_bank_create(sk_format_float32, 1, 0, &old));
+    OK(sk_bank_add_f32(old, 1, &one, &two, NULL, 342, 30, 1, 0.5f, &kept));
+    for (int i = 0; i < (1 << 18) - 1; i++) {
+        OK(sk_bank_add_f32(old, 1, &one, &two, NULL, 342, 30, 1, 0.5f, &spring));
+        OK(sk_bank_remove(old, &spring, 1));
+    }
+    OK(sk_bank_destroy(old));
+    /* Past one round of the 65,535 registry slots: its slot came back at the last of them. */
+    for (int i = 0; i < (1 << 16) + 16; i++) {
+        OK(sk_bank_create(sk_format_float32, 1, 0, &bank));
+        OK(sk_bank_add_f32(bank, 1, &one, &two, NULL, 342, 30, 1, 0.5f, &spring));
+        if (spring == kept) repeats++;
+        if (sk_bank_read_f32(bank, sk_quantity_value, &kept, 1, &value) == sk_status_ok) accepted++;
+        OK(sk_bank_destroy(bank));
+    }
+    printf("%s: a removed spring's handle over 2^18 + 1 reuses, a destroyed bank's over 65,552 banks made: issued again %d times, "
+           "accepted %d times\n", __func__, repeats, accepted);
+    if (repeats || accepted) failures++;
+}
+
 /* Rows: any refused call changes nothing (hash, layout version, next handle); sk_mask_remove
  * skips a spring the mask does not list. */
 static void all_or_nothing(void) {
@@ -453,7 +577,8 @@ static void identities(void) {
     OK(sk_mask_create(old_bank, NULL, 0, &old_mask));
     uint64_t old_version = layout_version(old_bank);
     OK(sk_bank_destroy(old_bank));
-    for (int i = 0; i < 3 << 16; i++) {
+    /* Past one round of the 65,535 registry slots: its slot came back at the last of them. */
+    for (int i = 0; i < (1 << 16) + 16; i++) {
         OK(sk_bank_create(sk_format_float32, 1, 0, &bank));
         if ((bank & 0xFFFF) == (old_bank & 0xFFFF)) break;
         OK(sk_bank_destroy(bank));
@@ -523,6 +648,9 @@ int main(void) {
     user_values();
     storage_order_layouts();
     capacity_limits();
+    impossible_counts();
+    handle_kinds();
+    handle_reuse();
     all_or_nothing();
     identities();
     busy();

@@ -11,7 +11,9 @@
 // - the refusals of bad input (NaN, out-of-range Q16.16, an invalid configuration, dt ≤ 0), as
 //   error names;
 // - the storage-order streams (the shims' C loops: the portable code off x86-64) against the
-//   one-spring calls, in both formats: reads, retargets and state writes, bit for bit.
+//   one-spring calls, in both formats: reads, retargets and state writes, bit for bit;
+// - a bank with a fixed frame clock in both formats (rests, frames, hash), and a checked 64-bit
+//   multiply (on wasm32, compiler-rt's __multi3).
 @_spi(KernelInternals) import SpringKernel
 
 @main
@@ -23,6 +25,45 @@ struct CrossDeterminism {
         refusals()
         streams(Float32Lanes.self, name: "float32", value: { Float($0) / 64 }, bits: { UInt64($0.bitPattern) })
         streams(Q16Lanes.self, name: "q16.16", value: { Q16(raw: Int32($0) << 10) }, bits: { UInt64(UInt32(bitPattern: $0.raw)) })
+        fixedClock(Q16Lanes.self, value: { Q16(raw: Int32($0) << 12) })
+        fixedClock(Float32Lanes.self, value: { Float($0) / 16 })
+        checkedMultiply()
+    }
+
+    /// A bank with a fixed frame clock (1/60 s), springs of assorted configurations stepped until
+    /// every one rests: the frames and the hash. (wasm32 trapped at the first step: the rest
+    /// predictor's horizon, 1 << 31, was negative in a 32-bit `Int`.)
+    static func fixedClock<Lanes: SpringLaneArithmetic>(_ lanes: Lanes.Type, value: (Int) -> Lanes.Value) {
+        var random = SplitMix64(seed: 0xF1C5_C10C)
+        let bank = SpringBank<Lanes>(threading: .single)
+        do throws(SpringKernelError) {
+            try bank.setFrameClock(.fixed(frameDuration: 1.0 / 60))
+            for _ in 0..<64 {
+                let configuration = try SpringConfiguration(
+                    tension: Double(40 + random.next(1500)), friction: Double(4 + random.next(60)), mass: 1)
+                _ = try bank.add(
+                    value: value(Int(random.next(4000)) - 2000), target: value(Int(random.next(4000)) - 2000),
+                    velocity: value(Int(random.next(400)) - 200), configuration: configuration, tolerance: value(8))
+            }
+            var frames = 0, rested = 0
+            while bank.awakeCount > 0, frames < 100_000 {
+                try bank.step(dt: 1.0 / 60)
+                frames += 1
+                rested += bank.restedInLastStep.count
+            }
+            print("fixed clock \(Lanes.formatName): \(rested) rests in \(frames) frames, hash \(hex(bank.stateHash()))")
+        } catch {
+            print("fixed clock \(Lanes.formatName): \(name(of: error))")
+        }
+    }
+
+    /// A checked 64-bit multiply, of numbers the program reads at run time: wasm32 lowers it to a
+    /// 128-bit multiply (`__multi3`, compiler-rt's), which the link must bring.
+    static func checkedMultiply() {
+        let bank = SpringBank<Float32Lanes>(threading: .single)
+        let a = Int64(bank.count) + 3_000_000_019, b = Int64(bank.awakeCount) + 2_000_000_011
+        let (wrapped, overflow) = (a * 4).multipliedReportingOverflow(by: b)
+        print("checked Int64 multiply: \(a * b), \(a * 4) x \(b) overflows: \(overflow) (wrapped \(wrapped))")
     }
 
     static func scene<Lanes: SpringLaneArithmetic>(_ lanes: Lanes.Type) {

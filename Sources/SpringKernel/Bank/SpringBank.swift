@@ -113,8 +113,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Throws: ``SpringKernelError/nonFinite(_:)`` or ``SpringKernelError/outOfRange(_:)`` for a
     ///   value, target, velocity or tolerance the format cannot hold,
     ///   ``SpringKernelError/nonPositiveTolerance``, ``SpringKernelError/tooManyConfigurations``,
-    ///   ``SpringKernelError/tooManySprings``; ``SpringKernelError/reentrantMutation`` inside a
-    ///   callback.
+    ///   ``SpringKernelError/tooManySprings``, ``SpringKernelError/outOfMemory`` when the record
+    ///   table cannot grow; ``SpringKernelError/reentrantMutation`` inside a callback.
     ///
     /// - Complexity: Amortized O(1): the record table grows by doubling, and a new configuration
     ///   (or, in a Q16.16 bank, a new lane scale) makes its batch once.
@@ -564,6 +564,15 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         for record in 0..<core.records.count { highest = Swift.max(highest, core.records[record].generation) }
         for mask in core.masks { highest = Swift.max(highest, mask.generation) }
         return highest
+    }
+
+    /// Retires every spring and mask record removed at generation `limit` instead of reusing it,
+    /// so the bank never issues a handle of a higher generation: the C interface packs
+    /// a generation into 17 bits and sets the limit so that no packed handle ever repeats. A
+    /// retired record costs its size in the record table (88 bytes a spring, in a table of at most
+    /// 2^30 records: 2^30 records retire only after 2^46 removals at a limit of 2^16).
+    package func retireRecords(pastGeneration limit: UInt32) {
+        core.generationLimit = limit
     }
 
     /// The pause mask at record `index`, or nil if none lives there (see ``spring(atIndex:)``).

@@ -99,6 +99,10 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     /// a class reference out of an array retains and releases it, two atomic operations an event.
     let batchObjects = UnsafeTable<Unmanaged<ConfigurationBatch>?>()
     @exclusivity(unchecked) var freeRecords: [UInt32] = []
+    /// The highest generation a spring or mask record is reused at: a record removed at this
+    /// generation is retired instead (``SpringBank/retireRecords(pastGeneration:)``). `.max` by
+    /// default: a record's generation then wraps after 2^32 reuses.
+    @exclusivity(unchecked) var generationLimit: UInt32 = .max
     var springCount = 0
 
     @exclusivity(unchecked) var masks: [PauseMaskRecord] = []
@@ -577,6 +581,8 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
                 displacement: displacement, velocity: velocity, target: target,
                 shift: scale, scale: scale, naturalFrequency: configuration.naturalFrequency)
             : (displacement: displacement, velocity: velocity)
+        // A new record's room first, so that growth the system cannot give throws, changing nothing.
+        if freeRecords.isEmpty { try records.reserveCapacity(appending: 1) }
         let batchIndex = try batchIndex(for: configuration, scale: scale)
         let index = newRecord(tolerance: tolerance)
         attach(
@@ -630,7 +636,8 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         retireSchedule(record: index)
         records[index].batch = -1
         records[index].generation &+= 1
-        freeRecords.append(UInt32(index))
+        // Past the generation limit the record is retired, never reused: no handle names it again.
+        if records[index].generation <= generationLimit { freeRecords.append(UInt32(index)) }
         springCount -= 1
         return emptied
     }

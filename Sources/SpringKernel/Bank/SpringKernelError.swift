@@ -39,7 +39,9 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
     /// A ``StorageLayout`` the bank no longer has (a spring changed slot or region since it was
     /// taken) or another bank's.
     case staleLayout
-    /// The system could not give the memory a capacity asked for (``SpringBank/init(threading:capacity:)``).
+    /// The system could not give the memory a capacity asked for (``SpringBank/init(threading:capacity:)``),
+    /// or an add's growth of the record table needs (or its size in bytes does not fit in an `Int`:
+    /// past 2^24 springs on a 32-bit target). Nothing is added then.
     case outOfMemory
 
     public var description: String {
@@ -61,7 +63,7 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
         case .invalidCapacity(let capacity): "capacity \(capacity) is outside 0...\(BankLimits.maximumSpringCount)"
         case .notInMask(let handle, let mask): "\(handle) is not in \(mask)"
         case .staleLayout: "the storage layout is out of date: springs moved since it was taken"
-        case .outOfMemory: "the system could not give the memory the capacity asks for"
+        case .outOfMemory: "the system could not give the memory the bank asks for"
         }
     }
 }

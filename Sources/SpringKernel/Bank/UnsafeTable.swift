@@ -80,12 +80,20 @@ struct UnsafeTable<Element: BitwiseCopyable> {
 
     /// Room for `count` more elements, grown by doubling: a run of small batches appended one
     /// after another copies the table a logarithmic number of times, not once a batch.
-    func reserveCapacity(appending count: Int) {
-        let needed = header.pointee.count + count
+    ///
+    /// - Throws: ``SpringKernelError/outOfMemory``, the table as it was, when the grown size does
+    ///   not fit in an `Int` of bytes (2^25 records of 88 bytes on a 32-bit target) or the system
+    ///   cannot give it.
+    func reserveCapacity(appending count: Int) throws(SpringKernelError) {
+        let (needed, overflow) = header.pointee.count.addingReportingOverflow(count)
+        guard !overflow else { throw .outOfMemory }
         guard needed > header.pointee.capacity else { return }
         var grown = header.pointee.capacity
-        while grown < needed { grown *= 2 }
-        reserveCapacity(grown)
+        while grown < needed {
+            let (doubled, overflow) = grown.multipliedReportingOverflow(by: 2)
+            grown = overflow ? needed : doubled
+        }
+        guard reserveCapacityIfAvailable(grown) else { throw .outOfMemory }
     }
 
     /// Reserves room for `capacity` elements if the system can give it; false (the table as it

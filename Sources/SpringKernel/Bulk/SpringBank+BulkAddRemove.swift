@@ -10,8 +10,9 @@ extension SpringBank {
     ///
     /// - Throws: ``SpringKernelError/countMismatch(expected:given:)`` when a buffer's length is not
     ///   `handles.count`; any error the one-spring form throws, for the first spring that would
-    ///   throw it (``SpringKernelError/tooManySprings`` if all of them do not fit). Nothing is
-    ///   added then, and `handles` is not written.
+    ///   throw it (``SpringKernelError/tooManySprings`` if all of them do not fit,
+    ///   ``SpringKernelError/outOfMemory`` if the record table cannot grow to hold them). Nothing
+    ///   is added then, and `handles` is not written.
     ///
     /// - Complexity: Amortized O(n) for n springs added.
     @_specialize(where Lanes == Float32Lanes)

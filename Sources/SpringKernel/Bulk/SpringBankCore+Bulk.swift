@@ -31,8 +31,8 @@ extension SpringBankCore {
         let count = handles.count
         guard springCount <= Self.maximumSpringCount - count else { throw .tooManySprings }
         guard count > 0 else { return }
+        try records.reserveCapacity(appending: max(0, count - freeRecords.count))
         let batchIndex = try batchIndex(for: configuration, scale: scale)
-        records.reserveCapacity(appending: max(0, count - freeRecords.count))
         batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.reserve($0.count + count) }
         // The last freed records, taken in the order they were freed: springs removed as a list
         // and added again as one reuse their records (and the schedule entries those keep) in

@@ -191,7 +191,7 @@ public struct RestPrediction: Hashable, Sendable {
     /// Frames from now.
     public var frames: Int
     /// True: the spring stays within its tolerance from `frames` on. False: the prediction stopped
-    /// at its horizon (2³¹ frames) without knowing, and the bank predicts again then.
+    /// at its horizon (2³¹ − 1 frames) without knowing, and the bank predicts again then.
     public var isFinal: Bool
 
     /// The spring stays within its tolerance after `frames` more frames.

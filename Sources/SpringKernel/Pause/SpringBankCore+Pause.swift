@@ -148,7 +148,7 @@ extension SpringBankCore {
         if masks[mask].isPausing { try resume(id) }
         while let edge = masks[mask].memberEdges.last { removeEdge(edge) }
         masks[mask] = PauseMaskRecord(generation: masks[mask].generation &+ 1)
-        freeMasks.append(UInt32(mask))
+        if masks[mask].generation <= generationLimit { freeMasks.append(UInt32(mask)) }
     }
 
     /// The record indices of a mask's members, in record order.

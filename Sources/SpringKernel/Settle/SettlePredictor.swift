@@ -27,8 +27,9 @@
 @_spi(KernelInternals)
 public enum SettlePredictor {
     /// Predictions further than this many frames away are reported as this many frames; the kernel
-    /// predicts again when they fall due. At 240 Hz it is over 100 days.
-    public static let horizon = 1 << 31
+    /// predicts again when they fall due. At 240 Hz it is over 100 days. 2^31 − 1: an `Int` of
+    /// 32 bits (wasm32) holds it, and `horizon - 1`, on every target.
+    public static let horizon = Int(Int32.max)
 
     /// T*: the time from now after which the exact motion stays within `tolerance` of its target.
     ///

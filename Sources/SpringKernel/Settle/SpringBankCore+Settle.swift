@@ -177,7 +177,7 @@ extension SpringBankCore {
         case .fixed:
             queueIfEarlier(record: index, now: now)
             let queued = records[index].queuedDue
-            if queued < 0x1p62 { frameState.pointee.nextDueFrame = Swift.min(frameState.pointee.nextDueFrame, Int(queued)) }
+            if queued < Double(Int.max) { frameState.pointee.nextDueFrame = Swift.min(frameState.pointee.nextDueFrame, Int(queued)) }
         }
     }
 
@@ -431,7 +431,7 @@ extension SpringBankCore {
             frameState.pointee.nextDueFrame = .max
         case .fixed:
             frameState.pointee.nextDueTime = Self.rebaseTime
-            frameState.pointee.nextDueFrame = next < 0x1p62 ? Int(next) : .max
+            frameState.pointee.nextDueFrame = next < Double(Int.max) ? Int(next) : .max
         }
     }
 

@@ -7,6 +7,13 @@
 //
 // Plain C99, and C++11 (extern "C"): each enum is an int32_t typedef whose constants are
 // `#define`s of int literals, which C and C++ take alike.
+//
+// Handles are uint64_t. A bank id: serial number (bits 63-16, never reused) and registry slot
+// (bits 15-0). A spring or mask handle, never 0:
+//   bits 63-48 bank slot . 47 kind (0 spring, 1 mask) . 46-30 generation tag . 29-0 index
+// A removed spring's or mask's handle never names anything again (a record is retired before its
+// tag repeats); a destroyed bank's is refused by the banks made within 2^32 creations after it.
+// Every list count is at most 2^30 (a bank's most springs), checked before the list is read.
 #ifndef SPRING_KERNEL_H
 #define SPRING_KERNEL_H
 
@@ -110,7 +117,8 @@ typedef int32_t sk_status;
 #define sk_status_non_positive_tolerance 18
 /// A spring handle names a spring that was removed.
 #define sk_status_stale_handle 19
-/// A spring or mask handle was not made by this bank (0 included).
+/// A spring or mask handle was not made by this bank (0 included), or is of the other kind: a
+/// mask's handle where a spring's is asked, or a spring's where a mask's is.
 #define sk_status_foreign_handle 20
 /// A mask handle names a mask that was destroyed.
 #define sk_status_stale_pause_mask 21
@@ -121,7 +129,8 @@ typedef int32_t sk_status;
 /// exponent of the tolerance, those of 0.25 and above sharing one), so fewer configurations when
 /// their springs' tolerances differ (8 tolerance classes: 8,192).
 #define sk_status_too_many_configurations 23
-/// The bank already holds 2^30 springs.
+/// The bank already holds 2^30 springs, or an add asks for more springs than it has room for
+/// (2^30 in all): refused before the add's arrays are read.
 #define sk_status_too_many_springs 24
 /// The bank was changed from inside one of its own callbacks (not reachable from C).
 #define sk_status_reentrant_mutation 25
@@ -132,7 +141,8 @@ typedef int32_t sk_status;
 /// A layout version the bank no longer has (a spring changed slot or region since
 /// `sk_bank_layout` gave it): take the layout again.
 #define sk_status_stale_layout 28
-/// The system could not give the memory a capacity asks for (`sk_bank_create`).
+/// The system could not give the memory a capacity asks for (`sk_bank_create`), or an add
+/// needs (its records, when the bank grows).
 #define sk_status_out_of_memory 29
 /// A buffer the call needs was NULL.
 #define sk_status_null_pointer 100
@@ -142,9 +152,11 @@ typedef int32_t sk_status;
 #define sk_status_short_buffer 102
 /// A `_f32` call on a Q16.16 bank, or a `_q16` call on a float32 bank.
 #define sk_status_wrong_format 103
-/// An argument outside its documented values (an unknown format or quantity, negative threads).
+/// An argument outside its documented values (an unknown format or quantity, negative threads),
+/// or a list longer than 2^30 (a bank's most springs; refused before the list is read).
 #define sk_status_invalid_argument 104
-/// 65,535 banks are alive at once already.
+/// Every registry slot holds a live bank (65,535 at once) or rests (a slot whose banks used up
+/// its 2^17 generation tags rests until 2^32 more banks have been made).
 #define sk_status_too_many_banks 105
 /// Another thread's call is running on the bank (a bank is used from one thread at a time):
 /// this call did nothing. Detected, not waited for; not a lock to rely on.
@@ -157,7 +169,9 @@ typedef int32_t sk_status;
 ///
 /// A spring added exactly at its target with zero velocity starts at rest. If any spring is
 /// refused, none is added and nothing in the bank moves (no handle, generation or layout version):
-/// the call changes nothing, and `springs` is not written.
+/// the call changes nothing, and `springs` is not written. A `count` the bank has no room for
+/// (2^30 springs in all) is `sk_status_too_many_springs` before any array is read; memory the
+/// system cannot give, `sk_status_out_of_memory`.
 ///
 /// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_add_f32(
@@ -207,17 +221,28 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_counts(
 /// Returns `sk_status_invalid_argument` for an unknown format or negative threads,
 /// `sk_status_invalid_capacity` for a capacity above 2^30, `sk_status_out_of_memory` when the
 /// system cannot give the capacity (nothing is made), `sk_status_null_pointer` for a NULL `bank`,
-/// `sk_status_too_many_banks` past 65,535 live banks.
+/// `sk_status_too_many_banks` when every registry slot is live (65,535 banks) or resting.
+///
+/// Handles: a bank id is its registry slot (16 bits) and a serial number never reused (48 bits).
+/// A spring or mask handle is `slot << 48 | kind << 47 | tag << 30 | index`: the bank's registry
+/// slot (bits 63-48), the kind (bit 47: 0 a spring, 1 a mask, so neither is taken for the other),
+/// a 17-bit generation tag (bits 46-30) and the record index (bits 29-0; a bank holds at most
+/// 2^30 springs). A removed spring's or mask's handle never names anything again: a record is
+/// retired, not reused, before its tag would repeat (after 2^16 - 1 reuses at least; 88 bytes of
+/// record table each). A destroyed bank's handles are refused by every bank made within 2^32 bank
+/// creations after it: its slot's later banks start past every tag it issued, and a slot whose
+/// tags are used up rests for 2^32 bank creations.
 SPRING_KERNEL_NODISCARD sk_status sk_bank_create(
     int32_t format, int32_t threads, size_t capacity, uint64_t *bank) SPRING_KERNEL_NOEXCEPT;
 
 /// Destroys a bank: its id and every handle it issued become invalid. A handle carries the bank's
-/// registry slot and 18 bits of a generation, and the slot's later banks skip every generation
-/// this one issued, so they refuse its handles until the slot's banks have issued 2^18
-/// generations. Returns `sk_status_busy`, and destroys nothing, while another thread's call runs
-/// on the bank.
+/// registry slot and a 17-bit generation tag, and the slot's later banks start past every tag
+/// this one issued, so they refuse its handles (see `sk_bank_create`). Returns `sk_status_busy`,
+/// and destroys nothing, while another thread's call runs on the bank; until it returns, calls on
+/// the bank's id are refused with `sk_status_busy`.
 ///
-/// - Complexity: O(springs + masks) (every generation the bank issued is retired).
+/// - Complexity: O(springs + masks) (the tags the bank issued are read, and its memory given back),
+///   outside the registry's lock: calls on other banks, on other threads, do not wait for it.
 SPRING_KERNEL_NODISCARD sk_status sk_bank_destroy(uint64_t bank) SPRING_KERNEL_NOEXCEPT;
 
 /// Adds `deltas[i]` to the velocity of `springs[i]` (an impulse), for every i; a spring listed
