@@ -301,11 +301,12 @@ private struct SampledTrajectory {
         var low = first
         var stride = 1
         while true {
-            let probe = low + stride
-            guard probe < SettlePredictor.horizon else { return SettlePredictor.horizon - 1 }
+            // Checked: past 2^30 frames the sum overflows a 32-bit Int (wasm32, Cortex-M).
+            let (probe, overflow) = low.addingReportingOverflow(stride)
+            guard !overflow, probe < SettlePredictor.horizon else { return SettlePredictor.horizon - 1 }
             if !isOutside(probe) { return lastOutside(from: low, through: probe - 1) }
             low = probe
-            stride *= 2
+            stride = stride.multipliedReportingOverflow(by: 2).overflow ? stride : stride * 2
         }
     }
 
