@@ -155,8 +155,7 @@ struct DragCommand {
     /// The pointer's offset for group `group` (of 16) at `frame`: 10-160 pt at 1 Hz, each group in
     /// its own phase.
     static func offset(group: Int, frame: Int) -> Double {
-        let least: Double = ProcessInfo.processInfo.environment["DRAG_MIN"].flatMap { Double($0) } ?? 10
-        let amplitude = least + Double(10 * group)
+        let amplitude = Double(10 + 10 * group)
         return amplitude * sin(2 * Double.pi * (Double(frame) / 60 + Double(group * 5) / 16))
     }
 

@@ -9,10 +9,13 @@ struct EventsCommand {
     static let help = """
         spring-bench events [--springs 16K,256K,1M] [--kernel float,fixed] [--fractions 0.01,0.1,1]
                             [--events \(EventKind.allCases.map(\.rawValue).joined(separator: ","))]
-                            [--forms single,bulk,closure] [--repeats R] [--format table|json|csv]
-                            [--output DIR] [--quick]
+                            [--forms single,bulk,closure] [--springs-kind default,light] [--repeats R]
+                            [--format table|json|csv] [--output DIR] [--quick]
 
-          N lightly damped springs (tension 120, friction 0.02: they swing for minutes), all moving, stepped at 60 Hz. Each frame a
+          N springs, all moving, stepped at 60 Hz: the default spring (tension 342, friction 30; a second
+          configuration 400/40 for `configure`), started again before each repeat, so rests come due and
+          are predicted as in an engine; or (--springs-kind light) lightly damped ones (tension 120,
+          friction 0.02: they swing for minutes, so no rest ever comes due; a labelled extra). Each frame a
           fraction of them gets one event of a kind, one call per spring ("single") or one call for all
           ("bulk": from buffers of handles and values, an impulse to a mask, a mask's pause and
           resume; "closure": a resume asking a closure for each spring's restart state):
@@ -53,6 +56,8 @@ struct EventsCommand {
         var event: String
         var form: String
         var eventsPerFrame: Int
+        /// "default" (342/30) or "light" (120/0.02); nil in runs written before the kinds.
+        var springKind: String?
         var baseFrameNanoseconds: Double
         var eventFrameNanoseconds: Double
         var nanosecondsPerEvent: Double
@@ -72,6 +77,8 @@ struct EventsCommand {
     var kernels: [String]
     var fractions: [Double]
     var kinds: [EventKind]
+    /// "default" and/or "light" springs.
+    var springKinds = ["default"]
     /// The forms to measure (nil: every form of each kind).
     var forms: Set<String>? = nil
     /// How each cell's two frames are timed (interleaved; fixed repeats or adaptive).
@@ -105,6 +112,10 @@ struct EventsCommand {
         }
         self.kinds = kinds
         forms = arguments.list("forms").map(Set.init)
+        springKinds = arguments.list("springs-kind") ?? ["default"]
+        for kind in springKinds where kind != "default" && kind != "light" {
+            throw .usage("--springs-kind takes default and light, got \(printable(kind))")
+        }
         timer = FrameTimer(repeats: try arguments.int("repeats", in: 1...1000) ?? (quick ? 3 : 5), secondsPerRepeat: 0.02)
         guard sizes.allSatisfy({ $0 >= 16 && $0 <= 1 << 24 }) else { throw .usage("--springs takes sizes within 16...16M") }
         format = try outputFormat(&arguments)
@@ -125,20 +136,22 @@ struct EventsCommand {
 
     func measure(progress: Progress, noise: NoiseMeter? = nil) throws -> [Row] {
         var rows: [Row] = []
+        for springKind in springKinds {
         for kernel in kernels {
             for springs in sizes {
                 for fraction in fractions {
                     // A new frame duration involves no share of the springs: measured once a size.
                     for kind in kinds where kind != .newDuration || fraction == fractions.last {
                         for form in kind.forms where forms?.contains(form) ?? true {
-                            progress.update("events: \(kernel) \(springCountLabel(springs)) \(Int(fraction * 100)) % \(kind.rawValue) \(form)")
+                            progress.update("events: \(springKind) \(kernel) \(springCountLabel(springs)) \(Int(fraction * 100)) % \(kind.rawValue) \(form)")
                             rows.append(kernel == "float"
-                                ? try Self.measure(Float32Lanes.self, springs: springs, fraction: fraction, kind: kind, form: form, timer: timer, noise: noise, value: { Float($0) })
-                                : try Self.measure(Q16Lanes.self, springs: springs, fraction: fraction, kind: kind, form: form, timer: timer, noise: noise, value: { Q16($0)! }))
+                                ? try Self.measure(Float32Lanes.self, springs: springs, fraction: fraction, kind: kind, form: form, springKind: springKind, timer: timer, noise: noise, value: { Float($0) })
+                                : try Self.measure(Q16Lanes.self, springs: springs, fraction: fraction, kind: kind, form: form, springKind: springKind, timer: timer, noise: noise, value: { Q16($0)! }))
                         }
                     }
                 }
             }
+        }
         }
         progress.finish()
         return rows
@@ -146,12 +159,17 @@ struct EventsCommand {
 
     /// One cell: the same bank stepped with and without the events, interleaved.
     static func measure<Lanes: SpringLaneArithmetic>(
-        _ lanes: Lanes.Type, springs count: Int, fraction: Double, kind: EventKind, form: String, timer: FrameTimer,
-        noise: NoiseMeter?, value: @escaping (Double) -> Lanes.Value
+        _ lanes: Lanes.Type, springs count: Int, fraction: Double, kind: EventKind, form: String, springKind: String = "default",
+        timer: FrameTimer, noise: NoiseMeter?, value: @escaping (Double) -> Lanes.Value
     ) throws -> Row {
-        // Lightly damped (ζ ≈ 0.001): every spring swings for minutes, longer than the measurement
-        // steps, so the frame without events keeps all of them moving.
-        let configurations = [try SpringConfiguration(tension: 120, friction: 0.02), try SpringConfiguration(tension: 150, friction: 0.025)]
+        // The default spring comes to rest within a second, as in an engine (its rests are part of
+        // the cost). Lightly damped (ζ ≈ 0.001): every spring swings for minutes, so the frame
+        // without events keeps all of them moving and no rest ever comes due.
+        // A new dt every frame is the step's cost: measured on springs that keep moving.
+        let springKind = kind == .newDuration ? "light" : springKind
+        let configurations = springKind == "light"
+            ? [try SpringConfiguration(tension: 120, friction: 0.02), try SpringConfiguration(tension: 150, friction: 0.025)]
+            : [SpringConfiguration.default, try SpringConfiguration(tension: 400, friction: 40)]
         let dt = 1.0 / 60
         let eventCount = kind == .newDuration ? count : max(1, Int((Double(count) * fraction).rounded()))
         func makeBank() throws -> (SpringBank<Lanes>, [SpringHandle]) {
@@ -299,7 +317,7 @@ struct EventsCommand {
         let pairs = zip(timing.samples[1], timing.samples[0])
         return Row(
             kernel: Lanes.formatName, springs: count, fraction: fraction, event: kind.rawValue, form: form,
-            eventsPerFrame: eventCount, baseFrameNanoseconds: baseSeconds * 1e9, eventFrameNanoseconds: eventSeconds * 1e9,
+            eventsPerFrame: eventCount, springKind: springKind, baseFrameNanoseconds: baseSeconds * 1e9, eventFrameNanoseconds: eventSeconds * 1e9,
             nanosecondsPerEvent: (eventSeconds - baseSeconds) * 1e9 / Double(eventCount), frameRatio: eventSeconds / baseSeconds,
             frameRatioInterval: Bootstrap.medianInterval(pairs.map { $0 / $1 }, confidence: timer.confidence),
             nanosecondsPerEventInterval: Bootstrap.medianInterval(pairs.map { ($0 - $1) * 1e9 / Double(eventCount) }, confidence: timer.confidence),

@@ -19,9 +19,11 @@ import _SpringKernelShims
 ///   of its springs, a little loosened: a spring outside it cannot be at rest), found by one
 ///   read of the displacement lanes (`sk_watch_candidates`). A dragged spring lags its target by
 ///   more than its tolerance and is never asked.
-/// - **Before the next step**, a spring that was watched and not retargeted again (the drag
-///   stopped) goes back to the rest schedule, anchored at its lanes then: the motion it follows
-///   from its last change, one step on. From there the schedule predicts its rest exactly, once.
+/// - **Before the next step**, a spring retargeted before the last step and not since is watched
+///   once more (a pointer that stands still for a frame at a turn); after a second step without a
+///   retarget (the drag stopped) it goes back to the rest schedule, anchored at its lanes then: the
+///   motion it follows from its last change, two steps on. From there the schedule predicts its
+///   rest exactly, once.
 ///
 /// So a spring is either watched (retargeted before the step) or on the schedule, never both: a
 /// schedule entry of a watched spring is dropped when it pops, and a spring that leaves the
@@ -30,8 +32,9 @@ import _SpringKernelShims
 /// its marks cleared. The marks follow their spring from slot to slot like its lanes.
 ///
 /// Cost: a retarget writes its lanes and a bit; a frame with watched springs adds a pass over
-/// the watched batches' marks before the step (a 16-bit word a bundle) and a read of their
-/// displacement lanes after it, and the exact rest question for each spring found within its band.
+/// the watched batches' marks before the step (four bundles a 64-bit word) and a read of their
+/// displacement lanes after it, and for each spring found within its band the probes of
+/// ``RestProbes`` (the exact search only when they cannot tell).
 extension SpringBankCore {
     /// A spring not moving (at rest, or paused) whose displacement and target lanes a retarget
     /// wrote: a resting one is woken and marked for the watch (or left at rest if its state is
