@@ -2,7 +2,7 @@
 // (Benchmarks/WasmDrag/WasmDrag.swift) against JavaScript peers, in one Node run, on springs whose
 // targets move every frame (issue 33). Run by .ci/wasm-drag:
 //
-//   node wasm-drag.mjs PROGRAM.wasm [--sizes 10000,100000,1000000] [--repeats 7] [--json FILE] [--commit ID]
+//   node wasm-drag.mjs PROGRAM.wasm [--sizes 10000,100000,1000000] [--repeats 9] [--json FILE] [--commit ID]
 //
 // Contenders, each a frame of N springs at 60 Hz (ns per spring-frame, the targets computed
 // outside the timed part):
@@ -25,7 +25,7 @@ import { WASI } from 'node:wasi';
 import { argv, exit, version } from 'node:process';
 import { performance } from 'node:perf_hooks';
 
-const options = { sizes: [10_000, 100_000, 1_000_000], repeats: 7, json: null, commit: null };
+const options = { sizes: [10_000, 100_000, 1_000_000], repeats: 9, json: null, commit: null };
 const program = argv[2];
 for (let i = 3; i < argv.length; i += 2) {
     const [name, value] = [argv[i], argv[i + 1]];
@@ -36,7 +36,7 @@ for (let i = 3; i < argv.length; i += 2) {
     else { console.error(`wasm-drag: unknown option ${name}`); exit(2); }
 }
 if (!program || options.sizes.some((n) => !(n >= 16)) || !(options.repeats >= 3)) {
-    console.error('usage: node wasm-drag.mjs PROGRAM.wasm [--sizes 10000,100000,1000000] [--repeats 7] [--json FILE]');
+    console.error('usage: node wasm-drag.mjs PROGRAM.wasm [--sizes 10000,100000,1000000] [--repeats 9] [--json FILE]');
     exit(2);
 }
 
@@ -74,7 +74,7 @@ function wasmContender(name, n, kind, call) {
     let ids = null, frame = 0;
     const storage = call === k.wd_drag_storage;
     return {
-        name, frames: 0,
+        name, frames: 4,
         prepareRepeat() { if (kind === 1) check(k.wd_restart(bank), `${name}: wd_restart`); },
         // Untimed: this frame's targets, written into the bank's buffer in the order the call takes.
         prepare() {
@@ -166,7 +166,7 @@ function objectContender(n) {
     const targets = new Float64Array(n);
     const fill = jsTargets(n);
     return {
-        name: 'JS object', frames: 0,
+        name: 'JS object', frames: 1,
         prepareRepeat() {},
         prepare() { fill(targets); },
         frame() {
@@ -188,7 +188,7 @@ function soaContender(n) {
     const a11 = e * (c + (zw / wd) * s), a12 = (e * s) / wd, a21 = (-e * w0 * w0 * s) / wd, a22 = e * (c - (zw / wd) * s);
     const fill = jsTargets(n);
     return {
-        name: 'JS SoA', frames: 0,
+        name: 'JS SoA', frames: 1,
         prepareRepeat() {},
         prepare() { fill(targets); },
         frame() {
@@ -205,7 +205,7 @@ function soaContender(n) {
 }
 
 // An empty frame: what the timing itself costs a frame (subtracted from the CPU times).
-const empty = { name: 'empty', prepareRepeat() {}, prepare() {}, frame() { return 0; }, rests() { return 0; }, dispose() {} };
+const empty = { name: 'empty', frames: 4, prepareRepeat() {}, prepare() {}, frame() { return 0; }, rests() { return 0; }, dispose() {} };
 
 // Runs `frames` frames of a contender; returns the seconds of the timed parts, [wall, CPU]. CPU
 // time is the process's (getrusage), read around each frame's call: a time slice the scheduler
@@ -248,8 +248,10 @@ for (const n of options.sizes) {
         objectContender(n),
         soaContender(n),
     ];
-    // spring-bench drag's frames a repeat; warm-up: two seconds of drag for the kernel (the rests
-    // the springs were added with come due and go), and enough frames for the JIT.
+    // spring-bench drag's frames a repeat for the JavaScript peers, four times as many for the
+    // kernel's contenders (whose frames are 20-100x shorter: a repeat of milliseconds, not
+    // microseconds); warm-up: two seconds of drag for the kernel (the rests the springs were added
+    // with come due and go), and enough frames for the JIT.
     const frames = Math.max(8, Math.min(400, Math.floor(4_000_000 / n)));
     for (const c of contenders) {
         c.prepareRepeat();
@@ -262,25 +264,25 @@ for (const n of options.sizes) {
         for (let j = 0; j < timed.length; j++) {
             const index = (j + r) % timed.length, c = timed[index];
             c.prepareRepeat();
-            const [w, t] = run(c, frames);
+            const [w, t] = run(c, frames * c.frames);
             wall[index].push(w);
             cpu[index].push(t);
         }
     }
     // The timing's own CPU cost a frame (two getrusage calls), taken off every contender's.
-    const overhead = median(cpu[contenders.length]) / frames;
-    const perSpring = (seconds) => seconds.map((x) => (x * 1e9) / (frames * n));
-    const cpuNs = contenders.map((_, i) => perSpring(cpu[i].map((x) => Math.max(0, x - overhead * frames))));
-    const wallNs = contenders.map((_, i) => perSpring(wall[i]));
+    const overhead = median(cpu[contenders.length]) / (frames * empty.frames);
+    const perSpring = (seconds, c) => seconds.map((x) => (x * 1e9) / (frames * c.frames * n));
+    const cpuNs = contenders.map((c, i) => perSpring(cpu[i].map((x) => Math.max(0, x - overhead * frames * c.frames)), c));
+    const wallNs = contenders.map((c, i) => perSpring(wall[i], c));
     const byName = Object.fromEntries(contenders.map((c, i) => [c.name, cpuNs[i]]));
     const ratio = (peer, ours) => byName[peer].map((x, r) => x / byName[ours][r]);
     const row = {
-        springs: n, framesPerRepeat: frames, repeats: options.repeats, clock: 'process CPU time',
+        springs: n, framesPerRepeat: Object.fromEntries(contenders.map((c) => [c.name, frames * c.frames])), repeats: options.repeats, clock: 'process CPU time',
         timingOverheadNsPerFrame: overhead * 1e9,
         nsPerSpringFrame: Object.fromEntries(contenders.map((c, i) => [c.name, median(cpuNs[i])])),
         nsPerSpringFrameWall: Object.fromEntries(contenders.map((c, i) => [c.name, median(wallNs[i])])),
         nsPerSpringFrameRepeats: byName,
-        restsPerFrame: Object.fromEntries(contenders.map((c, i) => [c.name, (c.rests() - restsBefore[i]) / (frames * options.repeats)])),
+        restsPerFrame: Object.fromEntries(contenders.map((c, i) => [c.name, (c.rests() - restsBefore[i]) / (frames * c.frames * options.repeats)])),
         ratios: {},
     };
     for (const [label, peer, ours] of [
