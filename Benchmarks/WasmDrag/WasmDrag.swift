@@ -22,6 +22,7 @@
 //   wd_restart(bank)                       the plain bank's springs started again (setState)
 //   wd_step(bank)                          step(dt: 1/60) alone
 //   wd_rests(bank) -> springs that came to rest in drag frames so far
+//   wd_buffer(count) -> Float32 address    wd_values(bank, address): every spring's value, by spring
 import SpringKernel
 
 /// One bank the JavaScript side holds, with its buffers.
@@ -237,6 +238,35 @@ public func wd_step(_ index: Int32) -> Int32 {
         return -2
     }
     return 0
+}
+
+/// Every spring's value, spring i's at `out[i]` (`out`: a Float32 address of `count` floats the
+/// JavaScript side reserved with wd_buffer): the check that every contender moves the same springs.
+@_expose(wasm, "wd_values")
+@c(wd_values)
+public func wd_values(_ index: Int32, _ out: Int32) -> Int32 {
+    guard let entry = bank(index), let pointer = UnsafeMutablePointer<Float>(bitPattern: UInt(UInt32(bitPattern: out))) else { return -1 }
+    let values = UnsafeMutableBufferPointer(start: pointer, count: entry.count)
+    if let springs = entry.bank {
+        do throws(SpringKernelError) {
+            try entry.handles.withUnsafeBufferPointer { handles throws(SpringKernelError) in try springs.values(of: handles, into: values) }
+        } catch {
+            return -2
+        }
+        return 0
+    }
+    let status = entry.cHandles.withUnsafeBufferPointer { handles in
+        sk_bank_read_f32(entry.cBank, 0, handles.baseAddress, UInt(entry.count), values.baseAddress)
+    }
+    return status == ._ok ? 0 : -10 - status.rawValue
+}
+
+/// `count` floats of wasm memory for the JavaScript side (wd_values' `out`), or 0.
+@_expose(wasm, "wd_buffer")
+@c(wd_buffer)
+public func wd_buffer(_ count: Int32) -> Int32 {
+    guard count > 0 else { return 0 }
+    return address(UnsafeMutablePointer<Float>.allocate(capacity: Int(count)))
 }
 
 /// Springs that came to rest in the drag frames so far.
