@@ -2,7 +2,7 @@
 // (Benchmarks/WasmDrag/WasmDrag.swift) against JavaScript peers, in one Node run, on springs whose
 // targets move every frame (issue 33). Run by .ci/wasm-drag:
 //
-//   node wasm-drag.mjs PROGRAM.wasm [--sizes 10000,100000,1000000] [--repeats 9] [--json FILE] [--commit ID]
+//   node wasm-drag.mjs PROGRAM.wasm [--sizes 10000,100000,1000000] [--repeats 9] [--least 40] [--json FILE] [--commit ID]
 //
 // Contenders, each a frame of N springs at 60 Hz (ns per spring-frame, the targets computed
 // outside the timed part):
@@ -16,7 +16,10 @@
 //   JS SoA               one loop over Float32Arrays applying the exact 2x2 propagator
 // The springs: spring-bench drag's (the default spring: tension 342, friction 30, mass 1,
 // tolerance 0.5; spring i at anchor ((i * 7919) % 2000) - 1000, its target the anchor plus
-// (40 + 10 g) sin(2 pi (frame / 60 + 5 g / 16)), g = i % 16). Repeats interleave the contenders
+// (least + 10 g) sin(2 pi (frame / 60 + 5 g / 16)), g = i % 16). The judged path has least 40
+// (--least); spring-bench drag's own, least 10, is measured beside it (the storage-order drag and
+// the JS object loop), where the slowest springs come to rest at the turns and the rests are real
+// work (a rest, a layout change, a wake the next frame). Repeats interleave the contenders
 // (the order turned each repeat); figures are medians over repeats, ratios medians of the repeats'
 // ratios with a 95 % bootstrap interval.
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
@@ -25,7 +28,7 @@ import { WASI } from 'node:wasi';
 import { argv, exit, version } from 'node:process';
 import { performance } from 'node:perf_hooks';
 
-const options = { sizes: [10_000, 100_000, 1_000_000], repeats: 9, json: null, commit: null };
+const options = { sizes: [10_000, 100_000, 1_000_000], repeats: 9, json: null, commit: null, least: 40 };
 const program = argv[2];
 for (let i = 3; i < argv.length; i += 2) {
     const [name, value] = [argv[i], argv[i + 1]];
@@ -33,6 +36,7 @@ for (let i = 3; i < argv.length; i += 2) {
     else if (name === '--repeats') options.repeats = Number(value);
     else if (name === '--json') options.json = value;
     else if (name === '--commit') options.commit = value;
+    else if (name === '--least') options.least = Number(value);
     else { console.error(`wasm-drag: unknown option ${name}`); exit(2); }
 }
 if (!program || options.sizes.some((n) => !(n >= 16)) || !(options.repeats >= 3)) {
@@ -61,12 +65,17 @@ function check(status, what) {
 }
 
 const anchor = (i) => ((i * 7919) % 2000) - 1000;
-function shifts(frame, out) {
-    for (let g = 0; g < 16; g++) out[g] = (40 + 10 * g) * Math.sin(2 * Math.PI * (frame / 60 + (5 * g) / 16));
+// The pointer's offset for each of the 16 groups at `frame`: (least + 10 g) pt at 1 Hz, each group
+// in its own phase. The judged path: least 40 (40-190 pt, the brief's); spring-bench drag's own
+// (least 10, 10-160 pt: its slowest groups come near rest at the turns, and rests come due) is
+// measured beside it.
+const benchLeast = 10;
+function shifts(frame, out, least) {
+    for (let g = 0; g < 16; g++) out[g] = (least + 10 * g) * Math.sin(2 * Math.PI * (frame / 60 + (5 * g) / 16));
 }
 
 // A wasm contender: `kind` 0 drag bank (storage or handles), 1 plain bank, 2 C interface bank.
-function wasmContender(name, n, kind, call) {
+function wasmContender(name, n, kind, call, least = options.least) {
     const bank = check(k.wd_create(n, kind), `${name}: wd_create(${n})`);
     const anchors = new Float64Array(n);
     for (let i = 0; i < n; i++) anchors[i] = anchor(i);
@@ -80,7 +89,7 @@ function wasmContender(name, n, kind, call) {
         prepare() {
             frame += 1;
             if (kind === 1) return;
-            shifts(frame, shift);
+            shifts(frame, shift, least);
             const targets = f32(k.wd_targets(bank), n);
             if (storage) {
                 if (check(k.wd_prepare(bank), `${name}: wd_prepare`) === 1 || ids === null || ids.buffer !== memory.buffer) {
@@ -153,25 +162,25 @@ class Spring {
 }
 
 // The JS peers read this frame's targets (natural order) from an array filled outside the timed part.
-function jsTargets(n) {
+function jsTargets(n, least) {
     const anchors = new Float64Array(n);
     for (let i = 0; i < n; i++) anchors[i] = anchor(i);
     const shift = new Float64Array(16);
     let frame = 0;
     return (out) => {
         frame += 1;
-        shifts(frame, shift);
+        shifts(frame, shift, least);
         for (let i = 0; i < n; i++) out[i] = anchors[i] + shift[i & 15];
     };
 }
 
-function objectContender(n) {
+function objectContender(n, least = options.least, name = 'JS object') {
     const springs = [];
     for (let i = 0; i < n; i++) springs.push(new Spring(anchor(i), anchor(i), tension, friction, mass, tolerance));
     const targets = new Float64Array(n);
-    const fill = jsTargets(n);
+    const fill = jsTargets(n, least);
     return {
-        name: 'JS object', frames: 1,
+        name, frames: 1,
         prepareRepeat() {},
         prepare() { fill(targets); },
         frame() {
@@ -192,7 +201,7 @@ function soaContender(n) {
     const zw = zeta * w0, wd = w0 * Math.sqrt(1 - zeta * zeta);
     const e = Math.exp(-zw * dt), c = Math.cos(wd * dt), s = Math.sin(wd * dt);
     const a11 = e * (c + (zw / wd) * s), a12 = (e * s) / wd, a21 = (-e * w0 * w0 * s) / wd, a22 = e * (c - (zw / wd) * s);
-    const fill = jsTargets(n);
+    const fill = jsTargets(n, options.least);
     // The loop compiled anew for each contender (new Function): V8 shares a function's optimized
     // code among its closures, and one optimized for another size ran up to 4x slower.
     const step = new Function('position', 'velocity', 'targets', 'n', 'a11', 'a12', 'a21', 'a22', `
@@ -238,6 +247,8 @@ function run(contender, frames) {
     return [wall / 1e3, cpu / 1e6];
 }
 
+function pathName(least) { return `${least}-${least + 150} pt`; }
+
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b), m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 // A 95 % percentile-bootstrap interval of the median (seeded: the same resamples every run).
 function medianInterval(xs) {
@@ -253,21 +264,26 @@ function medianInterval(xs) {
 // 150 frames of drag each, every value within the tolerance of the JS object's (they differ by
 // float32 rounding, and where a rest snaps a spring to its target a frame apart).
 const agreement = (() => {
-    const n = 5000, frames = 150;
-    const reference = objectContender(n);
-    const others = [
-        wasmContender('wasm drag (storage)', n, 0, k.wd_drag_storage), wasmContender('wasm drag (handles)', n, 0, k.wd_drag_handles),
-        wasmContender('wasm drag (C)', n, 2, k.wd_drag_c), soaContender(n)];
-    for (const c of [reference, ...others]) for (let f = 0; f < frames; f++) { c.prepare(); check(c.frame(), `${c.name}: frame`); }
-    const expected = reference.values(), result = {};
-    for (const c of others) {
-        const values = c.values();
-        let largest = 0;
-        for (let i = 0; i < n; i++) largest = Math.max(largest, Math.abs(values[i] - expected[i]));
-        result[c.name] = largest;
-        c.dispose();
+    const n = 5000, frames = 150, result = {};
+    for (const least of [options.least, benchLeast]) {
+        const reference = objectContender(n, least), path = least === options.least ? '' : `, ${pathName(least)}`;
+        const others = [
+            wasmContender(`wasm drag (storage)${path}`, n, 0, k.wd_drag_storage, least),
+            wasmContender(`wasm drag (handles)${path}`, n, 0, k.wd_drag_handles, least),
+            wasmContender(`wasm drag (C)${path}`, n, 2, k.wd_drag_c, least)];
+        if (least === options.least) others.push(soaContender(n));
+        for (const c of [reference, ...others]) for (let f = 0; f < frames; f++) { c.prepare(); check(c.frame(), `${c.name}: frame`); }
+        const expected = reference.values();
+        for (const c of others) {
+            const values = c.values();
+            let largest = 0;
+            for (let i = 0; i < n; i++) largest = Math.max(largest, Math.abs(values[i] - expected[i]));
+            result[c.name] = largest;
+            c.dispose();
+        }
+        reference.dispose();
+        if (least === benchLeast) break;
     }
-    reference.dispose();
     return result;
 })();
 const disagreeing = Object.entries(agreement).filter(([, largest]) => !(largest <= tolerance));
@@ -286,6 +302,12 @@ for (const n of options.sizes) {
         objectContender(n),
         soaContender(n),
     ];
+    // spring-bench drag's own path, when it is not the judged one.
+    const bench = `, ${pathName(benchLeast)}`;
+    if (options.least !== benchLeast) {
+        contenders.push(wasmContender(`wasm drag (storage)${bench}`, n, 0, k.wd_drag_storage, benchLeast));
+        contenders.push(objectContender(n, benchLeast, `JS object${bench}`));
+    }
     // spring-bench drag's frames a repeat for the JavaScript peers, four times as many for the
     // kernel's contenders (whose frames are 20-100x shorter: a repeat of milliseconds, not
     // microseconds); warm-up: two seconds of drag for the kernel (the rests the springs were added
@@ -330,7 +352,9 @@ for (const n of options.sizes) {
         ['JS object / wasm plain', 'JS object', 'wasm plain'],
         ['JS SoA / wasm drag (storage)', 'JS SoA', 'wasm drag (storage)'],
         ['wasm drag (storage) / wasm plain', 'wasm drag (storage)', 'wasm plain'],
+        [`JS object / wasm drag (storage)${bench}`, `JS object${bench}`, `wasm drag (storage)${bench}`],
     ]) {
+        if (!byName[peer] || !byName[ours]) continue;
         const xs = ratio(peer, ours);
         row.ratios[label] = { median: median(xs), interval: medianInterval(xs) };
     }
@@ -341,23 +365,32 @@ for (const n of options.sizes) {
 // --- Report ---
 const cpu = (await readFile('/proc/cpuinfo', 'utf8').catch(() => '')).match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown';
 const format = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
-const header = ['springs', 'wasm drag (storage)', 'wasm drag (handles)', 'wasm drag (C)', 'wasm plain', 'JS object', 'JS SoA',
-    'JS object / drag', 'JS object / plain', 'JS SoA / drag'];
-const lines = [header];
-for (const row of rows) {
-    const ns = row.nsPerSpringFrame, ratio = (label) => {
-        const r = row.ratios[label];
-        return `${format(r.median)}x [${format(r.interval[0])}, ${format(r.interval[1])}]`;
-    };
-    lines.push([String(row.springs), ...['wasm drag (storage)', 'wasm drag (handles)', 'wasm drag (C)', 'wasm plain', 'JS object', 'JS SoA'].map((c) => format(ns[c])),
-        ratio('JS object / wasm drag (storage)'), ratio('JS object / wasm plain'), ratio('JS SoA / wasm drag (storage)')]);
+const ratioCell = (row, label) => {
+    const r = row.ratios[label];
+    return r ? `${format(r.median)}x [${format(r.interval[0])}, ${format(r.interval[1])}]` : '-';
+};
+function printTable(header, cells) {
+    const lines = [header, ...rows.map(cells)];
+    const widths = header.map((_, i) => Math.max(...lines.map((l) => l[i].length)));
+    for (const l of lines) console.log(l.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
 }
-const widths = header.map((_, i) => Math.max(...lines.map((l) => l[i].length)));
+const bench = `, ${pathName(benchLeast)}`;
 console.log(`ns per spring-frame, process CPU time (medians of ${options.repeats} interleaved repeats); ratios: the peer's time over ours, median [95 % interval]`);
 console.log(`CPU: ${cpu}; Node ${version}`);
 console.log(`the same motion: after 150 frames of drag of 5000 springs, the largest difference from the JS object's values: ${
     Object.entries(agreement).map(([name, largest]) => `${name} ${largest.toPrecision(2)}`).join(', ')} (tolerance ${tolerance})`);
-for (const l of lines) console.log(l.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
+console.log(`\nthe judged path: targets ${pathName(options.least)} from their anchors`);
+const columns = ['wasm drag (storage)', 'wasm drag (handles)', 'wasm drag (C)', 'wasm plain', 'JS object', 'JS SoA'];
+printTable(['springs', ...columns, 'JS object / drag', 'JS object / plain', 'JS SoA / drag'], (row) => [
+    String(row.springs), ...columns.map((c) => format(row.nsPerSpringFrame[c])),
+    ratioCell(row, 'JS object / wasm drag (storage)'), ratioCell(row, 'JS object / wasm plain'), ratioCell(row, 'JS SoA / wasm drag (storage)')]);
+if (options.least !== benchLeast) {
+    console.log(`\nspring-bench drag's path: targets ${pathName(benchLeast)} from their anchors (rests come due; not judged)`);
+    printTable(['springs', 'wasm drag (storage)', 'rests a frame', 'JS object', 'JS object / drag'], (row) => [
+        String(row.springs), format(row.nsPerSpringFrame[`wasm drag (storage)${bench}`]),
+        row.restsPerFrame[`wasm drag (storage)${bench}`].toFixed(0), format(row.nsPerSpringFrame[`JS object${bench}`]),
+        ratioCell(row, `JS object / wasm drag (storage)${bench}`)]);
+}
 
 const judged = rows.find((r) => r.springs === bounds.size);
 const verdicts = [];
@@ -370,13 +403,17 @@ if (judged) {
         verdicts.push({ figure: `${what} at ${bounds.size} springs vs the JS object loop`, target: `>= ${bound}x`,
             median: r.median, interval: r.interval, met: r.median >= bound });
     }
+    console.log('');
     for (const v of verdicts) console.log(`${v.met ? 'met' : 'NOT MET'}: ${v.figure}: ${format(v.median)}x (target ${v.target})`);
 }
 if (options.json) {
     await mkdir(dirname(options.json), { recursive: true });
     await writeFile(options.json, JSON.stringify({
         measured: new Date().toISOString(), commit: options.commit, cpu, node: version, program, dt, spring: { tension, friction, mass, tolerance },
-        sizes: options.sizes, repeats: options.repeats, agreement, rows, verdicts,
+        sizes: options.sizes, repeats: options.repeats,
+        paths: { judged: { least: options.least, offsets: `(${options.least} + 10 g) sin(2 pi (frame / 60 + 5 g / 16))` },
+            springBench: { least: benchLeast, offsets: `(${benchLeast} + 10 g) sin(2 pi (frame / 60 + 5 g / 16))` } },
+        agreement, rows, verdicts,
     }, null, 2) + '\n');
 }
 exit(verdicts.length > 0 && verdicts.every((v) => v.met) ? 0 : judged ? 1 : 0);
