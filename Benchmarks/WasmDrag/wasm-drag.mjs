@@ -23,7 +23,7 @@
 // (the order turned each repeat); figures are medians over repeats, ratios medians of the repeats'
 // ratios with a 95 % bootstrap interval.
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { WASI } from 'node:wasi';
 import { argv, exit, version } from 'node:process';
 import { performance } from 'node:perf_hooks';
@@ -363,7 +363,10 @@ for (const n of options.sizes) {
 }
 
 // --- Report ---
-const cpu = (await readFile('/proc/cpuinfo', 'utf8').catch(() => '')).match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown';
+const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => '');
+const cpuField = (name) => cpuinfo.match(new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm'))?.[1];
+const cpu = cpuField('model name') ?? 'unknown';
+const cpuDetail = { family: cpuField('cpu family'), model: cpuField('model'), cores: (await import('node:os')).cpus().length };
 const format = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
 const ratioCell = (row, label) => {
     const r = row.ratios[label];
@@ -376,7 +379,7 @@ function printTable(header, cells) {
 }
 const bench = `, ${pathName(benchLeast)}`;
 console.log(`ns per spring-frame, process CPU time (medians of ${options.repeats} interleaved repeats); ratios: the peer's time over ours, median [95 % interval]`);
-console.log(`CPU: ${cpu}; Node ${version}`);
+console.log(`CPU: ${cpu} (family ${cpuDetail.family}, model ${cpuDetail.model}, ${cpuDetail.cores} cores); Node ${version}`);
 console.log(`the same motion: after 150 frames of drag of 5000 springs, the largest difference from the JS object's values: ${
     Object.entries(agreement).map(([name, largest]) => `${name} ${largest.toPrecision(2)}`).join(', ')} (tolerance ${tolerance})`);
 console.log(`\nthe judged path: targets ${pathName(options.least)} from their anchors`);
@@ -409,7 +412,7 @@ if (judged) {
 if (options.json) {
     await mkdir(dirname(options.json), { recursive: true });
     await writeFile(options.json, JSON.stringify({
-        measured: new Date().toISOString(), commit: options.commit, cpu, node: version, program, dt, spring: { tension, friction, mass, tolerance },
+        measured: new Date().toISOString(), commit: options.commit, cpu, cpuDetail, node: version, program: basename(program), dt, spring: { tension, friction, mass, tolerance },
         sizes: options.sizes, repeats: options.repeats,
         paths: { judged: { least: options.least, offsets: `(${options.least} + 10 g) sin(2 pi (frame / 60 + 5 g / 16))` },
             springBench: { least: benchLeast, offsets: `(${benchLeast} + 10 g) sin(2 pi (frame / 60 + 5 g / 16))` } },
