@@ -59,12 +59,35 @@ typedef float sk_floats16 __attribute__((ext_vector_type(16)));
 #define SK_STORE_BITS(p, v) do { sk_bits16 stored_ = (v); __builtin_memcpy((p), &stored_, sizeof stored_); } while (0)
 /// Bit l set where lane l of `mask` (all ones or zeros) is set.
 typedef _Bool sk_bool16 __attribute__((ext_vector_type(16)));
-#define SK_LANE_BITS(mask) ({ sk_bool16 set_ = __builtin_convertvector((mask) != 0, sk_bool16); uint16_t bits_; __builtin_memcpy(&bits_, &set_, 2); (uint32_t)bits_; })
 typedef int32_t sk_ints16 __attribute__((ext_vector_type(16)));
+#if defined(__wasm_simd128__)
+// WebAssembly SIMD128: LLVM takes the form below lane by lane there (16 extract_lane, shifts and
+// ors a bundle; or masks narrowed to bytes through replace_lane), which made the float32
+// storage-order retarget 3-5x slower than the step in Node; i32x4.bitmask takes four lanes' bits
+// at once. The lanes are all ones or zeros, so their sign bits are the lanes.
+typedef int32_t sk_i32x4 __attribute__((vector_size(16)));
+#define SK_QUARTER_BITS(m, a, b, c, d) \
+    ((uint32_t)__builtin_wasm_bitmask_i32x4((sk_i32x4)__builtin_shufflevector((m), (m), a, b, c, d)))
+#define SK_LANE_BITS(mask) ({ sk_ints16 m_ = (sk_ints16)(mask); \
+    SK_QUARTER_BITS(m_, 0, 1, 2, 3) | SK_QUARTER_BITS(m_, 4, 5, 6, 7) << 4 | SK_QUARTER_BITS(m_, 8, 9, 10, 11) << 8 | \
+    SK_QUARTER_BITS(m_, 12, 13, 14, 15) << 12; })
+#else
+#define SK_LANE_BITS(mask) ({ sk_bool16 set_ = __builtin_convertvector((mask) != 0, sk_bool16); uint16_t bits_; __builtin_memcpy(&bits_, &set_, 2); (uint32_t)bits_; })
+#endif
 /// All ones where -limit <= x <= limit (Int32 or float lanes; false for NaN).
 #define SK_WITHIN(x, limit) ((sk_bits16)((x) <= (limit)) & (sk_bits16)((x) >= -(limit)))
 /// All ones where |x| <= limit, as Float32Lanes.lanePattern(of:as:) accepts.
+#if defined(__wasm_simd128__)
+// WebAssembly SIMD128: the two compares' lanes are narrowed to bytes there, lane by lane
+// (extract_lane, replace_lane); the same answer from the bits (limit is a bound >= 0, not NaN):
+// |x| <= limit where x's magnitude bits are at most limit's (NaN's lie above +infinity's), so
+// (limit's bits - x's magnitude bits) is negative where x is refused.
+#define SK_STORABLE(x, limit) ({ float limit_ = (limit); int32_t bound_; __builtin_memcpy(&bound_, &limit_, 4); \
+    sk_ints16 magnitude_ = (sk_ints16)((sk_bits16)(x) & 0x7fffffffu); \
+    (sk_bits16)~(((sk_ints16)bound_ - magnitude_) >> 31); })
+#else
 #define SK_STORABLE(x, limit) SK_WITHIN(x, limit)
+#endif
 
 /// Lanes from which a write into spare lanes stores around the cache: 2^18 (1 MB a lane array)
 /// unless a test lowers it (sk_set_streaming_store_lanes) to run that path on a small bank.
