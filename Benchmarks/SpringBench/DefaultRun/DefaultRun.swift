@@ -178,14 +178,20 @@ struct DefaultRun {
         let allEvents = events + (try lightRetargets.measure(progress: progress, noise: noise))
         progress.note("drag")
         // Every target moved every frame, against the plain step of as many moving springs: the
-        // retarget bounds of issue 33, at 10K, 100K and 1M (quick: 10K and 100K, float32, the
-        // default spring).
-        var dragTimer = FrameTimer(repeats: settings.repeats ?? (quick ? 5 : 7), secondsPerRepeat: 0.02)
+        // retarget bounds of issue 33, at 10K, 100K and 1M, both formats, the default spring and the
+        // corpus's spread; the slow path reported beside (quick: 10K and 100K, float32, the
+        // default spring, the drag path).
+        var dragTimer = FrameTimer(repeats: settings.repeats ?? 5, secondsPerRepeat: 0.02)
         dragTimer.confidence = settings.confidence
-        let drag = try DragCommand(
+        var drag = try DragCommand(
             sizes: quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000], kernels: quick ? ["float"] : ["float", "fixed"],
             kinds: quick ? ["default"] : ["default", "corpus"], modes: DragCommand.Mode.allCases, timer: dragTimer
         ).measure(progress: progress, noise: noise)
+        if !quick {
+            var slow = DragCommand(sizes: [10_000, 100_000, 1_000_000], kernels: ["float"], kinds: ["default"], modes: [.storage, .handles], timer: dragTimer)
+            slow.paths = ["slow"]
+            drag += try slow.measure(progress: progress, noise: noise)
+        }
         progress.note("fidelity: the fixed-point bank against the exact trajectory")
         let fidelity = try FidelityCommand.measure(FidelityCommand.corpus(count: quick ? 1_000 : 10_000, seed: 11))
         progress.note("seed scenario")

@@ -8,12 +8,14 @@ struct DragCommand {
     /// The command's `--help`.
     static let help = """
         spring-bench drag [--springs 10000,100000,1000000] [--kernel float,fixed] [--springs-kind default,corpus]
-                          [--modes storage,handles,half,one-percent,calls] [--repeats R] [--format table|json|csv]
-                          [--output DIR] [--quick]
+                          [--path drag,slow] [--modes storage,handles,half,one-percent,calls] [--repeats R]
+                          [--format table|json|csv] [--output DIR] [--quick]
 
           N springs whose targets move every frame along a pointer's path (each spring's own anchor plus
-          one of 16 offsets, swinging 10-160 pt at 1 Hz in 16 phases: up to 1000 pt/s, so springs lag,
-          catch up and swing as under a finger, and not all in step),
+          one of 16 offsets in 16 phases at 1 Hz: `drag` swings 40-190 pt, 250-1200 pt/s at full speed, so
+          springs lag, catch up and swing as under a finger; `slow` swings 10-160 pt, and its slowest
+          springs come within their tolerance near the turns, rest, and are woken by the next frame's
+          retarget, about 1 % of the springs a frame),
           tolerance 0.5, stepped at 60 Hz. The springs are the default spring (tension 342, friction 30)
           or 64 configurations drawn as the settle corpus draws them (tension 10-5000 and damping ratio
           0.01-30 log-uniform, mass 0.25-4), so rests come due and are predicted as a real drag makes them.
@@ -52,6 +54,8 @@ struct DragCommand {
         var kernel: String
         var springs: Int
         var springKind: String
+        /// "drag" (40-190 pt swings) or "slow" (10-160 pt); nil in runs written before the paths.
+        var path: String?
         var mode: String
         var retargetedPerFrame: Int
         /// ns per spring-frame of the plain step and of the mode (retargets and step).
@@ -74,6 +78,7 @@ struct DragCommand {
     var sizes: [Int]
     var kernels: [String]
     var kinds: [String]
+    var paths = ["drag"]
     var modes: [Mode]
     var timer: FrameTimer
     var format: OutputFormat
@@ -105,6 +110,8 @@ struct DragCommand {
             modes.append(mode)
         }
         self.modes = modes
+        paths = arguments.list("path") ?? ["drag"]
+        for path in paths where path != "drag" && path != "slow" { throw .usage("--path takes drag and slow, got \(printable(path))") }
         timer = FrameTimer(repeats: try arguments.int("repeats", in: 2...1000) ?? (quick ? 5 : 9), secondsPerRepeat: 0.02)
         format = try outputFormat(&arguments)
         output = arguments.string("output")
@@ -124,13 +131,15 @@ struct DragCommand {
 
     func measure(progress: Progress, noise: NoiseMeter? = nil) throws -> [Row] {
         var rows: [Row] = []
-        for kernel in kernels {
-            for kind in kinds {
-                for springs in sizes {
-                    progress.update("drag: \(kernel) \(kind) \(springs) springs")
-                    rows += kernel == "float"
-                        ? try Self.measure(Float32Lanes.self, springs: springs, kind: kind, modes: modes, timer: timer, noise: noise, value: { Float($0) })
-                        : try Self.measure(Q16Lanes.self, springs: springs, kind: kind, modes: modes, timer: timer, noise: noise, value: { Q16($0)! })
+        for path in paths {
+            for kernel in kernels {
+                for kind in kinds {
+                    for springs in sizes {
+                        progress.update("drag: \(path) \(kernel) \(kind) \(springs) springs")
+                        rows += kernel == "float"
+                            ? try Self.measure(Float32Lanes.self, springs: springs, kind: kind, path: path, modes: modes, timer: timer, noise: noise, value: { Float($0) })
+                            : try Self.measure(Q16Lanes.self, springs: springs, kind: kind, path: path, modes: modes, timer: timer, noise: noise, value: { Q16($0)! })
+                    }
                 }
             }
         }
@@ -154,14 +163,14 @@ struct DragCommand {
 
     /// The pointer's offset for group `group` (of 16) at `frame`: 10-160 pt at 1 Hz, each group in
     /// its own phase.
-    static func offset(group: Int, frame: Int) -> Double {
-        let amplitude = Double(10 + 10 * group)
+    static func offset(group: Int, frame: Int, least: Double) -> Double {
+        let amplitude = least + Double(10 * group)
         return amplitude * sin(2 * Double.pi * (Double(frame) / 60 + Double(group * 5) / 16))
     }
 
     /// Every mode of one size, format and kind, each timed against the plain step in interleaved rounds.
     static func measure<Lanes: SpringLaneArithmetic>(
-        _ lanes: Lanes.Type, springs count: Int, kind: String, modes: [Mode], timer: FrameTimer, noise: NoiseMeter?,
+        _ lanes: Lanes.Type, springs count: Int, kind: String, path: String, modes: [Mode], timer: FrameTimer, noise: NoiseMeter?,
         value: @escaping (Double) -> Lanes.Value
     ) throws -> [Row] {
         let dt = 1.0 / 60
@@ -199,14 +208,18 @@ struct DragCommand {
             frame: { try plainBank.step(dt: dt) }, isOurs: true)
 
         var rows: [Row] = []
+        // One bank for every mode: each carries on the drag the one before left.
+        let (bank, handles) = try makeBank(plain: false)
+        let least = path == "slow" ? 10.0 : 40.0
+        var frame = 0
         for mode in modes {
-            let (bank, handles) = try makeBank(plain: false)
             let listed = stride(from: 0, to: count, by: mode.stride).map { handles[$0] }
             let listedIDs = stride(from: 0, to: count, by: mode.stride).map { $0 }
             var goals = [Lanes.Value](repeating: value(0), count: mode == .storage ? count : listed.count)
             var ids = [UInt64](repeating: 0, count: count)
             var layout = bank.storageLayout(of: .all)
-            var frame = 0, rests = 0
+            try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: layout, into: $0) }
+            var rests = 0
             var shifts = [Double](repeating: 0, count: 16)
             let laps = FrameLaps(parts: 2, clock: .threadCPU)
             let drag = Contender(
@@ -215,7 +228,7 @@ struct DragCommand {
                     frame += 1
                     laps.start()
                     // The user's part: this frame's targets, in the order the call takes them.
-                    for group in 0..<16 { shifts[group] = offset(group: group, frame: frame) }
+                    for group in 0..<16 { shifts[group] = offset(group: group, frame: frame, least: least) }
                     if mode == .storage {
                         if layout.version != bank.layoutVersion || layout.count != count {
                             layout = bank.storageLayout(of: .all)
@@ -261,7 +274,7 @@ struct DragCommand {
             let ratios = zip(dragSeconds, plainSeconds).map { $0 / $1 }
             let perRetarget = zip(dragSeconds, plainSeconds).map { ($0 - $1) * 1e9 / Double(listed.count) }
             rows.append(Row(
-                kernel: Lanes.formatName, springs: count, springKind: kind, mode: mode.rawValue, retargetedPerFrame: listed.count,
+                kernel: Lanes.formatName, springs: count, springKind: kind, path: path, mode: mode.rawValue, retargetedPerFrame: listed.count,
                 plainNanosecondsPerSpring: Percentiles(plainSeconds).p50 * 1e9 / Double(count),
                 nanosecondsPerSpring: Percentiles(perSpring).p50,
                 nanosecondsPerSpringInterval: Bootstrap.medianInterval(perSpring, confidence: timer.confidence),
@@ -275,11 +288,11 @@ struct DragCommand {
 
     static func table(_ rows: [Row]) -> TextTable {
         var table = TextTable(header: [
-            "kernel", "springs", "kind", "mode", "retargets/frame", "plain ns/spring", "ns/spring", "ratio", "ns/retarget", "rests/frame",
+            "path", "kernel", "springs", "kind", "mode", "retargets/frame", "plain ns/spring", "ns/spring", "ratio", "ns/retarget", "rests/frame",
         ])
         for row in rows {
             table.rows.append([
-                row.kernel, "\(row.springs)", row.springKind, row.mode, "\(row.retargetedPerFrame)",
+                row.path ?? "drag", row.kernel, "\(row.springs)", row.springKind, row.mode, "\(row.retargetedPerFrame)",
                 String(format: "%.3f", row.plainNanosecondsPerSpring), String(format: "%.3f", row.nanosecondsPerSpring),
                 String(format: "%.2f", row.ratio), String(format: "%.2f", row.nanosecondsPerRetarget), String(format: "%.1f", row.restsPerFrame),
             ])
