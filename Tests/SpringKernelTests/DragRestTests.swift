@@ -117,6 +117,7 @@ struct DragRestTests {
             if let reported, reported < expected { early += 1 }
             if reported.map({ $0 > expected + 1 }) ?? true { late += 1 }
         }
+        print("rest after a drag, \(Lanes.formatName), \(door), \(clock) clock: \(judged) springs judged, \(early) early, \(late) more than a frame late")
         #expect(judged >= count / 2, "\(Lanes.formatName) \(door) \(clock): only \(judged) springs judged")
         #expect(early == 0, "\(Lanes.formatName) \(door) \(clock): \(early) of \(judged) rested early")
         #expect(late == 0, "\(Lanes.formatName) \(door) \(clock): \(late) of \(judged) rested more than a frame late")
