@@ -763,10 +763,14 @@ extension SpringLaneArithmetic {
         guard Self.hasScaledLanes else { return }
         // A velocity stored coarser than the API's resolution must still read back in range.
         if scale.velocityShift < 0 { _ = try Self.rescaled(velocity, by: -scale.velocityShift, as: .velocity) }
+        // The whole motion held holds the displacement alone (its norm is the smaller): asked
+        // first, so a motion that fits costs one check; one that does not is blamed on the
+        // displacement if that alone does not fit, else on the velocity.
+        guard !Self.holdsMotion(displacement: displacement, velocity: velocity, target: target, scale: scale, naturalFrequency: naturalFrequency)
+        else { return }
         guard Self.holdsMotion(displacement: displacement, velocity: 0, target: target, scale: scale, naturalFrequency: naturalFrequency)
         else { throw .outOfRange(.displacement) }
-        guard Self.holdsMotion(displacement: displacement, velocity: velocity, target: target, scale: scale, naturalFrequency: naturalFrequency)
-        else { throw .outOfRange(.velocity) }
+        throw .outOfRange(.velocity)
     }
 
     /// Lanes converted to `scale` from a scale `shift` coarser (from the API's patterns: `shift`

@@ -94,6 +94,8 @@ public protocol SpringLaneArithmetic: Sendable {
 
     /// Whether the whole future motion from these stored lanes fits the format: every later step's
     /// lanes and the value target + displacement (always true for formats that cannot saturate).
+    /// A motion it holds with a velocity it must also hold with velocity 0 (the bank checks the
+    /// whole motion first, and the displacement alone only to name what does not fit).
     @_spi(KernelInternals)
     static func holdsMotion(
         displacement: UInt32, velocity: UInt32, target: UInt32, scale: LaneScale, naturalFrequency: Double
