@@ -1,0 +1,259 @@
+import SpringKernel
+
+/// The retargets of moving streams, written since the kernel was last reached: applied in bulk
+/// (in the order they were written) before anything else reaches the kernel, so nothing can tell
+/// them from one call each.
+///
+/// A destination written to a moving stream (an AttachWithSpring whose target moves every frame,
+/// a SpringTo whose destination a gesture moves) only pulls its springs toward the new target:
+/// it starts nothing, sends no state and changes no region, so its kernel calls may wait. A
+/// frame of such writes costs a bulk call instead of a kernel call (and a read of the target,
+/// and a state query) per component.
+///
+/// The queue is flushed by every runtime call that reaches the kernel (the step, a start, a
+/// pause, a removal, a configuration, a retarget that starts a resting stream), and by every read
+/// of ``MotionRuntime/kernel``: the kernel sees the same retargets, in the same order relative to
+/// every other call, as if each had been made when written. Retargets of different springs
+/// commute, and a spring listed twice is retargeted twice, in order, as two calls would.
+///
+/// How a flush calls the kernel:
+/// - When many of the moving springs are queued (a quarter or more, as when everything follows a
+///   pointer), the moving springs' targets are read in storage order, the queued ones written
+///   over theirs (found through their user values, which name their stream slot and component),
+///   and the whole region retargeted in storage order (`retarget(in:to:)`): the kernel leaves a
+///   spring whose target bits are unchanged exactly as it is, and streams the rest. A queued
+///   spring that is not moving (held, or a resting component of a moving stream), or a spring
+///   queued twice, is left to the next way.
+/// - Otherwise, one bulk retarget by handle (`retarget(_:to:)` with buffers).
+/// - A bulk call the kernel refuses (a retarget out of the format's range) changes nothing; the
+///   retargets are then made one call each, each refused one ignored, as when each was a call.
+final class RetargetQueue {
+    /// The runtime's kernel.
+    let bank: SpringBank<Float32Lanes>
+    /// The runtime whose streams queue here, told of a retarget that changed the kernel's layout
+    /// (a resting component of a moving stream woken); nil once it went away (it flushes first).
+    unowned(unsafe) var runtime: MotionRuntime?
+
+    /// The queue: each spring, its target and its user value (stream slot and component), in the
+    /// order written. Raw buffers: an append is a bounds check and three stores.
+    private var springs: UnsafeMutablePointer<SpringHandle>
+    private var targets: UnsafeMutablePointer<Float>
+    private var keys: UnsafeMutablePointer<UInt32>
+    private var count = 0
+    private var capacity: Int
+
+    /// The storage-order pass: the moving region's layout as last read, each of its springs' user
+    /// values, the position of each user value in it (−1: not moving), the goals written over
+    /// the targets, and a stamp per position (the flush that last wrote it).
+    /// Grown as needed, never shrunk: a frame allocates nothing once they are large enough.
+    private var layout: StorageLayout?
+    private var layoutKeys = GrowingBuffer<UInt64>(filling: 0)
+    private var positions = GrowingBuffer<Int32>(filling: -1)
+    private var goals = GrowingBuffer<Float>(filling: 0)
+    private var stamps = GrowingBuffer<UInt32>(filling: 0)
+    private var flushNumber: UInt32 = 0
+    /// The queue entries a storage-order pass leaves to the bulk call by handle.
+    private var leftover: [Int] = []
+    /// The slots of the streams to ask after a flush that moved the kernel's layout (reused).
+    private var slotsToAsk: [Int32] = []
+
+    init(bank: SpringBank<Float32Lanes>) {
+        self.bank = bank
+        capacity = 64
+        springs = .allocate(capacity: capacity)
+        targets = .allocate(capacity: capacity)
+        keys = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        springs.deallocate()
+        targets.deallocate()
+        keys.deallocate()
+        layoutKeys.deallocate()
+        positions.deallocate()
+        goals.deallocate()
+        stamps.deallocate()
+    }
+
+    /// Whether nothing is queued.
+    var isEmpty: Bool {
+        @inline(__always) get { count == 0 }
+    }
+
+    /// Room for `springs` queued springs, so a frame's writes do not grow the buffers.
+    func reserve(springs wanted: Int) {
+        if wanted > capacity { grow(to: wanted) }
+    }
+
+    private func grow(to wanted: Int) {
+        let newCapacity = Swift.max(wanted, 2 * capacity)
+        func moved<T>(_ old: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T> {
+            let new = UnsafeMutablePointer<T>.allocate(capacity: newCapacity)
+            new.moveInitialize(from: old, count: count)
+            old.deallocate()
+            return new
+        }
+        springs = moved(springs)
+        targets = moved(targets)
+        keys = moved(keys)
+        capacity = newCapacity
+    }
+
+    /// Queues the retarget of `spring` to `target` (usable), component `component` of the stream
+    /// in `slot`.
+    @inline(__always)
+    func append(_ spring: SpringHandle, to target: Float, slot: Int, component: Int) {
+        if count == capacity { grow(to: count + 1) }
+        springs[count] = spring
+        targets[count] = target
+        keys[count] = UInt32(truncatingIfNeeded: slot << 2 | component)
+        count += 1
+    }
+
+    /// Applies what is queued, if anything.
+    @inline(__always)
+    func flush() {
+        if count != 0 { apply() }
+    }
+
+    /// Makes every queued retarget in the kernel (see the type's notes), empties the queue, and
+    /// tells the runtime if the kernel's layout moved.
+    @inline(never)
+    private func apply() {
+        let layoutVersion = bank.layoutVersion
+        let inStorageOrder = applyInStorageOrder()
+        if !inStorageOrder { applyByHandle(nil) }
+        var asking: [Int32] = []
+        if bank.layoutVersion != layoutVersion {
+            // A retarget moved a spring to another region: it woke a resting component (or
+            // changed a held one). The streams it may have been are asked, as after a retarget
+            // made at once: after a storage-order pass, those of the springs it left to the call
+            // by handle (a moving spring stays moving); otherwise every stream queued. Their
+            // state stands (each was moving or held, and still is), so no callback is expected.
+            swap(&asking, &slotsToAsk)
+            asking.removeAll(keepingCapacity: true)
+            var last: Int32 = -1
+            func ask(_ entry: Int) {
+                let slot = Int32(truncatingIfNeeded: keys[entry] >> 2)
+                if slot != last { asking.append(slot) }
+                last = slot
+            }
+            if inStorageOrder { for entry in leftover { ask(entry) } } else { for entry in 0..<count { ask(entry) } }
+        }
+        count = 0
+        guard !asking.isEmpty else { return }
+        // Taken out of the queue while the runtime asks (a callback may flush again), and put back.
+        if let runtime { runtime.queuedRetargetsChangedLayout(ofSlots: asking, sinceLayoutVersion: layoutVersion) }
+        asking.removeAll(keepingCapacity: true)
+        if slotsToAsk.isEmpty { swap(&asking, &slotsToAsk) }
+    }
+
+    /// The queued entries `entries` (indices into the queue, in order; nil: all of them) in one
+    /// bulk call by handle, or one call each if the kernel refuses it.
+    private func applyByHandle(_ entries: [Int]?) {
+        if let entries {
+            guard !entries.isEmpty else { return }
+            let handles = entries.map { springs[$0] }, goals = entries.map { targets[$0] }
+            do throws(SpringKernelError) {
+                try bank.retarget(handles, to: goals)
+                return
+            } catch {}
+            // Nothing was changed: one call each, as when each was written.
+            for i in entries { _ = try? bank.retarget(springs[i], to: targets[i]) }
+        } else {
+            do throws(SpringKernelError) {
+                try bank.retarget(UnsafeBufferPointer(start: springs, count: count), to: UnsafeBufferPointer(start: targets, count: count))
+                return
+            } catch {}
+            for i in 0..<count { _ = try? bank.retarget(springs[i], to: targets[i]) }
+        }
+    }
+
+    /// The storage-order pass, when a quarter or more of the moving springs are queued; false
+    /// when it was not taken (then nothing was changed).
+    private func applyInStorageOrder() -> Bool {
+        guard count >= 64, 4 * count >= bank.awakeCount else { return false }
+        let current = bank.storageLayout(of: .moving)
+        let n = current.count
+        guard n > 0 else { return false }
+        if layout != current {
+            // The layout moved (springs started, rested, were held or let go): where each moving
+            // spring is, by its user value.
+            if let old = layout {
+                for i in 0..<old.count where Int(layoutKeys[i]) < positions.count { positions[Int(layoutKeys[i])] = -1 }
+            }
+            layout = nil
+            layoutKeys.reserve(n)
+            guard (try? bank.userValues(in: current, into: layoutKeys.prefix(n))) != nil else { return false }
+            var largest = 0
+            for i in 0..<n { largest = Swift.max(largest, Int(truncatingIfNeeded: layoutKeys[i])) }
+            positions.reserve(largest + 1)
+            for i in 0..<n { positions[Int(truncatingIfNeeded: layoutKeys[i])] = Int32(i) }
+            layout = current
+        }
+        goals.reserve(n)
+        stamps.reserve(n)
+        flushNumber &+= 1
+        if flushNumber == 0 {
+            stamps.fill(0)
+            flushNumber = 1
+        }
+        guard (try? bank.targets(in: current, into: goals.prefix(n))) != nil else { return false }
+        leftover.removeAll(keepingCapacity: true)
+        let stamp = flushNumber
+        var written = 0
+        for i in 0..<count {
+            let key = Int(keys[i])
+            let position = key < positions.count ? Int(positions[key]) : -1
+            // Not moving (held, or a resting component): by handle, after the storage pass. Queued
+            // twice: the first in the storage pass, the later ones by handle after it, in order.
+            guard position >= 0, stamps[position] != stamp else {
+                leftover.append(i)
+                continue
+            }
+            stamps[position] = stamp
+            goals[position] = targets[i]
+            written += 1
+        }
+        // Refused (nothing changed): everything by handle, in order.
+        if written > 0, (try? bank.retarget(in: current, to: UnsafeBufferPointer(goals.prefix(n)))) == nil { return false }
+        applyByHandle(leftover)
+        return true
+    }
+}
+
+/// A buffer that grows (doubling, new elements set to a fill value) and never shrinks.
+struct GrowingBuffer<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    let fillValue: Element
+
+    init(filling fillValue: Element) {
+        self.fillValue = fillValue
+        base = .allocate(capacity: 1)
+    }
+
+    /// At least `wanted` elements.
+    mutating func reserve(_ wanted: Int) {
+        guard wanted > count else { return }
+        let newCount = Swift.max(wanted, 2 * count)
+        let new = UnsafeMutablePointer<Element>.allocate(capacity: newCount)
+        new.moveInitialize(from: base, count: count)
+        (new + count).initialize(repeating: fillValue, count: newCount - count)
+        base.deallocate()
+        base = new
+        count = newCount
+    }
+
+    subscript(i: Int) -> Element {
+        @inline(__always) get { base[i] }
+        @inline(__always) nonmutating set { base[i] = newValue }
+    }
+
+    /// The first `n` elements (n ≤ count).
+    func prefix(_ n: Int) -> UnsafeMutableBufferPointer<Element> { UnsafeMutableBufferPointer(start: base, count: n) }
+
+    func fill(_ value: Element) { base.update(repeating: value, count: count) }
+
+    func deallocate() { base.deallocate() }
+}
