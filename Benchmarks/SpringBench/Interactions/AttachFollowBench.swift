@@ -72,7 +72,9 @@ final class AttachFollowBench {
     final class Case {
         let isMoving: Bool
         let runtime: MotionRuntime
-        @exclusivity(unchecked) var targets: ContiguousArray<ReactiveProperty<CGPoint>> = []
+        /// The target elements' positions, unmanaged (``attaches`` keeps them alive): the harness
+        /// reaches each without reference counting, so its writes time the layer, not the loop.
+        @exclusivity(unchecked) var targets: ContiguousArray<Unmanaged<ReactiveProperty<CGPoint>>> = []
         @exclusivity(unchecked) var homes: ContiguousArray<CGPoint> = []
         var attaches: [AttachWithSpring] = []
         @exclusivity(unchecked) var shifts = ContiguousArray<CGPoint>(repeating: .zero, count: 16)
@@ -99,7 +101,7 @@ final class AttachFollowBench {
                 if !moving { attach.springConfiguration.value = still }
                 try runtime.add(attach)
                 attaches.append(attach)
-                targets.append(target.position)
+                targets.append(.passUnretained(target.position))
                 homes.append(home)
             }
         }
@@ -117,7 +119,8 @@ final class AttachFollowBench {
                         shifts.withUnsafeBufferPointer { shifts in
                             for i in 0..<targets.count {
                                 let home = homes[i], shift = shifts[i & 15]
-                                targets[i].value = CGPoint(x: home.x + shift.x, y: home.y + shift.y)
+                                let position = CGPoint(x: home.x + shift.x, y: home.y + shift.y)
+                                targets[i]._withUnsafeGuaranteedRef { $0.value = position }
                             }
                         }
                     }
