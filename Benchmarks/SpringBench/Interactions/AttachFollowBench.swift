@@ -94,7 +94,10 @@ final class AttachFollowBench {
             attaches.reserveCapacity(elements)
             for i in 0..<elements {
                 let home = CGPoint(x: Double(i % 100) * 12, y: Double(i / 100) * 12)
-                let shift = AttachFollowBench.offset(group: i & 15, frame: 0)
+                // The still case starts each element away from its target in both components (frame
+                // 7 of the path: no group's offset has a zero component there, so no spring starts
+                // at rest and every one moves on every frame, as in the moving case).
+                let shift = AttachFollowBench.offset(group: i & 15, frame: moving ? 0 : 7)
                 let target = MotionElement(position: moving ? CGPoint(x: home.x + shift.x, y: home.y + shift.y) : home)
                 let element = MotionElement(position: moving ? home : CGPoint(x: home.x + shift.x, y: home.y + shift.y))
                 let attach = AttachWithSpring(position: element.position, to: target.position, springSource: springSource)
