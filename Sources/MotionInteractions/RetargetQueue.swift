@@ -36,26 +36,33 @@ final class RetargetQueue {
 
     /// The queue: each spring, its target and its user value (stream slot and component), in the
     /// order written. Raw buffers: an append is a bounds check and three stores.
-    private var springs: UnsafeMutablePointer<SpringHandle>
-    private var targets: UnsafeMutablePointer<Float>
-    private var keys: UnsafeMutablePointer<UInt32>
-    private var count = 0
-    private var capacity: Int
+    // Every stored property is read and written in single statements, never across a call out
+    // of the queue but the kernel's: no runtime exclusivity check is needed (it would be paid
+    // per entry in the loops).
+    @exclusivity(unchecked) private var springs: UnsafeMutablePointer<SpringHandle>
+    @exclusivity(unchecked) private var targets: UnsafeMutablePointer<Float>
+    @exclusivity(unchecked) private var keys: UnsafeMutablePointer<UInt32>
+    @exclusivity(unchecked) private var count = 0
+    @exclusivity(unchecked) private var capacity: Int
 
-    /// The storage-order pass: the moving region's layout as last read, each of its springs' user
-    /// values, the position of each user value in it (−1: not moving), the goals written over
-    /// the targets, and a stamp per position (the flush that last wrote it).
-    /// Grown as needed, never shrunk: a frame allocates nothing once they are large enough.
-    private var layout: StorageLayout?
-    private var layoutKeys = GrowingBuffer<UInt64>(filling: 0)
-    private var positions = GrowingBuffer<Int32>(filling: -1)
-    private var goals = GrowingBuffer<Float>(filling: 0)
-    private var stamps = GrowingBuffer<UInt32>(filling: 0)
-    private var flushNumber: UInt32 = 0
+    /// The storage-order pass: the moving region's layout as last read and each of its springs'
+    /// user values; where each user value was when ``positions`` was last built (a hint, checked
+    /// against ``layoutKeys`` at each use: a rest or a start moves only a few springs, so it is
+    /// rebuilt only when many hints are wrong); the position found for each queued entry; the
+    /// goals written over the targets. Grown as needed, never shrunk: a frame allocates nothing
+    /// once they are large enough.
+    @exclusivity(unchecked) private var layout: StorageLayout?
+    @exclusivity(unchecked) private var layoutKeys = GrowingBuffer<UInt64>(filling: 0)
+    @exclusivity(unchecked) private var positions = GrowingBuffer<Int32>(filling: -1)
+    @exclusivity(unchecked) private var positionsLayout: StorageLayout?
+    @exclusivity(unchecked) private var found = GrowingBuffer<Int32>(filling: -1)
+    @exclusivity(unchecked) private var goals = GrowingBuffer<Float>(filling: 0)
+    /// Marks a position taken in ``layoutKeys`` during a pass (user values use the low 32 bits).
+    private static var taken: UInt64 { 1 << 63 }
     /// The queue entries a storage-order pass leaves to the bulk call by handle.
-    private var leftover: [Int] = []
+    @exclusivity(unchecked) private var leftover: [Int] = []
     /// The slots of the streams to ask after a flush that moved the kernel's layout (reused).
-    private var slotsToAsk: [Int32] = []
+    @exclusivity(unchecked) private var slotsToAsk: [Int32] = []
 
     init(bank: SpringBank<Float32Lanes>) {
         self.bank = bank
@@ -71,8 +78,8 @@ final class RetargetQueue {
         keys.deallocate()
         layoutKeys.deallocate()
         positions.deallocate()
+        found.deallocate()
         goals.deallocate()
-        stamps.deallocate()
     }
 
     /// Whether nothing is queued.
@@ -177,41 +184,37 @@ final class RetargetQueue {
         let n = current.count
         guard n > 0 else { return false }
         if layout != current {
-            // The layout moved (springs started, rested, were held or let go): where each moving
-            // spring is, by its user value.
-            if let old = layout {
-                for i in 0..<old.count where Int(layoutKeys[i]) < positions.count { positions[Int(layoutKeys[i])] = -1 }
-            }
             layout = nil
             layoutKeys.reserve(n)
             guard (try? bank.userValues(in: current, into: layoutKeys.prefix(n))) != nil else { return false }
+            layout = current
+        }
+        found.reserve(count)
+        var misplaced = findPositions(layoutCount: n)
+        if misplaced > count / 16, positionsLayout != current {
+            // Many hints were wrong (the first flush, or many springs started or rested since the
+            // table was built): where each moving spring is now, and the entries found again.
+            clearTaken()
             var largest = 0
             for i in 0..<n { largest = Swift.max(largest, Int(truncatingIfNeeded: layoutKeys[i])) }
             positions.reserve(largest + 1)
-            for i in 0..<n { positions[Int(truncatingIfNeeded: layoutKeys[i])] = Int32(i) }
-            layout = current
+            for i in 0..<n { positions[Int(truncatingIfNeeded: layoutKeys[i])] = Int32(truncatingIfNeeded: i) }
+            positionsLayout = current
+            misplaced = findPositions(layoutCount: n)
         }
+        clearTaken()
         goals.reserve(n)
-        stamps.reserve(n)
-        flushNumber &+= 1
-        if flushNumber == 0 {
-            stamps.fill(0)
-            flushNumber = 1
-        }
         guard (try? bank.targets(in: current, into: goals.prefix(n))) != nil else { return false }
         leftover.removeAll(keepingCapacity: true)
-        let stamp = flushNumber
         var written = 0
         for i in 0..<count {
-            let key = Int(keys[i])
-            let position = key < positions.count ? Int(positions[key]) : -1
-            // Not moving (held, or a resting component): by handle, after the storage pass. Queued
-            // twice: the first in the storage pass, the later ones by handle after it, in order.
-            guard position >= 0, stamps[position] != stamp else {
+            let position = Int(found[i])
+            // Not found among the moving springs (held, a resting component, or moved since the
+            // table was built), or queued again: by handle, after the storage pass, in order.
+            guard position >= 0 else {
                 leftover.append(i)
                 continue
             }
-            stamps[position] = stamp
             goals[position] = targets[i]
             written += 1
         }
@@ -219,6 +222,38 @@ final class RetargetQueue {
         if written > 0, (try? bank.retarget(in: current, to: UnsafeBufferPointer(goals.prefix(n)))) == nil { return false }
         applyByHandle(leftover)
         return true
+    }
+
+    /// Finds each queued entry's position in the layout (``found``: −1 when its spring is not
+    /// where the table says, or was found for an earlier entry), marking the positions taken in
+    /// ``layoutKeys``; returns how many were not where the table says.
+    private func findPositions(layoutCount n: Int) -> Int {
+        var misplaced = 0
+        let taken = Self.taken
+        for i in 0..<count {
+            let key = Int(keys[i])
+            let hint = key < positions.count ? Int(positions[key]) : -1
+            guard hint >= 0, hint < n else {
+                found[i] = -1
+                misplaced += 1
+                continue
+            }
+            let there = layoutKeys[hint]
+            if there == UInt64(key) {
+                layoutKeys[hint] = there | taken
+                found[i] = Int32(truncatingIfNeeded: hint)
+            } else {
+                // Taken already: the same spring queued again (its later retargets follow).
+                found[i] = -1
+                if there != UInt64(key) | taken { misplaced += 1 }
+            }
+        }
+        return misplaced
+    }
+
+    /// Clears the marks ``findPositions(layoutCount:)`` left in ``layoutKeys``.
+    private func clearTaken() {
+        for i in 0..<count where found[i] >= 0 { layoutKeys[Int(found[i])] &= ~Self.taken }
     }
 }
 
