@@ -1,3 +1,4 @@
+import Foundation
 import SpringKernel
 
 /// One connected spring stream: its kernel springs (one per component), its place in the
@@ -162,7 +163,9 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     /// Follows the spring's destination and configuration.
     func observeSpring() {
         guard let spring else { return }
-        let destination = DestinationObservation(self)
+        let destination: Observation<T> = T.self == CGPoint.self
+            ? unsafeBitCast(PointDestinationObservation(unsafeDowncast(self, to: TypedSpringConnection<CGPoint>.self)), to: Observation<T>.self)
+            : DestinationObservation(self)
         spring.destination.add(destination)
         destinationObservation = destination
         let configuration = ConfigurationObservation(self)
@@ -234,17 +237,37 @@ private final class DestinationObservation<T: SpringAnimatable>: Observation<T> 
     }
 
     override func receive(_ destination: T) {
-        let components = destination.springComponents
-        let queued = connection._withUnsafeGuaranteedRef { connection -> Bool? in
-            guard connection.isConnected else { return nil }
-            // A moving stream's retarget waits for the runtime's next call to the kernel, made in
-            // bulk with the frame's others (``RetargetQueue``); a resting one starts at once.
-            return connection.runtimeReference._withUnsafeGuaranteedRef { $0.queueRetarget(connection, to: components) }
-        }
-        guard queued == false else { return }
-        let connection = connection.takeUnretainedValue()
-        connection.runtime.retarget(connection, to: components)
+        retargetStream(connection, to: destination.springComponents)
     }
+}
+
+/// ``DestinationObservation`` for a `CGPoint` destination (every position attachment: an
+/// AttachWithSpring, a SpringTo of a position): not generic, so a destination written every
+/// frame reaches the queue with no witness call.
+private final class PointDestinationObservation: Observation<CGPoint> {
+    let connection: Unmanaged<TypedSpringConnection<CGPoint>>
+
+    init(_ connection: TypedSpringConnection<CGPoint>) {
+        self.connection = .passUnretained(connection)
+    }
+
+    override func receive(_ destination: CGPoint) {
+        retargetStream(connection, to: destination.springComponents)
+    }
+}
+
+/// A destination written to a stream: a moving stream's retarget waits for the runtime's next
+/// call to the kernel, made in bulk with the frame's others (``RetargetQueue``); a resting one
+/// starts at once.
+@inline(__always)
+private func retargetStream<T>(_ connection: Unmanaged<TypedSpringConnection<T>>, to components: SIMD4<Float>) {
+    let queued = connection._withUnsafeGuaranteedRef { connection -> Bool? in
+        guard connection.isConnected else { return nil }
+        return connection.runtimeReference._withUnsafeGuaranteedRef { $0.queueRetarget(connection, to: components) }
+    }
+    guard queued == false else { return }
+    let connection = connection.takeUnretainedValue()
+    connection.runtime.retarget(connection, to: components)
 }
 
 /// A spring stream's observer of its spring's configuration: reconfigures the springs.
