@@ -178,6 +178,7 @@ extension MotionRuntime {
                 queue.append(handles[component], to: destination[component], slot: slot, component: component)
             }
         }
+        queue.noteStream(slot: slot)
         // What the snapshot knew of the stream's rests is forgotten, as after any change (a
         // rested component retargeted moves again).
         frameSnapshot.forgetRests(ofSlot: connection.slot)

@@ -55,10 +55,12 @@ final class RetargetQueue {
     @exclusivity(unchecked) private var layoutKeys = GrowingBuffer<UInt64>(filling: 0)
     @exclusivity(unchecked) private var positions = GrowingBuffer<Int32>(filling: -1)
     @exclusivity(unchecked) private var positionsLayout: StorageLayout?
-    @exclusivity(unchecked) private var found = GrowingBuffer<Int32>(filling: -1)
     @exclusivity(unchecked) private var goals = GrowingBuffer<Float>(filling: 0)
-    /// Marks a position taken in ``layoutKeys`` during a pass (user values use the low 32 bits).
-    private static var taken: UInt64 { 1 << 63 }
+    /// A byte per stream slot: set while the stream has retargets queued. A stream queued again
+    /// before a flush sets ``hasRepeats``: its springs are retargeted twice, in order, which the
+    /// storage-order pass (one target per spring) cannot do, so that flush goes by handle.
+    @exclusivity(unchecked) private var queuedStreams = GrowingBuffer<UInt8>(filling: 0)
+    @exclusivity(unchecked) private var hasRepeats = false
     /// The queue entries a storage-order pass leaves to the bulk call by handle.
     @exclusivity(unchecked) private var leftover: [Int] = []
     /// The slots of the streams to ask after a flush that moved the kernel's layout (reused).
@@ -78,8 +80,8 @@ final class RetargetQueue {
         keys.deallocate()
         layoutKeys.deallocate()
         positions.deallocate()
-        found.deallocate()
         goals.deallocate()
+        queuedStreams.deallocate()
     }
 
     /// Whether nothing is queued.
@@ -117,6 +119,14 @@ final class RetargetQueue {
         count += 1
     }
 
+    /// Notes that the stream in `slot` queued its retargets (after appending them).
+    @inline(__always)
+    func noteStream(slot: Int) {
+        if slot >= queuedStreams.count { queuedStreams.reserve(slot + 1) }
+        if queuedStreams[slot] != 0 { hasRepeats = true }
+        queuedStreams[slot] = 1
+    }
+
     /// Applies what is queued, if anything.
     @inline(__always)
     func flush() {
@@ -128,8 +138,10 @@ final class RetargetQueue {
     @inline(never)
     private func apply() {
         let layoutVersion = bank.layoutVersion
-        let inStorageOrder = applyInStorageOrder()
+        let inStorageOrder = !hasRepeats && applyInStorageOrder()
         if !inStorageOrder { applyByHandle(nil) }
+        for i in 0..<count { queuedStreams[Int(keys[i] >> 2)] = 0 }
+        hasRepeats = false
         var asking: [Int32] = []
         if bank.layoutVersion != layoutVersion {
             // A retarget moved a spring to another region: it woke a resting component (or
@@ -176,8 +188,8 @@ final class RetargetQueue {
         }
     }
 
-    /// The storage-order pass, when a quarter or more of the moving springs are queued; false
-    /// when it was not taken (then nothing was changed).
+    /// The storage-order pass, when a quarter or more of the moving springs are queued (and no
+    /// stream was queued twice); false when it was not taken (then nothing was changed).
     private func applyInStorageOrder() -> Bool {
         guard count >= 64, 4 * count >= bank.awakeCount else { return false }
         let current = bank.storageLayout(of: .moving)
@@ -189,71 +201,48 @@ final class RetargetQueue {
             guard (try? bank.userValues(in: current, into: layoutKeys.prefix(n))) != nil else { return false }
             layout = current
         }
-        found.reserve(count)
-        var misplaced = findPositions(layoutCount: n)
-        if misplaced > count / 16, positionsLayout != current {
-            // Many hints were wrong (the first flush, or many springs started or rested since the
-            // table was built): where each moving spring is now, and the entries found again.
-            clearTaken()
+        goals.reserve(n)
+        guard (try? bank.targets(in: current, into: goals.prefix(n))) != nil else { return false }
+        // Each queued spring's goal written where the table says it is, if it is there.
+        leftover.removeAll(keepingCapacity: true)
+        var written = 0
+        for i in 0..<count {
+            let key = Int(keys[i])
+            let hint = key < positions.count ? Int(positions[key]) : -1
+            guard hint >= 0, hint < n, layoutKeys[hint] == UInt64(key) else {
+                leftover.append(i)
+                continue
+            }
+            goals[hint] = targets[i]
+            written += 1
+        }
+        if leftover.count > count / 16, positionsLayout != current {
+            // Many were not where the table says (the first flush, or many springs started or
+            // rested since it was built): where each moving spring is now, and those found again.
             var largest = 0
             for i in 0..<n { largest = Swift.max(largest, Int(truncatingIfNeeded: layoutKeys[i])) }
             positions.reserve(largest + 1)
             for i in 0..<n { positions[Int(truncatingIfNeeded: layoutKeys[i])] = Int32(truncatingIfNeeded: i) }
             positionsLayout = current
-            misplaced = findPositions(layoutCount: n)
-        }
-        clearTaken()
-        goals.reserve(n)
-        guard (try? bank.targets(in: current, into: goals.prefix(n))) != nil else { return false }
-        leftover.removeAll(keepingCapacity: true)
-        var written = 0
-        for i in 0..<count {
-            let position = Int(found[i])
-            // Not found among the moving springs (held, a resting component, or moved since the
-            // table was built), or queued again: by handle, after the storage pass, in order.
-            guard position >= 0 else {
-                leftover.append(i)
-                continue
+            var kept = 0
+            for j in 0..<leftover.count {
+                let i = leftover[j], key = Int(keys[i])
+                let hint = key < positions.count ? Int(positions[key]) : -1
+                if hint >= 0, hint < n, layoutKeys[hint] == UInt64(key) {
+                    goals[hint] = targets[i]
+                    written += 1
+                } else {
+                    leftover[kept] = i
+                    kept += 1
+                }
             }
-            goals[position] = targets[i]
-            written += 1
+            leftover.removeLast(leftover.count - kept)
         }
-        // Refused (nothing changed): everything by handle, in order.
+        // Not among the moving springs (held, or a resting component): by handle, after the
+        // storage pass, in order. Refused (nothing changed): everything by handle, in order.
         if written > 0, (try? bank.retarget(in: current, to: UnsafeBufferPointer(goals.prefix(n)))) == nil { return false }
         applyByHandle(leftover)
         return true
-    }
-
-    /// Finds each queued entry's position in the layout (``found``: −1 when its spring is not
-    /// where the table says, or was found for an earlier entry), marking the positions taken in
-    /// ``layoutKeys``; returns how many were not where the table says.
-    private func findPositions(layoutCount n: Int) -> Int {
-        var misplaced = 0
-        let taken = Self.taken
-        for i in 0..<count {
-            let key = Int(keys[i])
-            let hint = key < positions.count ? Int(positions[key]) : -1
-            guard hint >= 0, hint < n else {
-                found[i] = -1
-                misplaced += 1
-                continue
-            }
-            let there = layoutKeys[hint]
-            if there == UInt64(key) {
-                layoutKeys[hint] = there | taken
-                found[i] = Int32(truncatingIfNeeded: hint)
-            } else {
-                // Taken already: the same spring queued again (its later retargets follow).
-                found[i] = -1
-                if there != UInt64(key) | taken { misplaced += 1 }
-            }
-        }
-        return misplaced
-    }
-
-    /// Clears the marks ``findPositions(layoutCount:)`` left in ``layoutKeys``.
-    private func clearTaken() {
-        for i in 0..<count where found[i] >= 0 { layoutKeys[Int(found[i])] &= ~Self.taken }
     }
 }
 
