@@ -185,14 +185,12 @@ extension MotionRuntime {
         return true
     }
 
-    /// A flush of the retarget queue moved the kernel's layout: the streams in `slots` are asked,
-    /// as after any change of their springs (see ``RetargetQueue``).
-    func queuedRetargetsChangedLayout(ofSlots slots: [Int32], sinceLayoutVersion layoutVersion: UInt64) {
-        for slot in slots {
-            guard Int(slot) < streamSlots.count, let entry = streamSlots[Int(slot)] else { continue }
-            // Retained for the call: a callback may disconnect it.
-            springsChanged(of: entry.takeUnretainedValue(), sinceLayoutVersion: layoutVersion)
-        }
+    /// Debug builds: after a flush of the retarget queue, the queued stream in `slot` still has a
+    /// spring awake, so its state `.active` stands (see ``RetargetQueue``).
+    func checkQueuedStreamAwake(slot: Int) {
+        guard slot < streamSlots.count, let entry = streamSlots[slot] else { return }
+        let connection = entry.takeUnretainedValue()
+        assert(!connection.isActive || isAwake(connection), "a queued retarget stopped a moving stream")
     }
 
     /// Whether every one of the stream's springs is at rest in the kernel and none is held.

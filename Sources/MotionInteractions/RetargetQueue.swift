@@ -30,8 +30,8 @@ import SpringKernel
 final class RetargetQueue {
     /// The runtime's kernel.
     let bank: SpringBank<Float32Lanes>
-    /// The runtime whose streams queue here, told of a retarget that changed the kernel's layout
-    /// (a resting component of a moving stream woken); nil once it went away (it flushes first).
+    /// The runtime whose streams queue here (debug builds check its streams after a flush); nil
+    /// once it went away (it flushes first).
     unowned(unsafe) var runtime: MotionRuntime?
 
     /// The queue: each spring, its target and its user value (stream slot and component), in the
@@ -63,8 +63,6 @@ final class RetargetQueue {
     @exclusivity(unchecked) private var hasRepeats = false
     /// The queue entries a storage-order pass leaves to the bulk call by handle.
     @exclusivity(unchecked) private var leftover: [Int] = []
-    /// The slots of the streams to ask after a flush that moved the kernel's layout (reused).
-    @exclusivity(unchecked) private var slotsToAsk: [Int32] = []
 
     init(bank: SpringBank<Float32Lanes>) {
         self.bank = bank
@@ -133,38 +131,21 @@ final class RetargetQueue {
         if count != 0 { apply() }
     }
 
-    /// Makes every queued retarget in the kernel (see the type's notes), empties the queue, and
-    /// tells the runtime if the kernel's layout moved.
+    /// Makes every queued retarget in the kernel (see the type's notes), and empties the queue.
     @inline(never)
     private func apply() {
-        let layoutVersion = bank.layoutVersion
-        let inStorageOrder = !hasRepeats && applyInStorageOrder()
-        if !inStorageOrder { applyByHandle(nil) }
+        if hasRepeats || !applyInStorageOrder() { applyByHandle(nil) }
+        // The streams are not asked again, as after other changes of their springs: no retarget
+        // here can change one's state. Each queued stream had a spring awake (its last state sent
+        // was `.active`, and no step was taken since), and a retarget leaves an awake spring
+        // awake (a moving one moving, a held one held); it may wake a resting component, which
+        // leaves the stream active. (Checked in debug builds.)
+        #if DEBUG
+        if let runtime { for i in 0..<count { runtime.checkQueuedStreamAwake(slot: Int(keys[i] >> 2)) } }
+        #endif
         for i in 0..<count { queuedStreams[Int(keys[i] >> 2)] = 0 }
         hasRepeats = false
-        var asking: [Int32] = []
-        if bank.layoutVersion != layoutVersion {
-            // A retarget moved a spring to another region: it woke a resting component (or
-            // changed a held one). The streams it may have been are asked, as after a retarget
-            // made at once: after a storage-order pass, those of the springs it left to the call
-            // by handle (a moving spring stays moving); otherwise every stream queued. Their
-            // state stands (each was moving or held, and still is), so no callback is expected.
-            swap(&asking, &slotsToAsk)
-            asking.removeAll(keepingCapacity: true)
-            var last: Int32 = -1
-            func ask(_ entry: Int) {
-                let slot = Int32(truncatingIfNeeded: keys[entry] >> 2)
-                if slot != last { asking.append(slot) }
-                last = slot
-            }
-            if inStorageOrder { for entry in leftover { ask(entry) } } else { for entry in 0..<count { ask(entry) } }
-        }
         count = 0
-        guard !asking.isEmpty else { return }
-        // Taken out of the queue while the runtime asks (a callback may flush again), and put back.
-        if let runtime { runtime.queuedRetargetsChangedLayout(ofSlots: asking, sinceLayoutVersion: layoutVersion) }
-        asking.removeAll(keepingCapacity: true)
-        if slotsToAsk.isEmpty { swap(&asking, &slotsToAsk) }
     }
 
     /// The queued entries `entries` (indices into the queue, in order; nil: all of them) in one
