@@ -173,7 +173,9 @@ final class RetargetQueue {
     /// stream was queued twice); false when it was not taken (then nothing was changed).
     private func applyInStorageOrder() -> Bool {
         guard count >= 64, 4 * count >= bank.awakeCount else { return false }
-        let current = bank.storageLayout(of: .moving)
+        // Every spring when a quarter or more of the bank is queued (a resting component a
+        // retarget wakes is written in the pass too), else the moving ones.
+        let current = bank.storageLayout(of: 4 * count >= bank.count ? .all : .moving)
         let n = current.count
         guard n > 0 else { return false }
         if layout != current {
