@@ -257,6 +257,7 @@ extension MotionRuntime {
             guard !isAwake(connection) else { return }
         }
         connection.isActive = false
+        retargets.setActive(false, slot: slot)
         activeConnectionCount -= 1
         connection.deliverState(.atRest)
     }
