@@ -45,17 +45,15 @@ final class RetargetQueue {
     @exclusivity(unchecked) private var count = 0
     @exclusivity(unchecked) private var capacity: Int
 
-    /// The storage-order pass: the moving region's layout as last read and each of its springs'
-    /// user values; where each user value was when ``positions`` was last built (a hint, checked
-    /// against ``layoutKeys`` at each use: a rest or a start moves only a few springs, so it is
-    /// rebuilt only when many hints are wrong); the position found for each queued entry; the
-    /// goals written over the targets. Grown as needed, never shrunk: a frame allocates nothing
-    /// once they are large enough.
+    /// The storage-order pass: the layout as last read and each of its springs' user values (its
+    /// stream slot and component); the goals, the layout's targets with the queued ones written
+    /// over them; and each queued spring's goal by user value (NaN: none queued; a usable target
+    /// is never NaN), written as it is queued. Grown as needed, never shrunk: a frame allocates
+    /// nothing once they are large enough.
     @exclusivity(unchecked) private var layout: StorageLayout?
     @exclusivity(unchecked) private var layoutKeys = GrowingBuffer<UInt64>(filling: 0)
-    @exclusivity(unchecked) private var positions = GrowingBuffer<Int32>(filling: -1)
-    @exclusivity(unchecked) private var positionsLayout: StorageLayout?
     @exclusivity(unchecked) private var goals = GrowingBuffer<Float>(filling: 0)
+    @exclusivity(unchecked) private var queuedGoals = GrowingBuffer<Float>(filling: .nan)
     /// A byte per stream slot: set while the stream has retargets queued. A stream queued again
     /// before a flush sets ``hasRepeats``: its springs are retargeted twice, in order, which the
     /// storage-order pass (one target per spring) cannot do, so that flush goes by handle.
@@ -81,8 +79,8 @@ final class RetargetQueue {
         targets.deallocate()
         keys.deallocate()
         layoutKeys.deallocate()
-        positions.deallocate()
         goals.deallocate()
+        queuedGoals.deallocate()
         queuedStreams.deallocate()
         activeStreams.deallocate()
     }
@@ -116,9 +114,12 @@ final class RetargetQueue {
     @inline(__always)
     func append(_ spring: SpringHandle, to target: Float, slot: Int, component: Int) {
         if count == capacity { grow(to: count + 1) }
+        let key = slot << 2 | component
+        if key >= queuedGoals.count { queuedGoals.reserve(key + 1) }
         springs[count] = spring
         targets[count] = target
-        keys[count] = UInt32(truncatingIfNeeded: slot << 2 | component)
+        keys[count] = UInt32(truncatingIfNeeded: key)
+        queuedGoals[key] = target
         count += 1
     }
 
@@ -161,7 +162,10 @@ final class RetargetQueue {
         #if DEBUG
         if let runtime { for i in 0..<count { runtime.checkQueuedStreamAwake(slot: Int(keys[i] >> 2)) } }
         #endif
-        for i in 0..<count { queuedStreams[Int(keys[i] >> 2)] = 0 }
+        for i in 0..<count {
+            queuedStreams[Int(keys[i] >> 2)] = 0
+            queuedGoals[Int(keys[i])] = .nan
+        }
         hasRepeats = false
         count = 0
     }
@@ -204,43 +208,27 @@ final class RetargetQueue {
         }
         goals.reserve(n)
         guard (try? bank.targets(in: current, into: goals.prefix(n))) != nil else { return false }
-        // Each queued spring's goal written where the table says it is, if it is there.
-        leftover.removeAll(keepingCapacity: true)
+        // In storage order: each spring's goal is its queued target if it has one (taken, so a
+        // queued spring left over is one the layout does not hold), else its target.
+        let tableCount = queuedGoals.count
         var written = 0
-        for i in 0..<count {
-            let key = Int(keys[i])
-            let hint = key < positions.count ? Int(positions[key]) : -1
-            guard hint >= 0, hint < n, layoutKeys[hint] == UInt64(key) else {
-                leftover.append(i)
-                continue
+        for position in 0..<n {
+            let key = Int(truncatingIfNeeded: layoutKeys[position])
+            guard key < tableCount else { continue }
+            let goal = queuedGoals[key]
+            if !goal.isNaN {
+                goals[position] = goal
+                queuedGoals[key] = .nan
+                written += 1
             }
-            goals[hint] = targets[i]
-            written += 1
         }
-        if leftover.count > count / 16, positionsLayout != current {
-            // Many were not where the table says (the first flush, or many springs started or
-            // rested since it was built): where each moving spring is now, and those found again.
-            var largest = 0
-            for i in 0..<n { largest = Swift.max(largest, Int(truncatingIfNeeded: layoutKeys[i])) }
-            positions.reserve(largest + 1)
-            for i in 0..<n { positions[Int(truncatingIfNeeded: layoutKeys[i])] = Int32(truncatingIfNeeded: i) }
-            positionsLayout = current
-            var kept = 0
-            for j in 0..<leftover.count {
-                let i = leftover[j], key = Int(keys[i])
-                let hint = key < positions.count ? Int(positions[key]) : -1
-                if hint >= 0, hint < n, layoutKeys[hint] == UInt64(key) {
-                    goals[hint] = targets[i]
-                    written += 1
-                } else {
-                    leftover[kept] = i
-                    kept += 1
-                }
-            }
-            leftover.removeLast(leftover.count - kept)
+        leftover.removeAll(keepingCapacity: true)
+        if written < count {
+            // Queued springs outside the moving region (held, or resting components): by handle,
+            // after the storage pass, in order.
+            for i in 0..<count where !queuedGoals[Int(keys[i])].isNaN { leftover.append(i) }
         }
-        // Not among the moving springs (held, or a resting component): by handle, after the
-        // storage pass, in order. Refused (nothing changed): everything by handle, in order.
+        // Refused (nothing changed): everything by handle, in order.
         if written > 0, (try? bank.retarget(in: current, to: UnsafeBufferPointer(goals.prefix(n)))) == nil { return false }
         applyByHandle(leftover)
         return true
