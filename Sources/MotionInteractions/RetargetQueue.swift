@@ -17,16 +17,21 @@ import SpringKernel
 /// commute, and a spring listed twice is retargeted twice, in order, as two calls would.
 ///
 /// How a flush calls the kernel:
-/// - When many of the moving springs are queued (a quarter or more, as when everything follows a
-///   pointer), the moving springs' targets are read in storage order, the queued ones written
-///   over theirs (found through their user values, which name their stream slot and component),
-///   and the whole region retargeted in storage order (`retarget(in:to:)`): the kernel leaves a
-///   spring whose target bits are unchanged exactly as it is, and streams the rest. A queued
-///   spring that is not moving (held, or a resting component of a moving stream), or a spring
-///   queued twice, is left to the next way.
-/// - Otherwise, one bulk retarget by handle (`retarget(_:to:)` with buffers).
+/// - When many springs are queued (a quarter or more of the moving ones, as when everything
+///   follows a pointer), in storage order: the layout's user values (each spring's stream slot
+///   and component) and targets are read, each queued spring's target written over its own, and
+///   the whole layout retargeted in one call (`retarget(in:to:)`), which leaves a spring whose
+///   target bits are unchanged exactly as it is. The layout is every spring's when a quarter of
+///   the bank is queued, else the moving springs' (a queued spring outside it, held or a resting
+///   component, then goes by handle after the pass).
+/// - Otherwise, or when a stream was queued twice (its springs must be retargeted twice, in
+///   order), one bulk retarget by handle (`retarget(_:to:)` with buffers).
 /// - A bulk call the kernel refuses (a retarget out of the format's range) changes nothing; the
 ///   retargets are then made one call each, each refused one ignored, as when each was a call.
+///
+/// Cost (spring-bench interactions, 10,000 AttachWithSpring elements whose targets move every
+/// frame): the write itself (the property, its observation, the queue) is most of it, bound by
+/// the two objects a write reaches; the flush is a few ns a spring.
 final class RetargetQueue {
     /// The runtime's kernel.
     let bank: SpringBank<Float32Lanes>

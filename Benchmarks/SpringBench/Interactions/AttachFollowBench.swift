@@ -1,4 +1,5 @@
 import BenchStatistics
+import CAllocationCounter
 import Foundation
 import MotionInteractions
 import SpringKernel
@@ -39,6 +40,11 @@ struct AttachFollowReport: Codable {
     /// Streams delivered to per frame (all of them when every spring moves).
     var movingDeliveredPerFrame: Double
     var stillDeliveredPerFrame: Double
+    /// Heap allocations counted during the moving case's timed frames (writes, step and
+    /// delivery), per frame. The layer's own part allocates nothing in steady state; the kernel's
+    /// storage-order retarget and its watch make a few arrays a frame (about 10 at 10,000
+    /// elements, when it was written).
+    var movingAllocationsPerFrame: Double
     var repeats: Int
     var stoppedBy: String
     var clock: TimingClock
@@ -80,7 +86,7 @@ final class AttachFollowBench {
         @exclusivity(unchecked) var shifts = ContiguousArray<CGPoint>(repeating: .zero, count: 16)
         var frame = 0
         let laps = FrameLaps(parts: 3, clock: .threadCPU)
-        var delivered = 0.0, frames = 0.0
+        var delivered = 0.0, frames = 0.0, allocations = 0.0
 
         /// The parts of a frame, as ``laps`` indexes them.
         enum Part: Int { case writes, step, delivery }
@@ -115,6 +121,7 @@ final class AttachFollowBench {
             if isMoving {
                 for group in 0..<16 { shifts[group] = AttachFollowBench.offset(group: group, frame: frame) }
             }
+            let allocated = allocation_counter_allocations()
             laps.start()
             if isMoving {
                 targets.withUnsafeBufferPointer { targets in
@@ -138,17 +145,18 @@ final class AttachFollowBench {
             laps.lap(Part.step.rawValue)
             runtime.deliverFrame()
             laps.lap(Part.delivery.rawValue)
+            allocations += Double(allocation_counter_allocations() - allocated)
             delivered += Double(runtime.lastFrameDeliveryCount)
             frames += 1
         }
 
-        /// The running totals: the parts' seconds, streams delivered to, frames.
-        func tally() -> [Double] { laps.seconds + [delivered, frames] }
+        /// The running totals: the parts' seconds, streams delivered to, frames, allocations.
+        func tally() -> [Double] { laps.seconds + [delivered, frames, allocations] }
     }
 
     /// One repeat's figures, ns per element-frame, from its tally differences.
     struct RepeatFigures {
-        var writes, step, delivery, delivered, frames: Double
+        var writes, step, delivery, delivered, frames, allocations: Double
         /// Above the step: the writes and the delivery.
         var above: Double { writes + delivery }
 
@@ -159,6 +167,7 @@ final class AttachFollowBench {
             step = t[Case.Part.step.rawValue] * perElementFrame
             delivery = t[Case.Part.delivery.rawValue] * perElementFrame
             delivered = t[3] / frames
+            allocations = t[5] / frames
         }
     }
 
@@ -191,6 +200,8 @@ final class AttachFollowBench {
             Contender(frame: { try moving.advance() }, tally: { moving.tally() }),
             Contender(frame: { try still.advance() }, tally: { still.tally() }),
         ]
+        allocation_counter_set_enabled(true)
+        defer { allocation_counter_set_enabled(false) }
         let timing = try timer.measure(
             contenders,
             judgedFigures: { _, tallies in
@@ -215,6 +226,7 @@ final class AttachFollowBench {
             movingTargetWritesNsPerElementFrame: median(m.map(\.writes)), movingDeliveryNsPerElementFrame: median(m.map(\.delivery)),
             movingStepNsPerElementFrame: median(m.map(\.step)), stillStepNsPerElementFrame: median(s.map(\.step)),
             movingDeliveredPerFrame: median(m.map(\.delivered)), stillDeliveredPerFrame: median(s.map(\.delivered)),
+            movingAllocationsPerFrame: m.map { $0.allocations * $0.frames }.reduce(0, +) / max(1, m.map(\.frames).reduce(0, +)),
             repeats: timing.repeats, stoppedBy: timing.stoppedBy, clock: timing.clock,
             samples: ["moving": movingAbove, "still": stillAbove, "ratio": ratios],
             noise: noise?.read(after: "interactions: AttachWithSpring").reasons)

@@ -198,6 +198,7 @@ struct InteractionsReport: Codable {
             point("AttachWithSpring, targets still: above the step, per element-frame (ns)",
                   String(format: "%.1f", a.stillNsPerElementFrame), bounds(a.stillInterval, "%.1f"),
                   String(format: "step %.1f", a.stillStepNsPerElementFrame))
+            point("AttachWithSpring, targets moving: heap allocations per frame", String(format: "%.3f", a.movingAllocationsPerFrame))
             point("AttachWithSpring, moving over still (bound 2.0x)", String(format: "%.2fx", a.movingOverStill),
                   bounds(a.movingOverStillInterval, "%.2f"),
                   "\(a.repeats) repeats (\(a.movingFramesPerRepeat), \(a.stillFramesPerRepeat) frames), stopped by \(a.stoppedBy)")
