@@ -22,6 +22,13 @@ import SpringKernel
 ///    listed in `restedInLastStep` sends `.atRest`; then ``whenAllAtRest(_:)`` actions run if
 ///    nothing moves.
 ///
+/// A destination written to a moving stream (an AttachWithSpring following a moving target, a
+/// SpringTo moved by a gesture) is not sent to the kernel at once: its retargets are queued and
+/// made in one bulk call (storage order when many springs follow, else by handle) before the
+/// runtime's next call to the kernel, the step's or any other, and before any read of
+/// ``kernel``, so nothing can tell them from one call each. A destination written to a resting
+/// stream starts it at once.
+///
 /// The layer never integrates a spring: every value comes from the kernel, and so does whether a
 /// stream moves, rests or is held (its moving springs, rest events, layout version and state);
 /// the layer keeps only what it sent. The kernel is the runtime's own: ``kernel`` reads it, and
