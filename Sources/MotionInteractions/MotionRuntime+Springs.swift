@@ -181,10 +181,7 @@ extension MotionRuntime {
                 queue.append(handles[component], to: destination[component], slot: slot, component: component)
             }
         }
-        queue.noteStream(slot: slot)
-        // What the snapshot knew of the stream's rests is forgotten, as after any change (a
-        // rested component retargeted moves again).
-        frameSnapshot.forgetRests(ofSlot: connection.slot)
+        // What the snapshot knew of the stream's rests is forgotten when the queue is flushed.
         return true
     }
 
@@ -197,8 +194,6 @@ extension MotionRuntime {
         guard queue.isActive(slot: slot), !stepAwaitingDelivery, !isDelivering else { return false }
         if SpringInput.isUsable(destination[0]) { queue.append(x, to: destination[0], slot: slot, component: 0) }
         if SpringInput.isUsable(destination[1]) { queue.append(y, to: destination[1], slot: slot, component: 1) }
-        queue.noteStream(slot: slot)
-        frameSnapshot.forgetRests(ofSlot: slot)
         return true
     }
 

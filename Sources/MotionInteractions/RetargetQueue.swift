@@ -59,10 +59,9 @@ final class RetargetQueue {
     @exclusivity(unchecked) private var layoutKeys = GrowingBuffer<UInt64>(filling: 0)
     @exclusivity(unchecked) private var goals = GrowingBuffer<Float>(filling: 0)
     @exclusivity(unchecked) private var queuedGoals = GrowingBuffer<Float>(filling: .nan)
-    /// A byte per stream slot: set while the stream has retargets queued. A stream queued again
-    /// before a flush sets ``hasRepeats``: its springs are retargeted twice, in order, which the
-    /// storage-order pass (one target per spring) cannot do, so that flush goes by handle.
-    @exclusivity(unchecked) private var queuedStreams = GrowingBuffer<UInt8>(filling: 0)
+    /// A spring queued again before a flush (its entry in ``queuedGoals`` is set already): it is
+    /// retargeted twice, in order, which the storage-order pass (one target per spring) cannot
+    /// do, so that flush goes by handle.
     @exclusivity(unchecked) private var hasRepeats = false
     /// A byte per stream slot: 1 while the stream's last state sent is `.active` (its
     /// ``SpringConnection/isActive``, kept beside the queue so that a destination written to a
@@ -86,7 +85,6 @@ final class RetargetQueue {
         layoutKeys.deallocate()
         goals.deallocate()
         queuedGoals.deallocate()
-        queuedStreams.deallocate()
         activeStreams.deallocate()
     }
 
@@ -121,6 +119,7 @@ final class RetargetQueue {
         if count == capacity { grow(to: count + 1) }
         let key = slot << 2 | component
         if key >= queuedGoals.count { queuedGoals.reserve(key + 1) }
+        if !queuedGoals[key].isNaN { hasRepeats = true }
         springs[count] = spring
         targets[count] = target
         keys[count] = UInt32(truncatingIfNeeded: key)
@@ -141,14 +140,6 @@ final class RetargetQueue {
         slot < activeStreams.count && activeStreams[slot] != 0
     }
 
-    /// Notes that the stream in `slot` queued its retargets (after appending them).
-    @inline(__always)
-    func noteStream(slot: Int) {
-        if slot >= queuedStreams.count { queuedStreams.reserve(slot + 1) }
-        if queuedStreams[slot] != 0 { hasRepeats = true }
-        queuedStreams[slot] = 1
-    }
-
     /// Applies what is queued, if anything.
     @inline(__always)
     func flush() {
@@ -167,9 +158,13 @@ final class RetargetQueue {
         #if DEBUG
         if let runtime { for i in 0..<count { runtime.checkQueuedStreamAwake(slot: Int(keys[i] >> 2)) } }
         #endif
+        // What the frame's snapshot knew of the queued streams' rests is forgotten, as after any
+        // change of their springs (a rested component retargeted moves again): here, before the
+        // next delivery, rather than at each write.
+        let snapshot = runtime?.frameSnapshot
         for i in 0..<count {
-            queuedStreams[Int(keys[i] >> 2)] = 0
             queuedGoals[Int(keys[i])] = .nan
+            snapshot?.forgetRests(ofSlot: Int(keys[i] >> 2))
         }
         hasRepeats = false
         count = 0
