@@ -257,7 +257,6 @@ extension MotionRuntime {
             guard !isAwake(connection) else { return }
         }
         connection.isActive = false
-        retargets.setActive(false, slot: slot)
         activeConnectionCount -= 1
         connection.deliverState(.atRest)
     }

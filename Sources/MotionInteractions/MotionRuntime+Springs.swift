@@ -56,7 +56,6 @@ extension MotionRuntime {
         let isActive = isAwake(connection)
         if isActive {
             connection.isActive = true
-            retargets.setActive(true, slot: slot)
             activeConnectionCount += 1
         }
         connection.deliverState(isActive ? .active : .atRest)
@@ -74,7 +73,6 @@ extension MotionRuntime {
     func disconnect(_ connection: SpringConnection) {
         guard connection.isConnected else { return }
         retargets.flush()
-        retargets.setActive(false, slot: connection.slot)
         for handle in connection.handles { try? bank.remove(handle) }
         if let mask = connection.subscriptionMask {
             try? bank.removePauseMask(mask)
@@ -124,7 +122,6 @@ extension MotionRuntime {
         let isActive = isAwake(connection)
         guard isActive != connection.isActive else { return }
         connection.isActive = isActive
-        retargets.setActive(isActive, slot: slot)
         activeConnectionCount += isActive ? 1 : -1
         connection.deliverState(isActive ? .active : .atRest)
         if !isActive { runRestWaitersIfAllAtRest() }
@@ -182,18 +179,6 @@ extension MotionRuntime {
             }
         }
         // What the snapshot knew of the stream's rests is forgotten when the queue is flushed.
-        return true
-    }
-
-    /// ``queueRetarget(_:to:)`` for a two-component stream (a position) in `slot` with springs
-    /// `x` and `y`, from what its destination observation keeps: the stream's object is not
-    /// reached (its state last sent is read beside the queue).
-    @inline(__always)
-    func queueRetarget(slot: Int, x: SpringHandle, y: SpringHandle, to destination: SIMD4<Float>) -> Bool {
-        let queue = retargets
-        guard queue.isActive(slot: slot), !stepAwaitingDelivery, !isDelivering else { return false }
-        if SpringInput.isUsable(destination[0]) { queue.append(x, to: destination[0], slot: slot, component: 0) }
-        if SpringInput.isUsable(destination[1]) { queue.append(y, to: destination[1], slot: slot, component: 1) }
         return true
     }
 

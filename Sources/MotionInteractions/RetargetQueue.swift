@@ -63,10 +63,6 @@ final class RetargetQueue {
     /// retargeted twice, in order, which the storage-order pass (one target per spring) cannot
     /// do, so that flush goes by handle.
     @exclusivity(unchecked) private var hasRepeats = false
-    /// A byte per stream slot: 1 while the stream's last state sent is `.active` (its
-    /// ``SpringConnection/isActive``, kept beside the queue so that a destination written to a
-    /// position stream is queued without reaching the stream's object).
-    @exclusivity(unchecked) private var activeStreams = GrowingBuffer<UInt8>(filling: 0)
     /// The queue entries a storage-order pass leaves to the bulk call by handle.
     @exclusivity(unchecked) private var leftover: [Int] = []
 
@@ -85,7 +81,6 @@ final class RetargetQueue {
         layoutKeys.deallocate()
         goals.deallocate()
         queuedGoals.deallocate()
-        activeStreams.deallocate()
     }
 
     /// Whether nothing is queued.
@@ -125,19 +120,6 @@ final class RetargetQueue {
         keys[count] = UInt32(truncatingIfNeeded: key)
         queuedGoals[key] = target
         count += 1
-    }
-
-    /// Notes the state last sent to the stream in `slot` (`.active`: true).
-    func setActive(_ isActive: Bool, slot: Int) {
-        guard slot >= 0 else { return }
-        if slot >= activeStreams.count { activeStreams.reserve(slot + 1) }
-        activeStreams[slot] = isActive ? 1 : 0
-    }
-
-    /// Whether the last state sent to the stream in `slot` is `.active`.
-    @inline(__always)
-    func isActive(slot: Int) -> Bool {
-        slot < activeStreams.count && activeStreams[slot] != 0
     }
 
     /// Applies what is queued, if anything.

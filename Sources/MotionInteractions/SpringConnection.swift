@@ -246,26 +246,13 @@ private final class DestinationObservation<T: SpringAnimatable>: Observation<T> 
 /// frame reaches the queue with no witness call.
 private final class PointDestinationObservation: Observation<CGPoint> {
     let connection: Unmanaged<TypedSpringConnection<CGPoint>>
-    /// What the queue needs, kept here (the stream's slot and springs do not change while it is
-    /// connected, and it cancels this observation as it disconnects): a write reaches neither
-    /// the stream nor its handles' storage.
-    let runtime: Unmanaged<MotionRuntime>
-    let slot: Int
-    let x: SpringHandle, y: SpringHandle
 
     init(_ connection: TypedSpringConnection<CGPoint>) {
         self.connection = .passUnretained(connection)
-        runtime = connection.runtimeReference
-        slot = connection.slot
-        x = connection.handles[0]
-        y = connection.handles[1]
     }
 
     override func receive(_ destination: CGPoint) {
-        let components = destination.springComponents
-        let queued = runtime._withUnsafeGuaranteedRef { $0.queueRetarget(slot: slot, x: x, y: y, to: components) }
-        if queued { return }
-        retargetStream(connection, to: components)
+        retargetStream(connection, to: destination.springComponents)
     }
 }
 
