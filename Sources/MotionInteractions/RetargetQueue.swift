@@ -21,9 +21,8 @@ import SpringKernel
 ///   follows a pointer), in storage order: the layout's user values (each spring's stream slot
 ///   and component) and targets are read, each queued spring's target written over its own, and
 ///   the whole layout retargeted in one call (`retarget(in:to:)`), which leaves a spring whose
-///   target bits are unchanged exactly as it is. The layout is every spring's when a quarter of
-///   the bank is queued, else the moving springs' (a queued spring outside it, held or a resting
-///   component, then goes by handle after the pass).
+///   target bits are unchanged exactly as it is. The layout is the moving springs' (a queued
+///   spring outside it, held or a resting component, goes by handle after the pass).
 /// - Otherwise, or when a stream was queued twice (its springs must be retargeted twice, in
 ///   order), one bulk retarget by handle (`retarget(_:to:)` with buffers).
 /// - A bulk call the kernel refuses (a retarget out of the format's range) changes nothing; the
@@ -63,8 +62,11 @@ final class RetargetQueue {
     /// retargeted twice, in order, which the storage-order pass (one target per spring) cannot
     /// do, so that flush goes by handle.
     @exclusivity(unchecked) private var hasRepeats = false
-    /// The queue entries a storage-order pass leaves to the bulk call by handle.
+    /// The queue entries a storage-order pass leaves to the bulk call by handle, and that call's
+    /// buffers (reused: a frame allocates nothing).
     @exclusivity(unchecked) private var leftover: [Int] = []
+    @exclusivity(unchecked) private var leftoverSprings: [SpringHandle] = []
+    @exclusivity(unchecked) private var leftoverTargets: [Float] = []
 
     init(bank: SpringBank<Float32Lanes>) {
         self.bank = bank
@@ -157,9 +159,16 @@ final class RetargetQueue {
     private func applyByHandle(_ entries: [Int]?) {
         if let entries {
             guard !entries.isEmpty else { return }
-            let handles = entries.map { springs[$0] }, goals = entries.map { targets[$0] }
+            leftoverSprings.removeAll(keepingCapacity: true)
+            leftoverTargets.removeAll(keepingCapacity: true)
+            for i in entries {
+                leftoverSprings.append(springs[i])
+                leftoverTargets.append(targets[i])
+            }
             do throws(SpringKernelError) {
-                try bank.retarget(handles, to: goals)
+                try leftoverSprings.withUnsafeBufferPointer { springs throws(SpringKernelError) in
+                    try leftoverTargets.withUnsafeBufferPointer { targets throws(SpringKernelError) in try bank.retarget(springs, to: targets) }
+                }
                 return
             } catch {}
             // Nothing was changed: one call each, as when each was written.
@@ -177,9 +186,10 @@ final class RetargetQueue {
     /// stream was queued twice); false when it was not taken (then nothing was changed).
     private func applyInStorageOrder() -> Bool {
         guard count >= 64, 4 * count >= bank.awakeCount else { return false }
-        // Every spring when a quarter or more of the bank is queued (a resting component a
-        // retarget wakes is written in the pass too), else the moving ones.
-        let current = bank.storageLayout(of: 4 * count >= bank.count ? .all : .moving)
+        // The moving springs: a queued resting component goes by handle after the pass. (The
+        // whole bank's layout would take those in the pass too, but the kernel's storage-order
+        // retarget allocates when it wakes resting springs, and a frame allocates nothing.)
+        let current = bank.storageLayout(of: .moving)
         let n = current.count
         guard n > 0 else { return false }
         if layout != current {

@@ -41,9 +41,7 @@ struct AttachFollowReport: Codable {
     var movingDeliveredPerFrame: Double
     var stillDeliveredPerFrame: Double
     /// Heap allocations counted during the moving case's timed frames (writes, step and
-    /// delivery), per frame. The layer's own part allocates nothing in steady state; the kernel's
-    /// storage-order retarget and its watch make a few arrays a frame (about 10 at 10,000
-    /// elements, when it was written).
+    /// delivery), per frame: none in steady state.
     var movingAllocationsPerFrame: Double
     var repeats: Int
     var stoppedBy: String
