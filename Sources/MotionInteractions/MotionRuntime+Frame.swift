@@ -75,6 +75,7 @@ extension MotionRuntime {
     /// - Complexity: O(moving springs + streams delivered to, and their subscribers).
     public func deliverFrame() {
         guard stepAwaitingDelivery, !isDelivering else { return }
+        retargets.flush()
         stepAwaitingDelivery = false
         isDelivering = true
         frameSnapshot.take(from: bank, slotCount: streamSlots.count)
@@ -90,6 +91,8 @@ extension MotionRuntime {
         guard !isDelivering else { throw .reentrantAdvance }
         guard dt.isFinite, dt > 0 else { throw .invalidFrameDuration(dt) }
         if stepAwaitingDelivery { deliverFrame() }
+        // The frame's retargets, in one bulk call, before the step.
+        retargets.flush()
     }
 
     /// The duration to step for a display-link timestamp, or nil when there is nothing to step.

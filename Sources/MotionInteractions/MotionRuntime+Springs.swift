@@ -22,6 +22,7 @@ extension MotionRuntime {
 
     /// Adds the springs, follows the spring's properties, and sends the starting state.
     func makeConnection<T: SpringAnimatable>(_ spring: Spring<T>, observer: MotionObserver<T>) -> TypedSpringConnection<T>? {
+        retargets.flush()
         let destination = spring.destination.value.springComponents
         let start = spring.initialValue.value.springComponents
         let velocity = spring.initialVelocity.value.springComponents
@@ -71,6 +72,7 @@ extension MotionRuntime {
     /// Removes the stream's springs from the kernel. It sends nothing more, not even `.atRest`.
     func disconnect(_ connection: SpringConnection) {
         guard connection.isConnected else { return }
+        retargets.flush()
         for handle in connection.handles { try? bank.remove(handle) }
         if let mask = connection.subscriptionMask {
             try? bank.removePauseMask(mask)
@@ -134,6 +136,7 @@ extension MotionRuntime {
     /// an unchanged destination starts a motion back to it.
     func retarget<T>(_ connection: TypedSpringConnection<T>, to destination: SIMD4<Float>) {
         guard connection.isConnected, let initialValue = connection.initialValue else { return }
+        retargets.flush()
         let start = isResting(connection) ? initialValue.value.springComponents : nil
         let layoutVersion = bank.layoutVersion
         var changed = false
@@ -155,6 +158,38 @@ extension MotionRuntime {
         springsChanged(of: connection, sinceLayoutVersion: layoutVersion)
     }
 
+    /// Queues the retarget of a moving (or held mid-motion) stream's springs to `destination`
+    /// (``RetargetQueue``), and returns true; false when the retarget must be made at once
+    /// (``retarget(_:to:)``): the stream is at rest (a destination written then starts it), or a
+    /// step is not delivered yet or a delivery is running (the state last sent may be stale).
+    ///
+    /// The stream's state last sent is `.active` and no step has been taken since it was decided
+    /// (each change of its springs since asked the kernel again), so some spring of it moves or is
+    /// held: a retarget starts nothing, rests nothing and holds nothing, and a resting component
+    /// it wakes leaves the stream active. A component whose target is unusable is ignored, and
+    /// one whose target is unchanged is left as the kernel leaves it (its retarget changes
+    /// nothing).
+    @inline(__always)
+    func queueRetarget(_ connection: SpringConnection, to destination: SIMD4<Float>) -> Bool {
+        guard connection.isActive, connection.isConnected, !stepAwaitingDelivery, !isDelivering else { return false }
+        let queue = retargets, slot = connection.slot
+        connection.handles.withUnsafeBufferPointer { handles in
+            for component in handles.indices where SpringInput.isUsable(destination[component]) {
+                queue.append(handles[component], to: destination[component], slot: slot, component: component)
+            }
+        }
+        // What the snapshot knew of the stream's rests is forgotten when the queue is flushed.
+        return true
+    }
+
+    /// Debug builds: after a flush of the retarget queue, the queued stream in `slot` still has a
+    /// spring awake, so its state `.active` stands (see ``RetargetQueue``).
+    func checkQueuedStreamAwake(slot: Int) {
+        guard slot < streamSlots.count, let entry = streamSlots[slot] else { return }
+        let connection = entry.takeUnretainedValue()
+        assert(!connection.isActive || isAwake(connection), "a queued retarget stopped a moving stream")
+    }
+
     /// Whether every one of the stream's springs is at rest in the kernel and none is held.
     private func isResting(_ connection: SpringConnection) -> Bool {
         connection.handles.allSatisfy { handle in
@@ -166,6 +201,7 @@ extension MotionRuntime {
     /// (65,536 configurations in use already), a component keeps the one it had.
     func reconfigure(_ connection: SpringConnection, _ configuration: SpringConfiguration) {
         guard connection.isConnected else { return }
+        retargets.flush()
         let layoutVersion = bank.layoutVersion
         for handle in connection.handles { try? bank.setConfiguration(of: handle, to: configuration) }
         springsChanged(of: connection, sinceLayoutVersion: layoutVersion)
@@ -182,6 +218,7 @@ extension MotionRuntime {
     /// the kernel's moving springs, so the stream gets no values until it is let go.
     func hold(_ connection: SpringConnection, with mask: PauseMaskID) {
         guard connection.isConnected else { return }
+        retargets.flush()
         try? bank.pause(mask)
         // The layout version moved, but only to holding: nothing to ask.
         springsChanged(of: connection, sinceLayoutVersion: bank.layoutVersion)
@@ -192,6 +229,7 @@ extension MotionRuntime {
     /// continues from where it was paused).
     func letGo(_ connection: SpringConnection, from mask: PauseMaskID) {
         guard connection.isConnected else { return }
+        retargets.flush()
         let layoutVersion = bank.layoutVersion
         // Every mask the runtime makes holds all of a stream's springs, so this frees all of them
         // or none: the restart states are given for every component with a usable initial value
@@ -231,6 +269,7 @@ extension MotionRuntime {
     /// Holds the stream's springs still through its own pause mask (made on first use).
     func pauseSubscription(of connection: SpringConnection) {
         guard connection.isConnected else { return }
+        retargets.flush()
         if connection.subscriptionMask == nil {
             connection.subscriptionMask = try? bank.makePauseMask(connection.handles)
         }

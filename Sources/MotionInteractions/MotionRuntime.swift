@@ -22,6 +22,13 @@ import SpringKernel
 ///    listed in `restedInLastStep` sends `.atRest`; then ``whenAllAtRest(_:)`` actions run if
 ///    nothing moves.
 ///
+/// A destination written to a moving stream (an AttachWithSpring following a moving target, a
+/// SpringTo moved by a gesture) is not sent to the kernel at once: its retargets are queued and
+/// made in one bulk call (storage order when many springs follow, else by handle) before the
+/// runtime's next call to the kernel, the step's or any other, and before any read of
+/// ``kernel``, so nothing can tell them from one call each. A destination written to a resting
+/// stream starts it at once.
+///
 /// The layer never integrates a spring: every value comes from the kernel, and so does whether a
 /// stream moves, rests or is held (its moving springs, rest events, layout version and state);
 /// the layer keeps only what it sent. The kernel is the runtime's own: ``kernel`` reads it, and
@@ -54,11 +61,16 @@ public final class MotionRuntime {
     /// The spring kernel: every spring of this runtime, and nothing else (only the runtime adds
     /// springs to it, so each spring's user value names its stream). Read it through ``kernel``.
     @usableFromInline let bank: SpringBank<Float32Lanes>
+    /// Retargets of moving streams not yet made in the kernel (``RetargetQueue``): flushed before
+    /// anything else reaches it.
+    let retargets: RetargetQueue
 
     /// A step was taken and its changes are not delivered yet.
-    @usableFromInline var stepAwaitingDelivery = false
+    /// Read and written in single statements (as are the flags below): no runtime exclusivity
+    /// check is needed, and a destination written every frame reads both.
+    @usableFromInline @exclusivity(unchecked) var stepAwaitingDelivery = false
     /// A delivery is running (callbacks may be on the stack).
-    @usableFromInline var isDelivering = false
+    @usableFromInline @exclusivity(unchecked) var isDelivering = false
 
     /// One slot per connected spring stream, in the order they connected (freed slots are
     /// reused); each of the stream's kernel springs carries its slot and component as its user
@@ -104,6 +116,8 @@ public final class MotionRuntime {
     /// - Parameter threading: how many threads one kernel step may use.
     public init(threading: StepThreading = .automatic) {
         bank = SpringBank(threading: threading)
+        retargets = RetargetQueue(bank: bank)
+        retargets.runtime = self
     }
 
     /// A runtime with an empty kernel and room reserved for `capacity` springs.
@@ -120,6 +134,9 @@ public final class MotionRuntime {
         } catch {
             throw .invalidCapacity(capacity)
         }
+        retargets = RetargetQueue(bank: bank)
+        retargets.runtime = self
+        retargets.reserve(springs: capacity)
         streamSlots.reserveCapacity(capacity)
     }
 
@@ -128,6 +145,10 @@ public final class MotionRuntime {
     /// observations. (A subscription made outside an interaction's set-up stays the caller's to
     /// cancel; its springs are gone with the kernel.)
     deinit {
+        // The retargets written are made, as they were when written (a reader of the kernel may
+        // outlive the runtime).
+        retargets.flush()
+        retargets.runtime = nil
         // First every stream is disconnected without a word (no state sent, no rest waiter run:
         // nothing may reach a runtime going away), so the cancellations below find them gone.
         for case let entry? in streamSlots {

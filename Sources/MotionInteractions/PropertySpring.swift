@@ -85,6 +85,7 @@ extension MotionRuntime {
     ) {
         let key = ObjectIdentifier(recognizer)
         let connection = propertySpring.connection
+        retargets.flush()
         guard propertySpring.gesturePauses[key] == nil, connection.isConnected,
             let mask = try? bank.makePauseMask(connection.handles)
         else { return }
@@ -97,6 +98,7 @@ extension MotionRuntime {
             observation.cancel()
             if propertySpring.gesturePauses[key] === pause { propertySpring.gesturePauses[key] = nil }
             guard let self else { return }
+            self.retargets.flush()
             let layoutVersion = self.bank.layoutVersion
             try? self.bank.removePauseMask(mask)
             self.springsChanged(of: connection, sinceLayoutVersion: layoutVersion)

@@ -1,3 +1,4 @@
+import Foundation
 /// A value that can be read, written and observed: the position of an element, the destination
 /// of a spring, its configuration.
 ///
@@ -33,6 +34,9 @@ public final class ReactiveProperty<T> {
     /// The current value; writing it notifies every observer.
     public var value: T {
         get { storage }
+        // Compiled for the layer's own property types too, and exported: a client's write of a
+        // position reaches the chain without looking up the generic conformance on every write.
+        @_specialize(exported: true, where T == CGPoint)
         set {
             storage = newValue
             sendToObservers(newValue)

@@ -13,10 +13,17 @@ import SpringKernel
 /// print(runtime.kernel.frame, try runtime.kernel.value(of: handles[0]))
 /// ```
 public struct SpringBankReader {
-    private let bank: SpringBank<Float32Lanes>
+    /// The runtime's queue of retargets, and through it the kernel: every read flushes it first,
+    /// so the kernel read is as every retarget written so far left it.
+    private let queue: RetargetQueue
 
-    init(_ bank: SpringBank<Float32Lanes>) {
-        self.bank = bank
+    init(_ queue: RetargetQueue) {
+        self.queue = queue
+    }
+
+    private var bank: SpringBank<Float32Lanes> {
+        queue.flush()
+        return queue.bank
     }
 
     /// Frames stepped so far.
@@ -79,5 +86,5 @@ public struct SpringBankReader {
 
 extension MotionRuntime {
     /// The runtime's spring kernel, read-only: every spring of every connected spring stream.
-    public var kernel: SpringBankReader { SpringBankReader(bank) }
+    public var kernel: SpringBankReader { SpringBankReader(retargets) }
 }

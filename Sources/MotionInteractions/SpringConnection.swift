@@ -1,3 +1,4 @@
+import Foundation
 import SpringKernel
 
 /// One connected spring stream: its kernel springs (one per component), its place in the
@@ -12,7 +13,12 @@ import SpringKernel
 class SpringConnection {
     /// The runtime that runs the stream. Unowned and unchecked: the runtime disconnects every
     /// stream when it goes away, and a disconnected stream never reaches it again.
-    unowned(unsafe) let runtime: MotionRuntime
+    /// Held unmanaged: the runtime is weakly referenced by its interactions, so retaining it
+    /// takes the slow path of a side table, which a destination written every frame must not pay
+    /// (see ``runtimeReference``).
+    var runtime: MotionRuntime { runtimeReference.takeUnretainedValue() }
+    /// The runtime, for a call that must not retain it (`_withUnsafeGuaranteedRef`).
+    let runtimeReference: Unmanaged<MotionRuntime>
     /// The kernel springs, one per component, in component order.
     let handles: ComponentHandles
     // The fields are in declaration order (a class's stored properties are laid out so): the
@@ -43,7 +49,7 @@ class SpringConnection {
     var stateForwardingContext: UnsafeRawPointer?
 
     init(runtime: MotionRuntime, handles: ComponentHandles, valueReceiverContext: UnsafeRawPointer?, stateReceiverContext: UnsafeRawPointer?) {
-        self.runtime = runtime
+        self.runtimeReference = .passUnretained(runtime)
         self.handles = handles
         self.valueReceiverContext = valueReceiverContext
         self.stateReceiverContext = stateReceiverContext
@@ -157,7 +163,9 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     /// Follows the spring's destination and configuration.
     func observeSpring() {
         guard let spring else { return }
-        let destination = DestinationObservation(self)
+        let destination: Observation<T> = T.self == CGPoint.self
+            ? unsafeBitCast(PointDestinationObservation(unsafeDowncast(self, to: TypedSpringConnection<CGPoint>.self)), to: Observation<T>.self)
+            : DestinationObservation(self)
         spring.destination.add(destination)
         destinationObservation = destination
         let configuration = ConfigurationObservation(self)
@@ -220,17 +228,46 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
 
 /// A spring stream's observer of its spring's destination: retargets the springs.
 private final class DestinationObservation<T: SpringAnimatable>: Observation<T> {
-    // The stream cancels this observation when it disconnects, before it can go away.
-    unowned(unsafe) let connection: TypedSpringConnection<T>
+    // The stream cancels this observation when it disconnects, before it can go away. Held
+    // unmanaged, so a destination written every frame reaches it without reference counting.
+    let connection: Unmanaged<TypedSpringConnection<T>>
 
     init(_ connection: TypedSpringConnection<T>) {
-        self.connection = connection
+        self.connection = .passUnretained(connection)
     }
 
     override func receive(_ destination: T) {
-        guard connection.isConnected else { return }
-        connection.runtime.retarget(connection, to: destination.springComponents)
+        retargetStream(connection, to: destination.springComponents)
     }
+}
+
+/// ``DestinationObservation`` for a `CGPoint` destination (every position attachment: an
+/// AttachWithSpring, a SpringTo of a position): not generic, so a destination written every
+/// frame reaches the queue with no witness call.
+private final class PointDestinationObservation: Observation<CGPoint> {
+    let connection: Unmanaged<TypedSpringConnection<CGPoint>>
+
+    init(_ connection: TypedSpringConnection<CGPoint>) {
+        self.connection = .passUnretained(connection)
+    }
+
+    override func receive(_ destination: CGPoint) {
+        retargetStream(connection, to: destination.springComponents)
+    }
+}
+
+/// A destination written to a stream: a moving stream's retarget waits for the runtime's next
+/// call to the kernel, made in bulk with the frame's others (``RetargetQueue``); a resting one
+/// starts at once.
+@inline(__always)
+private func retargetStream<T>(_ connection: Unmanaged<TypedSpringConnection<T>>, to components: SIMD4<Float>) {
+    let queued = connection._withUnsafeGuaranteedRef { connection -> Bool? in
+        guard connection.isConnected else { return nil }
+        return connection.runtimeReference._withUnsafeGuaranteedRef { $0.queueRetarget(connection, to: components) }
+    }
+    guard queued == false else { return }
+    let connection = connection.takeUnretainedValue()
+    connection.runtime.retarget(connection, to: components)
 }
 
 /// A spring stream's observer of its spring's configuration: reconfigures the springs.

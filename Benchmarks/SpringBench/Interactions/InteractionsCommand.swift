@@ -8,8 +8,8 @@ import MotionInteractions
 struct InteractionsCommand {
     /// The command's `--help`.
     static let help = """
-        spring-bench interactions [--count N] [--budget S | --repeats R | --frames F] [--confidence C] [--warm-up W] [--quick]
-                                  [--format table|json|csv] [--output DIR]
+        spring-bench interactions [--count N] [--attach-elements A] [--budget S | --repeats R | --frames F] [--confidence C]
+                                  [--warm-up W] [--quick] [--format table|json|csv] [--output DIR]
 
           N Tossables (default 13,000, about 10,000 of them in flight on a frame; --quick 1,000) in one
           MotionRuntime at 60 Hz, each scripted round and round: dragged for 5 frames by timestamped
@@ -26,14 +26,26 @@ struct InteractionsCommand {
           over the repeats) are within ±3 % or the budget S (default 2 s; --quick 1) is spent;
           --repeats R takes R repeats, --frames F about F frames in repeats of 20. Each figure is the
           median of the repeats' figures, with its interval.
+          Then A AttachWithSpring elements (default 10,000, --quick too; 0: none) in a runtime of their
+          own, each following a target element of its own, in two cases timed in interleaved repeats
+          (the same rule and budget): targets moving every frame along a pointer's path (the default
+          spring, the layer's threshold: each target's position written every frame, its home plus a
+          circle of radius 10-160 pt at 1 Hz in 16 phases), and targets standing still (the elements
+          started away from them on lightly damped springs, decay time 200 s, so every spring moves
+          on every frame as in the moving case). Each case's figure is above the kernel step, ns
+          per element-frame: the target writes (everything the layer does for a new destination)
+          and the delivery; moving over still is judged (issue 33: at most 2.0x).
           Heap allocations (input included) are counted by a malloc interposer (a C target linked into
           spring-bench only), checked to count Swift's first.
           --format json prints one object: count, frame_ns_p50, kernel_step_ns_p50,
           overhead_ns_per_moving_interaction (overhead_interval), input_ns_per_gesture_event
-          (input_per_event_interval), allocations_per_frame and the rest.
+          (input_per_event_interval), allocations_per_frame and the rest; attach_follow: elements,
+          moving_ns_per_element_frame (moving_interval), still_ns_per_element_frame (still_interval),
+          moving_over_still (moving_over_still_interval) and the rest.
         """
 
     var count: Int
+    var attachElements: Int
     var warmUpFrames: Int
     var timer: FrameTimer
     var format: OutputFormat
@@ -43,6 +55,7 @@ struct InteractionsCommand {
     init(_ arguments: inout CommandLineArguments) throws(BenchError) {
         let quick = arguments.flag("quick")
         count = try arguments.int("count", in: 1...1_000_000) ?? (quick ? 1_000 : InteractionsBench.defaultCount)
+        attachElements = try arguments.int("attach-elements", in: 0...1_000_000) ?? AttachFollowBench.defaultElements
         let frames = try arguments.int("frames", in: 1...10_000_000)
         warmUpFrames = try arguments.int("warm-up", in: 0...10_000_000) ?? (quick ? 120 : 300)
         let settings = try DefaultRun.settings(&arguments, quick: quick)
@@ -60,7 +73,7 @@ struct InteractionsCommand {
 
     /// Runs the bench and prints (and writes) its report.
     func run() throws {
-        let report = try InteractionsBench(count: count, warmUpFrames: warmUpFrames, timer: timer).run(progress: Progress())
+        let report = try InteractionsBench(count: count, attachElements: attachElements, warmUpFrames: warmUpFrames, timer: timer).run(progress: Progress())
         if let output {
             try writeFile(try jsonText(report), to: "\(output)/interactions.json")
             try writeFile(report.csv(), to: "\(output)/interactions.csv")
@@ -137,6 +150,9 @@ struct InteractionsReport: Codable {
     var blockMedians: [String: [Double]]?
     /// Why the noise meter marked the timed frames noisy (empty: quiet; nil: not read).
     var noise: [String]?
+    /// AttachWithSpring elements following targets that move every frame, against still targets
+    /// (nil: not measured, or a run written before issue 33).
+    var attachFollow: AttachFollowReport?
 
     /// The samples of the figure `key`: the repeats', or an older run's blocks'.
     func samples(_ key: String) -> [Double]? {
@@ -171,7 +187,36 @@ struct InteractionsReport: Codable {
             point("repeats (frames each)", "\(repeats) (\(framesPerRepeat))", "-",
                   "stopped by \(stoppedBy ?? "-")" + (budgetSeconds.map { String(format: ", budget %g s", $0) } ?? ""))
         }
+        if let a = attachFollow {
+            func bounds(_ interval: Interval?, _ format: String) -> String {
+                interval.map { String(format: "[\(format), \(format)]", $0.low, $0.high) } ?? "-"
+            }
+            point("AttachWithSpring, targets moving every frame: above the step, per element-frame (ns)",
+                  String(format: "%.1f", a.movingNsPerElementFrame), bounds(a.movingInterval, "%.1f"),
+                  String(format: "%d elements; writes %.1f, delivery %.1f, step %.1f", a.elements, a.movingTargetWritesNsPerElementFrame,
+                         a.movingDeliveryNsPerElementFrame, a.movingStepNsPerElementFrame))
+            point("AttachWithSpring, targets still: above the step, per element-frame (ns)",
+                  String(format: "%.1f", a.stillNsPerElementFrame), bounds(a.stillInterval, "%.1f"),
+                  String(format: "step %.1f", a.stillStepNsPerElementFrame))
+            point("AttachWithSpring, targets moving: heap allocations per frame", String(format: "%.3f", a.movingAllocationsPerFrame))
+            point("AttachWithSpring, moving over still (bound 2.0x)", String(format: "%.2fx", a.movingOverStill),
+                  bounds(a.movingOverStillInterval, "%.2f"),
+                  "\(a.repeats) repeats (\(a.movingFramesPerRepeat), \(a.stillFramesPerRepeat) frames), stopped by \(a.stoppedBy)")
+        }
         return table
+    }
+
+    /// The AttachWithSpring figures' CSV columns (empty strings when not measured).
+    private func attachColumns() -> [String] {
+        guard let a = attachFollow else { return [String](repeating: "", count: 10) }
+        func bounds(_ interval: Interval?) -> [String] { interval.map { ["\($0.low)", "\($0.high)"] } ?? ["", ""] }
+        var columns: [String] = ["\(a.elements)", "\(a.movingNsPerElementFrame)"]
+        columns += bounds(a.movingInterval)
+        columns.append("\(a.stillNsPerElementFrame)")
+        columns += bounds(a.stillInterval)
+        columns.append("\(a.movingOverStill)")
+        columns += bounds(a.movingOverStillInterval)
+        return columns
     }
 
     /// The headline figures as one CSV row.
@@ -183,13 +228,16 @@ struct InteractionsReport: Codable {
             "overhead_ns_per_moving_interaction", "overhead_low", "overhead_high", "gesture_events_per_frame_p50", "input_ns_per_gesture_event",
             "input_per_event_low", "input_per_event_high",
             "overhead_with_input_ns_per_moving_interaction", "heap_bytes_per_tossable", "allocations_per_frame", "allocation_counter_verified",
+            "attach_elements", "attach_moving_ns_per_element_frame", "attach_moving_low", "attach_moving_high",
+            "attach_still_ns_per_element_frame", "attach_still_low", "attach_still_high", "attach_moving_over_still",
+            "attach_moving_over_still_low", "attach_moving_over_still_high",
         ]
         let row = [
             "\(count)", "\(frames)", "\(springs)", "\(movingInteractions.p50)", "\(frameNsP50)", "\(kernelStepNsP50)", "\(deliveryNs.p50)",
             "\(inputNs.p50)", "\(overheadNsPerMovingInteraction)", low(overheadInterval), high(overheadInterval), "\(gestureEventsPerFrame.p50)",
             "\(inputNsPerGestureEvent)", low(inputPerEventInterval), high(inputPerEventInterval),
             "\(overheadWithInputNsPerMovingInteraction)", "\(heapBytesPerTossable ?? 0)", "\(allocationsPerFrame)", "\(allocationCounterVerified)",
-        ]
+        ] + attachColumns()
         return CSVText.text(header: header, rows: [row])
     }
 }
@@ -219,6 +267,8 @@ final class InteractionsBench {
     }
 
     let count: Int
+    /// AttachWithSpring elements measured after the Tossables (``AttachFollowBench``; 0: none).
+    let attachElements: Int
     let warmUpFrames: Int
     let timer: FrameTimer
 
@@ -255,8 +305,9 @@ final class InteractionsBench {
     private enum Tally: Int { case input, step, delivery, moving, events, frames, allocations, frees }
 
     /// A runtime for `count` Tossables, its script not started yet; `timer` times its frames.
-    init(count: Int, warmUpFrames: Int, timer: FrameTimer) throws {
+    init(count: Int, attachElements: Int = AttachFollowBench.defaultElements, warmUpFrames: Int, timer: FrameTimer) throws {
         self.count = count
+        self.attachElements = attachElements
         self.warmUpFrames = warmUpFrames
         self.timer = timer
         // One thread (what .automatic chooses for 26,000 springs), so that the frames can be timed
@@ -329,6 +380,10 @@ final class InteractionsBench {
         let none = Percentiles(p0: 0, p50: 0, p90: 0, p100: 0)
         func percentiles(_ values: [Double]) -> Percentiles { values.isEmpty ? none : Percentiles(values) }
         let confidence = timer.confidence
+        let noiseReasons = noise?.read(after: "interactions").reasons
+        let attachFollow = attachElements > 0
+            ? try AttachFollowBench(elements: attachElements, warmUpFrames: warmUpFrames, timer: timer).run(progress: progress, noise: noise)
+            : nil
         return InteractionsReport(
             count: count, frames: frames, warmUpFrames: warmUpFrames, springs: runtime.kernel.count,
             movingInteractions: percentiles(repeats.map(\.moving)),
@@ -347,7 +402,7 @@ final class InteractionsBench {
             repeats: timing.repeats, framesPerRepeat: timing.framesPerRepeat[0], budgetSeconds: timing.budgetSeconds,
             stoppedBy: timing.stoppedBy, clock: timing.clock,
             samples: ["frame": repeats.map(\.frame), "step": repeats.map(\.step), "overhead": overhead, "input": perEvent],
-            noise: noise?.read(after: "interactions").reasons)
+            noise: noiseReasons, attachFollow: attachFollow)
     }
 
     /// Makes the Tossables, each resting on its own destination in a grid, and staggers their

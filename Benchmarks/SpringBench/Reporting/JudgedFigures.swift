@@ -252,6 +252,20 @@ enum JudgedFigures {
                           i.heapBytesPerTossable ?? .infinity, unit: .count, measured: String(format: "%.0f B", i.heapBytesPerTossable ?? 0)))
         rows.append(exact("interactions: heap allocations per frame, steady state", Target(.atMost, 0),
                           i.allocationCounterVerified ? i.allocationsPerFrame : .infinity, unit: .plain, measured: String(format: "%.3f", i.allocationsPerFrame)))
+        if let a = i.attachFollow {
+            // Issue 33: the layer's share of a frame (above the kernel step) when every target
+            // moves, over its share when none does, of the same elements: a ratio of interleaved
+            // repeats, as the kernel's drag ratios are.
+            let ratio = a.movingOverStillInterval
+                ?? Interval(estimate: a.movingOverStill, low: a.movingOverStill, high: a.movingOverStill, confidence: 0)
+            func text(_ interval: Interval?, _ estimate: Double) -> String {
+                String(format: "%.1f ns", estimate) + (interval.map { String(format: " [%.1f, %.1f]", $0.low, $0.high) } ?? "")
+            }
+            rows.append(timed(
+                "interactions: \(a.elements) AttachWithSpring elements, targets moving every frame over still targets, above the kernel step",
+                Target(.atMost, 2), ratio, unit: .ratio, repeats: a.repeats, noise: a.noise ?? [],
+                details: "moving \(text(a.movingInterval, a.movingNsPerElementFrame)), still \(text(a.stillInterval, a.stillNsPerElementFrame)) per element-frame"))
+        }
         return rows
     }
 }

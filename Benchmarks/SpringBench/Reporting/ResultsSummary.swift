@@ -319,7 +319,28 @@ enum ResultsSummary {
         return [
             "## Overheads: the interaction layer", "",
             "`interactions`: \(i.count) Tossables (\(i.springs) kernel springs) in one MotionRuntime at 60 Hz, each dragged by scripted gesture events for 5 frames, released at 500-2000 pt/s, tossed and settled, then dragged again; \(i.frames) frames timed after \(i.warmUpFrames) warm-up frames\(i.repeats.map { ", in \($0) repeats of \(i.framesPerRepeat ?? 0) frames on this thread's CPU time (figures: medians of the repeats' figures)" } ?? ""). The runtime's frame is `advance(by:)`: the kernel step (`stepSprings`) and the delivery (`deliverFrame`), so its overhead above the step is the delivery; moving interactions are the spring streams delivered to. The gesture events (the engine's input, handled between frames by the recognizers and everything they drive: positions, pauses and restarts in the kernel) are timed apart, per event, and also added to the overhead in a row of their own. Allocations are counted by a malloc interposer linked into spring-bench\(i.allocationCounterVerified ? ", checked to count Swift allocations first" : " (**not verified**)").", "",
-        ] + markdownTable(["figure", "p50", "p90", "p50 per moving interaction (ns)"], rows) + [""]
+        ] + markdownTable(["figure", "p50", "p90", "p50 per moving interaction (ns)"], rows) + [""] + attachFollow(i.attachFollow)
+    }
+
+    /// The AttachWithSpring figures: targets moving every frame against still targets (issue 33).
+    static func attachFollow(_ a: AttachFollowReport?) -> [String] {
+        guard let a else { return [] }
+        func bounds(_ interval: Interval?, _ format: String) -> String {
+            interval.map { String(format: "[\(format), \(format)]", $0.low, $0.high) } ?? ""
+        }
+        let rows = [
+            ["targets moving every frame: above the kernel step, per element-frame (ns)", String(format: "%.1f", a.movingNsPerElementFrame),
+             bounds(a.movingInterval, "%.1f"),
+             String(format: "target writes %.1f, delivery %.1f; kernel step %.1f", a.movingTargetWritesNsPerElementFrame, a.movingDeliveryNsPerElementFrame,
+                    a.movingStepNsPerElementFrame)],
+            ["targets still: above the kernel step, per element-frame (ns)", String(format: "%.1f", a.stillNsPerElementFrame), bounds(a.stillInterval, "%.1f"),
+             String(format: "kernel step %.1f", a.stillStepNsPerElementFrame)],
+            ["moving over still (bound 2.0x)", String(format: "%.2fx", a.movingOverStill), bounds(a.movingOverStillInterval, "%.2f"),
+             "\(a.repeats) repeats of \(a.movingFramesPerRepeat) and \(a.stillFramesPerRepeat) frames"],
+        ]
+        return [
+            "`interactions`, AttachWithSpring: \(a.elements) elements in a runtime of their own, each following a target element of its own. Moving: every target's position written every frame along a pointer's path (a circle of 10-160 pt at 1 Hz, 16 phases), the default spring; still: no target written, the elements started away from their targets on lightly damped springs (decay time 200 s), so every spring moves on every frame in both. Above the step: the target writes (everything the layer does for a new destination, its retargets made before the lap ends) and the delivery; interleaved repeats on this thread's CPU time, medians with 95 % intervals.", "",
+        ] + markdownTable(["figure", "median", "95 % interval", "parts"], rows) + [""]
     }
 
     /// A Markdown table (pipes in cells escaped).
