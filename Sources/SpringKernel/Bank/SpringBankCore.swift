@@ -113,6 +113,9 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     /// What a bulk call's check pass computed for each element, applied by its second pass
     /// without computing it again; kept between calls, so a bulk call allocates nothing.
     let staged = UnsafeTable<StagedLanes>()
+    /// The resting springs a storage-order write wakes after its walk, kept between calls so the
+    /// write allocates nothing (``takeWokenScratch()``).
+    @exclusivity(unchecked) private var wokenScratch: [Int] = []
     /// Springs released by a resume, kept between calls so resuming allocates nothing.
     var resumeScratch: [(spring: UInt32, restart: (displacement: UInt32, velocity: UInt32)?)] = []
 
@@ -222,6 +225,20 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     /// storage-order write left to predict, so that no mutation sees or moves them unpredicted.
     /// A storage-order write passes `predictingChanges: false`: writes between two steps then
     /// leave their predictions to the step, however many there are.
+    /// The kept buffer of springs a storage-order write wakes, empty, for the call to fill; given
+    /// back by ``returnWokenScratch(_:)``.
+    func takeWokenScratch() -> [Int] {
+        var buffer: [Int] = []
+        swap(&buffer, &wokenScratch)
+        return buffer
+    }
+
+    /// Keeps `buffer`'s storage for the next storage-order write.
+    func returnWokenScratch(_ buffer: inout [Int]) {
+        buffer.removeAll(keepingCapacity: true)
+        swap(&buffer, &wokenScratch)
+    }
+
     func checkMutable(predictingChanges: Bool = true) throws(SpringKernelError) {
         guard !isRunningCallback else { throw .reentrantMutation }
         if predictingChanges, !changedRuns.isEmpty { predictChangedRuns() }

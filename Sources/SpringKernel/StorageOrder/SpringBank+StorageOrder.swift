@@ -160,7 +160,9 @@ extension SpringBank {
         try core.check(layout, count: targets.count)
         guard let goals = targets.baseAddress else { return }
         // Springs at rest are woken after the walk: waking moves slots, and the walk follows them.
-        var woken: [Int] = []
+        // Listed in the bank's kept buffer, so a call allocates nothing once it has woken as many.
+        var woken = core.takeWokenScratch()
+        defer { core.returnWokenScratch(&woken) }
         if Lanes.hasScaledLanes {
             // A format with scaled lanes bounds the motion (checkMotion): a retarget's check reads
             // the velocity lanes too, so the lanes are written, checked, into spare lanes in one pass.
@@ -319,7 +321,8 @@ extension SpringBank {
             }
         }
         // Springs at rest are woken after the walk, as in retarget(in:to:).
-        var woken: [Int] = []
+        var woken = core.takeWokenScratch()
+        defer { core.returnWokenScratch(&woken) }
         core.forEachRun(in: layout.region) { batch, slots, offset in
             // The awake slots written above taken; the others one by one (a resting spring wakes,
             // or keeps the exact rest patterns).
