@@ -417,29 +417,43 @@ private struct SampledTrajectory {
 /// before the exact search (``SettlePredictor/restTime(displacement:velocity:tolerance:motion:)``),
 /// for the watch, which asks it of every watched spring found within its band after a step
 /// (`SpringBankCore+Watch.swift`): a spring a drag carries through its target does so at speed,
-/// and leaves the band again within a fraction of a period.
+/// and leaves the band again within a fraction of a period; one the drag sets down gently stays.
 ///
-/// - **No**, if the motion lies outside the band at one of eight probe times after now, spread
-///   from a quarter to six times 1/ω₀ (the first swing after a crossing peaks within them for
-///   every damping ratio): d(τ) = a₁₁(τ) d + a₁₂(τ) v, exact propagators computed once per
-///   configuration, compared with a margin of 10⁻⁹ of the band for their rounding.
-/// - **Yes**, if the energy bound √(d² + v²/ω₀²), which |d| never exceeds again (the energy
-///   ½v² + ½ω₀²d² never grows), lies within the band.
+/// The motion is probed at 24 times after now, a quarter of 1/ω₀ apart up to 6/ω₀ (the first swing
+/// after a crossing peaks within them for every damping ratio): (d, v)(τ) from exact propagators
+/// computed once per configuration.
+///
+/// - **No**, if |d| lies outside the band at a probe (with a margin of 10⁻⁹ of the band for the
+///   propagators' rounding).
+/// - **Yes**, if between probes |d| cannot reach the band: the energy ½v² + ½ω₀²d² never grows,
+///   so |v| ≤ ω₀ E with E = √(d² + v²/ω₀²) from any earlier time on, and |d| moves by at most
+///   ω₀ E (τₖ₊₁ − τₖ) = E/4 between two probes; so |dₖ| + Eₖ/4 within the band at every probe
+///   (now included), and E within it at the last (|d| ≤ E from then on), keep the whole motion in.
+///   (The energy bound alone, E ≤ tolerance now, says yes too.)
 /// - Otherwise the exact search decides.
 struct RestProbes {
-    /// a₁₁ and a₁₂ of each probe time.
-    private let a11: SIMD8<Double>, a12: SIMD8<Double>
+    /// The probes' propagators, a quarter of 1/ω₀ apart: d(τₖ) = a₁₁ d + a₁₂ v, v(τₖ) = a₂₁ d + a₂₂ v,
+    /// 24 times in three vectors.
+    private let a11: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
+    private let a12: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
+    private let a21: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
+    private let a22: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
     private let inverseStiffnessPerMass: Double
 
     init(motion: SpringMotion) {
         let unit = 1 / motion.stiffnessPerMass.squareRoot()
-        let times: [Double] = [0.25, 0.5, 1, 1.5, 2, 3, 4, 6]
-        var a11 = SIMD8<Double>(), a12 = SIMD8<Double>()
-        for (i, scale) in times.enumerated() {
-            let propagator = motion.propagator(over: scale * unit)
-            (a11[i], a12[i]) = (propagator.a11, propagator.a12)
+        var entries = [[SIMD8<Double>]](repeating: [SIMD8<Double>](repeating: SIMD8(), count: 3), count: 4)
+        for k in 0..<24 {
+            let propagator = motion.propagator(over: Double(k + 1) * 0.25 * unit)
+            entries[0][k / 8][k % 8] = propagator.a11
+            entries[1][k / 8][k % 8] = propagator.a12
+            entries[2][k / 8][k % 8] = propagator.a21
+            entries[3][k / 8][k % 8] = propagator.a22
         }
-        (self.a11, self.a12) = (a11, a12)
+        a11 = (entries[0][0], entries[0][1], entries[0][2])
+        a12 = (entries[1][0], entries[1][1], entries[1][2])
+        a21 = (entries[2][0], entries[2][1], entries[2][2])
+        a22 = (entries[3][0], entries[3][1], entries[3][2])
         inverseStiffnessPerMass = 1 / motion.stiffnessPerMass
     }
 
@@ -447,14 +461,38 @@ struct RestProbes {
     /// not stay within it (a finite state: a NaN answers false).
     @inline(__always)
     func leavesBand(displacement d: Double, velocity v: Double, tolerance: Double) -> Bool {
-        let later = a11 * d + a12 * v
         let outside = SIMD8<Double>(repeating: tolerance * (1 + 1e-9))
-        return any((later .> outside) .| (later .< -outside))
+        // The first two 1/ω₀ first: a spring carried through its target leaves within them.
+        if any(Self.magnitude(a11.0 * d + a12.0 * v) .> outside) { return true }
+        return any((Self.magnitude(a11.1 * d + a12.1 * v) .> outside) .| (Self.magnitude(a11.2 * d + a12.2 * v) .> outside))
     }
 
-    /// Whether the energy bound says the motion stays within |d| ≤ `tolerance` from now on.
+    /// Whether the motion stays within |d| ≤ `tolerance` from now on, by the energy bound now or
+    /// between the probes (see the type's summary); false when it cannot tell.
     @inline(__always)
     func staysWithin(displacement d: Double, velocity v: Double, tolerance: Double) -> Bool {
-        d * d + v * v * inverseStiffnessPerMass <= tolerance * tolerance * (1 - 0x1p-30)
+        let inside = tolerance * (1 - 1e-9)
+        let energyNow = (d * d + v * v * inverseStiffnessPerMass).squareRoot()
+        if energyNow <= inside { return true }
+        guard abs(d) + energyNow / 4 <= inside else { return false }
+        let limit = SIMD8<Double>(repeating: inside)
+        let (r0, _) = Self.reach(a11.0, a12.0, a21.0, a22.0, d, v, inverseStiffnessPerMass)
+        let (r1, _) = Self.reach(a11.1, a12.1, a21.1, a22.1, d, v, inverseStiffnessPerMass)
+        let (r2, last) = Self.reach(a11.2, a12.2, a21.2, a22.2, d, v, inverseStiffnessPerMass)
+        return !any((r0 .> limit) .| (r1 .> limit) .| (r2 .> limit)) && last <= inside
     }
+
+    /// |d| + E/4 at each of 8 probes (their propagators' rows given), and E at the last of them.
+    @inline(__always)
+    private static func reach(
+        _ c11: SIMD8<Double>, _ c12: SIMD8<Double>, _ c21: SIMD8<Double>, _ c22: SIMD8<Double>, _ d: Double, _ v: Double,
+        _ inverseStiffnessPerMass: Double
+    ) -> (SIMD8<Double>, Double) {
+        let dk = c11 * d + c12 * v, vk = c21 * d + c22 * v
+        let energy = (dk * dk + vk * vk * inverseStiffnessPerMass).squareRoot()
+        return (magnitude(dk) + energy / 4, energy[7])
+    }
+
+    @inline(__always)
+    private static func magnitude(_ x: SIMD8<Double>) -> SIMD8<Double> { x.replacing(with: -x, where: x .< 0) }
 }

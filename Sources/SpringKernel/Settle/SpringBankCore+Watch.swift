@@ -213,21 +213,26 @@ extension SpringBankCore {
     /// Whether the spring's exact motion from its lanes now stays within its tolerance: for any
     /// later frame durations under a variable clock, at every later frame under a fixed one.
     private func restsNow(record index: Int) -> Bool {
-        let (batch, slot) = batch(ofRecord: index)
-        let (displacement, velocity) = batch.motionState(slot: slot)
+        let (batchIndex, slot) = location(ofRecord: index)
         let tolerance = records[index].tolerance
-        guard abs(displacement) <= tolerance else { return false }
-        // Within the band for good: at rest under a variable clock, and at every later frame of a
-        // fixed one. Outside it at a later time: at rest under neither.
-        let probes = batch.restProbes
-        if probes.staysWithin(displacement: displacement, velocity: velocity, tolerance: tolerance) { return true }
-        if probes.leavesBand(displacement: displacement, velocity: velocity, tolerance: tolerance) { return false }
-        switch frameClock {
-        case .variable:
-            return SettlePredictor.restTime(displacement: displacement, velocity: velocity, tolerance: tolerance, motion: batch.motion) <= 0
-        case .fixed(let frameDuration):
-            return SettlePredictor.restFrame(
-                displacement: displacement, velocity: velocity, tolerance: tolerance, motion: batch.motion, frameDuration: frameDuration) == 0
+        // Unretained, as on every per-spring path.
+        return batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            let (displacement, velocity) = batch.motionState(slot: slot)
+            guard abs(displacement) <= tolerance else { return false }
+            // Within the band for good: at rest under a variable clock, and at every later frame of a
+            // fixed one. Outside it at a later time: at rest under neither.
+            let probes = batch.restProbes
+            if probes.staysWithin(displacement: displacement, velocity: velocity, tolerance: tolerance) { return true }
+            if probes.leavesBand(displacement: displacement, velocity: velocity, tolerance: tolerance) { return false }
+            switch frameClock {
+            case .variable:
+                return SettlePredictor.restTime(
+                    displacement: displacement, velocity: velocity, tolerance: tolerance, motion: batch.motion) <= 0
+            case .fixed(let frameDuration):
+                return SettlePredictor.restFrame(
+                    displacement: displacement, velocity: velocity, tolerance: tolerance, motion: batch.motion,
+                    frameDuration: frameDuration) == 0
+            }
         }
     }
 
