@@ -167,7 +167,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
     ) -> Bool {
         let d = Double(Int32(bitPattern: displacement))
         // The velocity over ω, in displacement lane steps: the energy norm's second coordinate.
-        let stepsPerVelocityStep = Double(sign: .plus, exponent: scale.displacementShift - scale.velocityShift, significand: 1)
+        let stepsPerVelocityStep = LaneScale.powerOfTwo(scale.displacementShift - scale.velocityShift)
         let w = Double(Int32(bitPattern: velocity)) * stepsPerVelocityStep / naturalFrequency
         let normSquared = d * d + w * w
         // The energy never grows, so no later lane exceeds the norm (NaN, from ω = 0, is refused).
