@@ -233,12 +233,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
             scale: lanes.scale, naturalFrequency: lanes.naturalFrequency)
         lanes.displacements.storeBytes(of: moved, toByteOffset: offset, as: UInt32.self)
         lanes.targets.storeBytes(of: goal, toByteOffset: offset, as: UInt32.self)
-        let moving = core.batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch -> Bool in
-            guard slot < batch.movingCount else { return false }
-            batch.retargetedLanes[slot] = true
-            if !batch.isWatching { core.startWatching(batch) }
-            return true
-        }
+        let moving = core.batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { core.markRetargeted(batch: $0, slot: slot) }
         if logging {
             // batch 1: to be woken or predicted once the call is accepted.
             core.staged.append(StagedLanes(

@@ -74,12 +74,7 @@ extension SpringBankCore {
         }
         wake(record: index)
         let slot = Int(records[index].slot)
-        let watched = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch -> Bool in
-            guard slot < batch.movingCount else { return false }
-            batch.retargetedLanes[slot] = true
-            if !batch.isWatching { startWatching(batch) }
-            return true
-        }
+        let watched = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { markRetargeted(batch: $0, slot: slot) }
         if !watched { trajectoryChanged(record: index) }
     }
 
@@ -105,6 +100,16 @@ extension SpringBankCore {
             any |= UInt64(lanes)
         }
         if any != 0, !batch.isWatching { startWatching(batch) }
+    }
+
+    /// Marks the spring in `slot` retargeted if it is moving (the watch decides its rest from the
+    /// next step on); returns whether it was.
+    @inline(__always)
+    func markRetargeted(batch: ConfigurationBatch, slot: Int) -> Bool {
+        guard slot < batch.movingCount else { return false }
+        batch.retargetedLanes[slot] = true
+        if !batch.isWatching { startWatching(batch) }
+        return true
     }
 
     /// Lists the batch among those the watch visits.

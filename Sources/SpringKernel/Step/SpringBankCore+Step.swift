@@ -80,7 +80,9 @@ extension SpringBankCore {
         if !saturatedInLastStep.isEmpty { saturatedInLastStep.removeAll(keepingCapacity: true) }
         if !watchingBatches.isEmpty {
             prepareWatchedSprings()
-            if pending.isEmpty { publishNextDue() }
+            // The watch has ended: the schedule's own next due time again (while it lasts, every
+            // step reaches finishStep, below).
+            if watchingBatches.isEmpty, pending.isEmpty { publishNextDue() }
         }
         if !pending.isEmpty { schedulePendingSprings() }
         let batchesStillRetiring = !retiringBatches.isEmpty && releaseRetiredBatches()

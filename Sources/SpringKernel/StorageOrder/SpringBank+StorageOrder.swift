@@ -249,12 +249,8 @@ extension SpringBank {
         var run = 0..<0
         retarget(batch, count: count, to: goals) { slot in
             guard slot < batch.awakeCount else { return woken.append(Int(batch.springOfSlot[slot])) }
-            if slot < batch.movingCount {
-                // Moving: the watch decides its rest while it keeps being retargeted.
-                batch.retargetedLanes[slot] = true
-                if !batch.isWatching { core.startWatching(batch) }
-                return
-            }
+            // Moving: the watch decides its rest while it keeps being retargeted.
+            if core.markRetargeted(batch: batch, slot: slot) { return }
             if slot == run.upperBound { return run = run.lowerBound..<slot + 1 }
             core.trajectoriesChanged(batch: batch, slots: run)
             run = slot..<slot + 1
