@@ -100,18 +100,15 @@ struct DragCommand {
         let quick = arguments.flag("quick")
         sizes = try arguments.sizes("springs", limit: 1 << 24, bytesEach: 256) ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000])
         guard sizes.allSatisfy({ $0 >= 100 }) else { throw .usage("--springs takes sizes within 100...16M") }
-        kernels = arguments.list("kernel") ?? (quick ? ["float"] : ["float", "fixed"])
-        for kernel in kernels where kernel != "float" && kernel != "fixed" { throw .usage("--kernel takes float and fixed, got \(printable(kernel))") }
-        kinds = arguments.list("springs-kind") ?? (quick ? ["default"] : ["default", "corpus"])
-        for kind in kinds where kind != "default" && kind != "corpus" { throw .usage("--springs-kind takes default and corpus, got \(printable(kind))") }
+        kernels = try arguments.list("kernel", from: ["float", "fixed"]) ?? (quick ? ["float"] : ["float", "fixed"])
+        kinds = try arguments.list("springs-kind", from: ["default", "corpus"]) ?? (quick ? ["default"] : ["default", "corpus"])
         var modes: [Mode] = []
         for name in arguments.list("modes") ?? Mode.allCases.map(\.rawValue) {
             guard let mode = Mode(rawValue: name) else { throw .usage("unknown mode \(printable(name)) (storage, handles, half, one-percent, calls)") }
             modes.append(mode)
         }
         self.modes = modes
-        paths = arguments.list("path") ?? ["drag"]
-        for path in paths where path != "drag" && path != "slow" { throw .usage("--path takes drag and slow, got \(printable(path))") }
+        paths = try arguments.list("path", from: ["drag", "slow"]) ?? ["drag"]
         timer = FrameTimer(repeats: try arguments.int("repeats", in: 2...1000) ?? (quick ? 5 : 9), secondsPerRepeat: 0.02)
         format = try outputFormat(&arguments)
         output = arguments.string("output")

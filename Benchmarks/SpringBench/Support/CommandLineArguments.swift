@@ -84,6 +84,15 @@ struct CommandLineArguments {
         string(name).map { $0.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) } }
     }
 
+    /// A comma-separated list of words, each one of `allowed` (`--kernel float,fixed`).
+    mutating func list(_ name: String, from allowed: [String]) throws(BenchError) -> [String]? {
+        guard let words = list(name) else { return nil }
+        for word in words where !allowed.contains(word) {
+            throw .usage("--\(name) takes \(allowed.joined(separator: " and ")), got \(printable(word))")
+        }
+        return words
+    }
+
     /// A comma-separated list of numbers in `range`.
     mutating func doubles(_ name: String, in range: ClosedRange<Double>) throws(BenchError) -> [Double]? {
         guard let items = list(name) else { return nil }
