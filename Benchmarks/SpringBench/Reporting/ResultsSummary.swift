@@ -369,7 +369,7 @@ enum ResultsSummary {
         var lines = [
             "## Events and frame clocks", "",
             "`spring-bench events`: N default springs (342/30, started again before each repeat) all moving at 60 Hz; each frame a share of them gets one event, "
-                + "one call per spring (single) or one call for all (bulk). ns per event = (frame with the events − the same frame without) / events, "
+                + "one call per spring (single) or one call for all (bulk). ns per event = (frame with the events − the plain step of as many lightly damped springs, all moving) / events, "
                 + "the following step's share included. Issue 10's bound: 25 ns (float32), 50 ns (Q16.16) at 100 % of 100K springs. "
                 + "`new-dt`: every frame lasts 1/60 s ± 15 % (a measured frame time), as a frame cost over a steady frame's (bound: 1.1x). "
                 + "Rows marked light: lightly damped springs (120/0.02) that never come to rest, not judged.", "",
