@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 import SpringKernel
 
 /// Pulls a position toward a destination with a spring (the Material Motion AttachWithSpring

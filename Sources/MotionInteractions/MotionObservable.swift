@@ -55,7 +55,9 @@ public struct MotionObserver<T> {
     /// Receives each change of state.
     public let state: (MotionState) -> Void
     /// The runtime the connection lives in (a spring stream adds its springs to this runtime's kernel).
-    public unowned let runtime: MotionRuntime
+    /// Not retained: the runtime must outlive the observer's use (a runtime disconnects every
+    /// spring stream as it goes away).
+    public unowned(unsafe) let runtime: MotionRuntime
 
     /// An observer in `runtime` with the two channels.
     public init(runtime: MotionRuntime, next: @escaping (T) -> Void, state: @escaping (MotionState) -> Void) {

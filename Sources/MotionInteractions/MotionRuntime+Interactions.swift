@@ -39,7 +39,7 @@ extension MotionRuntime {
     }
 
     /// Adds a plan to an element: the plan connects what it needs to the element's properties.
-    public func addPlan(_ plan: any MotionPlan, to element: MotionElement) {
+    public func addPlan<Plan: MotionPlan>(_ plan: Plan, to element: MotionElement) {
         plan.perform(on: element, in: self)
     }
 

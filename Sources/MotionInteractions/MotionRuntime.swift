@@ -103,8 +103,9 @@ public final class MotionRuntime {
     var interactions: [ObjectIdentifier: Interaction] = [:]
     /// The interaction whose set-up is running: subscriptions made now belong to it.
     var adoptingInteraction: Interaction?
-    /// The spring that plans drive for each property, by the property's identity.
-    var propertySprings: [ObjectIdentifier: AnyObject] = [:]
+    /// The spring that plans drive for each property, by the property's identity (a
+    /// `PropertySpring<T>` for the property's `T`).
+    var propertySprings: [ObjectIdentifier: any PropertySpringTeardown] = [:]
 
     /// The timestamp the springs have been advanced to (see ``advance(toTimestamp:)``).
     @usableFromInline var springTimestamp: Double?
@@ -156,11 +157,14 @@ public final class MotionRuntime {
             connection.slot = -1
             connection.detach()
         }
+        // The property springs let go of the runtime before any of their subscriptions is
+        // cancelled, so their cancellations do nothing to it.
+        for propertySpring in propertySprings.values { propertySpring.runtimeGoesAway() }
         for interaction in interactions.values {
             interaction.runtime = nil
             interaction.cancelAdoptedSubscriptions()
         }
-        for case let propertySpring as PropertySpringTeardown in propertySprings.values { propertySpring.tearDown() }
+        for propertySpring in propertySprings.values { propertySpring.tearDown() }
     }
 
     /// Spring streams not at rest: moving, or held by a pause in mid-motion.

@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 /// A value that can be read, written and observed: the position of an element, the destination
 /// of a spring, its configuration.
 ///
@@ -31,6 +33,17 @@ public final class ReactiveProperty<T> {
         releaseObservers()
     }
 
+    #if $Embedded
+    /// The current value; writing it notifies every observer.
+    public var value: T {
+        get { storage }
+        // Embedded Swift specialises the setter into each client that writes it.
+        set {
+            storage = newValue
+            sendToObservers(newValue)
+        }
+    }
+    #else
     /// The current value; writing it notifies every observer.
     public var value: T {
         get { storage }
@@ -42,6 +55,7 @@ public final class ReactiveProperty<T> {
             sendToObservers(newValue)
         }
     }
+    #endif
 
     /// Calls `body` with every value written after this call, until the subscription is cancelled.
     public func observe(_ body: @escaping (T) -> Void) -> Subscription {

@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 import SpringKernel
 
 /// One connected spring stream: its kernel springs (one per component), its place in the
@@ -163,9 +165,15 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     /// Follows the spring's destination and configuration.
     func observeSpring() {
         guard let spring else { return }
+        #if $Embedded
+        // Embedded Swift specialises every generic for its types (and its optimizer does not
+        // take the cast below): the generic observation is already concrete.
+        let destination: Observation<T> = DestinationObservation(self)
+        #else
         let destination: Observation<T> = T.self == CGPoint.self
             ? unsafeBitCast(PointDestinationObservation(unsafeDowncast(self, to: TypedSpringConnection<CGPoint>.self)), to: Observation<T>.self)
             : DestinationObservation(self)
+        #endif
         spring.destination.add(destination)
         destinationObservation = destination
         let configuration = ConfigurationObservation(self)
@@ -241,6 +249,7 @@ private final class DestinationObservation<T: SpringAnimatable>: Observation<T> 
     }
 }
 
+#if !$Embedded
 /// ``DestinationObservation`` for a `CGPoint` destination (every position attachment: an
 /// AttachWithSpring, a SpringTo of a position): not generic, so a destination written every
 /// frame reaches the queue with no witness call.
@@ -255,6 +264,7 @@ private final class PointDestinationObservation: Observation<CGPoint> {
         retargetStream(connection, to: destination.springComponents)
     }
 }
+#endif
 
 /// A destination written to a stream: a moving stream's retarget waits for the runtime's next
 /// call to the kernel, made in bulk with the frame's others (``RetargetQueue``); a resting one
