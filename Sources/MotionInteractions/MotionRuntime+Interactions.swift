@@ -46,7 +46,7 @@ extension MotionRuntime {
     /// Writes every value of `stream` to `property`.
     @discardableResult
     public func write<T>(_ stream: MotionObservable<T>, to property: ReactiveProperty<T>) -> Subscription {
-        stream.subscribe(in: self, next: { property.value = $0 })
+        stream.subscribe(in: self, writingTo: property)
     }
 
     /// Runs `action` once, as soon as every spring of the runtime is at rest: now, if none moves;

@@ -84,6 +84,12 @@ public final class MotionRuntime {
     /// Read and written in single statements, never across a callback, so it skips the runtime
     /// exclusivity checks that would cost a call per access.
     @exclusivity(unchecked) var streamSlots: ContiguousArray<Unmanaged<SpringConnection>?> = []
+    /// Beside ``streamSlots``, slot for slot: the `ReactiveProperty<CGPoint>` a stream of points
+    /// writes its values to (``SpringConnection/pointSink``), while its values are not
+    /// suppressed; nil for every other stream. The frame writes such a stream's values straight
+    /// from the snapshot into its property, touching neither the stream nor a closure: one
+    /// object per moving stream, whose address this contiguous table gives a few streams ahead.
+    @exclusivity(unchecked) var streamSinks: ContiguousArray<UnsafeMutableRawPointer?> = []
     var freeStreamSlots: [Int] = []
     /// Slots freed during a delivery, reusable once it ends (so no new stream takes a slot the
     /// frame's bits still name).
@@ -139,6 +145,7 @@ public final class MotionRuntime {
         retargets.runtime = self
         retargets.reserve(springs: capacity)
         streamSlots.reserveCapacity(capacity)
+        streamSinks.reserveCapacity(capacity)
     }
 
     /// Disconnects what the runtime connected from the properties and recognizers that may

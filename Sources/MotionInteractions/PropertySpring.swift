@@ -73,7 +73,7 @@ extension MotionRuntime {
         if let existing = propertySpring(for: property) { return existing }
         let spring = Spring(to: ReactiveProperty(property.value), initialValue: property, threshold: threshold)
         let state = ReactiveProperty(MotionState.atRest)
-        let observer = MotionObserver<T>(runtime: self, next: { property.value = $0 }, state: { state.value = $0 })
+        let observer = MotionObserver<T>(runtime: self, writingTo: property, state: { state.value = $0 })
         guard let connection = makeConnection(spring, observer: observer) else { return nil }
         let propertySpring = PropertySpring(property: property, spring: spring, state: state, connection: connection)
         let key = ObjectIdentifier(property)

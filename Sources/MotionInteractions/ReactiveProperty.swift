@@ -57,6 +57,16 @@ public final class ReactiveProperty<T> {
     }
     #endif
 
+    /// Writes `newValue` and notifies every observer, as setting ``value`` does: how the layer's
+    /// own writes into a property are made (the frame's, a stream written to a property). A
+    /// closure of the module that called the setter made the compiler drop its exported
+    /// specialisation, which clients link against.
+    @inline(__always)
+    func write(_ newValue: T) {
+        storage = newValue
+        sendToObservers(newValue)
+    }
+
     /// Calls `body` with every value written after this call, until the subscription is cancelled.
     public func observe(_ body: @escaping (T) -> Void) -> Subscription {
         addObserver(body)

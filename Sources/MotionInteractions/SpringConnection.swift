@@ -49,6 +49,10 @@ class SpringConnection {
     /// Where the state goes on from there, when the subscriber passes it on to one of its own (a
     /// Tossable's position stream, through ``Subscription/forwardsStates(to:)``): prefetched too.
     var stateForwardingContext: UnsafeRawPointer?
+    /// The `ReactiveProperty<CGPoint>` the subscriber writes each value to, when that is all it
+    /// does (``MotionObserver/valueSink``), unretained (the subscriber holds it): the runtime
+    /// keeps it in its table of stream sinks and writes the frame's values straight into it.
+    var pointSink: UnsafeMutableRawPointer?
 
     init(runtime: MotionRuntime, handles: ComponentHandles, valueReceiverContext: UnsafeRawPointer?, stateReceiverContext: UnsafeRawPointer?) {
         self.runtimeReference = .passUnretained(runtime)
@@ -125,12 +129,14 @@ final class SpringSubscription: Subscription {
     override func sourcePause() {
         guard let connection, connection.isConnected else { return }
         connection.isValueSuppressed = true
+        connection.runtime.updateSink(of: connection)
         connection.runtime.pauseSubscription(of: connection)
     }
 
     override func sourceResume() {
         guard let connection, connection.isConnected else { return }
         connection.isValueSuppressed = false
+        connection.runtime.updateSink(of: connection)
         connection.runtime.resumeSubscription(of: connection)
     }
 
@@ -160,6 +166,7 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
         self.observer = observer
         let contexts = observer.closureContexts
         super.init(runtime: runtime, handles: handles, valueReceiverContext: contexts.next, stateReceiverContext: contexts.state)
+        if T.self == CGPoint.self, let sink = observer.valueSink { pointSink = Unmanaged.passUnretained(sink).toOpaque() }
     }
 
     /// Follows the spring's destination and configuration.

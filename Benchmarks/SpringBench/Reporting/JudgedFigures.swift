@@ -234,21 +234,21 @@ enum JudgedFigures {
                               measured: String(format: "%.3f %%", ours.withinOneFrame * 100)))
         }
         let i = results.interactions
-        // Issue 13's bounds (issue 4 asked 100 ns above the step): absolute times, which a
-        // loaded machine inflates.
+        // Issue 35's bounds (issue 13 asked 50 ns and 400 ns, issue 4 100 ns above the step):
+        // absolute times, which a loaded machine inflates.
         let overhead = i.overheadInterval
             ?? Interval(estimate: i.overheadNsPerMovingInteraction, low: i.overheadNsPerMovingInteraction, high: i.overheadNsPerMovingInteraction, confidence: 0)
         rows.append(timed(
-            "interactions: above the kernel step, per moving interaction", Target(.atMost, 50), overhead, unit: .nanoseconds, repeats: i.repeats ?? i.blocks,
+            "interactions: above the kernel step, per moving interaction", Target(.atMost, 20), overhead, unit: .nanoseconds, repeats: i.repeats ?? i.blocks,
             noise: i.noise ?? [],
             details: String(format: "%.0f moving of %d Tossables; the kernel step %.0f ns per moving interaction; %.0f ns with the gesture input added",
                             i.movingInteractions.p50, i.count, i.kernelStepNs.p50 / i.movingInteractions.p50, i.overheadWithInputNsPerMovingInteraction)))
         let input = i.inputPerEventInterval
             ?? Interval(estimate: i.inputNsPerGestureEvent, low: i.inputNsPerGestureEvent, high: i.inputNsPerGestureEvent, confidence: 0)
         rows.append(timed(
-            "interactions: a gesture event, everything it drives included", Target(.atMost, 400), input, unit: .nanoseconds, repeats: i.repeats ?? i.blocks,
+            "interactions: a gesture event, everything it drives included", Target(.atMost, 200), input, unit: .nanoseconds, repeats: i.repeats ?? i.blocks,
             noise: i.noise ?? [], details: String(format: "%.0f gesture events a frame", i.gestureEventsPerFrame.p50)))
-        rows.append(exact("interactions: heap bytes per Tossable (its objects, its share of the runtime's tables and the kernel's lanes)", Target(.atMost, 2048),
+        rows.append(exact("interactions: heap bytes per Tossable (its objects, its share of the runtime's tables and the kernel's lanes)", Target(.atMost, 1024),
                           i.heapBytesPerTossable ?? .infinity, unit: .count, measured: String(format: "%.0f B", i.heapBytesPerTossable ?? 0)))
         rows.append(exact("interactions: heap allocations per frame, steady state", Target(.atMost, 0),
                           i.allocationCounterVerified ? i.allocationsPerFrame : .infinity, unit: .plain, measured: String(format: "%.3f", i.allocationsPerFrame)))
@@ -261,6 +261,13 @@ enum JudgedFigures {
             func text(_ interval: Interval?, _ estimate: Double) -> String {
                 String(format: "%.1f ns", estimate) + (interval.map { String(format: " [%.1f, %.1f]", $0.low, $0.high) } ?? "")
             }
+            // Issue 35: the layer's share itself, when every target moves, at most 20 ns an element.
+            let moving = a.movingInterval
+                ?? Interval(estimate: a.movingNsPerElementFrame, low: a.movingNsPerElementFrame, high: a.movingNsPerElementFrame, confidence: 0)
+            rows.append(timed(
+                "interactions: \(a.elements) AttachWithSpring elements following targets that move every frame, above the kernel step, per element-frame",
+                Target(.atMost, 20), moving, unit: .nanoseconds, repeats: a.repeats, noise: a.noise ?? [],
+                details: String(format: "the target writes %.1f ns, the delivery %.1f ns", a.movingTargetWritesNsPerElementFrame, a.movingDeliveryNsPerElementFrame)))
             rows.append(timed(
                 "interactions: \(a.elements) AttachWithSpring elements, targets moving every frame over still targets, above the kernel step",
                 Target(.atMost, 2), ratio, unit: .ratio, repeats: a.repeats, noise: a.noise ?? [],
