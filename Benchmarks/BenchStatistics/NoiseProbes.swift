@@ -20,7 +20,12 @@ public struct ProbeReadings: Codable, Hashable, Sendable {
 
 /// The probes, by name.
 public enum Probe: String, Codable, Hashable, Sendable, CaseIterable {
-    case compute, bandwidth, latency
+    /// The compute probe (spring-steps per second).
+    case compute
+    /// The memory-bandwidth probe (GB/s).
+    case bandwidth
+    /// The cache-latency probe (nanoseconds per dependent load).
+    case latency
 }
 
 /// How many times slower than a baseline each probe read: 1 when as fast or faster.
