@@ -68,6 +68,7 @@ extension MotionRuntime {
         if let free = freeStreamSlots.popLast() { return free }
         streamSlots.append(nil)
         streamSinks.append(nil)
+        streamActive.append(false)
         return streamSlots.count - 1
     }
 
@@ -97,6 +98,7 @@ extension MotionRuntime {
         guard let entry = streamSlots[slot] else { return }
         streamSlots[slot] = nil
         streamSinks[slot] = nil
+        streamActive[slot] = false
         if isDelivering {
             slotsFreedDuringDelivery.append(slot)
             retiredConnections.append(entry.takeRetainedValue())
@@ -182,6 +184,18 @@ extension MotionRuntime {
             }
         }
         // What the snapshot knew of the stream's rests is forgotten when the queue is flushed.
+        return true
+    }
+
+    /// ``queueRetarget(_:to:)`` for the two springs of a stream of points, from what its
+    /// destination observation holds (its slot and springs) and the runtime's tables: the
+    /// stream's object is not read.
+    @inline(__always)
+    func queueRetarget(slot: Int, springs: (SpringHandle, SpringHandle), to destination: SIMD4<Float>) -> Bool {
+        guard streamActive[slot], !stepAwaitingDelivery, !isDelivering else { return false }
+        let queue = retargets
+        if SpringInput.isUsable(destination[0]) { queue.append(springs.0, to: destination[0], slot: slot, component: 0) }
+        if SpringInput.isUsable(destination[1]) { queue.append(springs.1, to: destination[1], slot: slot, component: 1) }
         return true
     }
 

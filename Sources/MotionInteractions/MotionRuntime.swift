@@ -90,6 +90,10 @@ public final class MotionRuntime {
     /// from the snapshot into its property, touching neither the stream nor a closure: one
     /// object per moving stream, whose address this contiguous table gives a few streams ahead.
     @exclusivity(unchecked) var streamSinks: ContiguousArray<UnsafeMutableRawPointer?> = []
+    /// Beside ``streamSlots``: whether each connected stream's last state sent was `.active`
+    /// (``SpringConnection/isActive``, mirrored here), false for a free slot. A stream's
+    /// destination observation reads it to queue a retarget without reaching the stream.
+    @exclusivity(unchecked) var streamActive: ContiguousArray<Bool> = []
     var freeStreamSlots: [Int] = []
     /// Slots freed during a delivery, reusable once it ends (so no new stream takes a slot the
     /// frame's bits still name).
@@ -146,6 +150,7 @@ public final class MotionRuntime {
         retargets.reserve(springs: capacity)
         streamSlots.reserveCapacity(capacity)
         streamSinks.reserveCapacity(capacity)
+        streamActive.reserveCapacity(capacity)
     }
 
     /// Disconnects what the runtime connected from the properties and recognizers that may

@@ -29,7 +29,14 @@ class SpringConnection {
     let componentMask: UInt8
     /// The state last sent: true after `.active`, false after `.atRest`. The layer's own record
     /// of what the subscriber was told, so each change is sent once; the kernel decides it.
-    @exclusivity(unchecked) var isActive = false
+    /// Mirrored, while connected, in the runtime's table (``MotionRuntime/streamActive``), which a
+    /// destination written every frame reads instead of this object.
+    @exclusivity(unchecked) var isActive = false {
+        didSet {
+            guard slot >= 0 else { return }
+            runtimeReference._withUnsafeGuaranteedRef { $0.streamActive[slot] = isActive }
+        }
+    }
     /// Values are not sent while set: the subscription is paused (its subscriber's own stream is
     /// in charge, a drag say), even if the kernel could not hold the springs.
     @exclusivity(unchecked) var isValueSuppressed = false
@@ -262,13 +269,24 @@ private final class DestinationObservation<T: SpringAnimatable>: Observation<T> 
 /// frame reaches the queue with no witness call.
 private final class PointDestinationObservation: Observation<CGPoint> {
     let connection: Unmanaged<TypedSpringConnection<CGPoint>>
+    /// The stream's runtime, slot and springs, as they stay while it is connected (it cancels
+    /// this observation as it disconnects): a moving stream's retarget is queued from these and
+    /// the runtime's tables, without reaching the stream.
+    let runtime: Unmanaged<MotionRuntime>
+    let slot: Int
+    let springs: (SpringHandle, SpringHandle)
 
     init(_ connection: TypedSpringConnection<CGPoint>) {
         self.connection = .passUnretained(connection)
+        runtime = connection.runtimeReference
+        slot = connection.slot
+        springs = (connection.handles[0], connection.handles[1])
     }
 
     override func receive(_ destination: CGPoint) {
-        retargetStream(connection, to: destination.springComponents)
+        let components = destination.springComponents
+        let queued = runtime._withUnsafeGuaranteedRef { $0.queueRetarget(slot: slot, springs: springs, to: components) }
+        if !queued { retargetStream(connection, to: components) }
     }
 }
 #endif
