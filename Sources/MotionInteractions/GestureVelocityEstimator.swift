@@ -14,10 +14,10 @@ struct GestureVelocityEstimator {
     static let minimumTimeSpread = 1e-12
 
     let window: Double
-    // A ring inline in the recognizer (no buffer of its own: one object, fewer cache misses per event).
-    private var times = SIMD16<Double>()
-    private var xs = SIMD16<Double>()
-    private var ys = SIMD16<Double>()
+    // A ring inline in the recognizer (no buffer of its own: one object, fewer cache misses per
+    // event), sample i at doubles 3i, 3i + 1, 3i + 2 (time, x, y): adding a sample writes one
+    // cache line (two at most), not one in each of three arrays.
+    private var ring = (SIMD16<Double>(), SIMD16<Double>(), SIMD16<Double>())
     private var newest = 0
     private(set) var count = 0
 
@@ -32,47 +32,63 @@ struct GestureVelocityEstimator {
     /// Adds a sample. `time` must not be earlier than the newest sample's (the recognizer clamps
     /// it); a sample at the same time replaces the newest one's position.
     mutating func add(time: Double, x: Double, y: Double) {
-        if count > 0, time <= times[newest] {
-            xs[newest] = x
-            ys[newest] = y
-            return
+        let sameTime = count > 0 && time <= sample(newest).time
+        if !sameTime {
+            newest = (newest + 1) % Self.capacity
+            count = min(count + 1, Self.capacity)
         }
-        newest = (newest + 1) % Self.capacity
-        times[newest] = time
-        xs[newest] = x
-        ys[newest] = y
-        count = min(count + 1, Self.capacity)
+        let offset = 24 * newest
+        withUnsafeMutableBytes(of: &ring) { bytes in
+            if !sameTime { bytes.storeBytes(of: time, toByteOffset: offset, as: Double.self) }
+            bytes.storeBytes(of: x, toByteOffset: offset + 8, as: Double.self)
+            bytes.storeBytes(of: y, toByteOffset: offset + 16, as: Double.self)
+        }
+    }
+
+    /// Sample `index` of the ring.
+    @inline(__always)
+    private func sample(_ index: Int) -> (time: Double, x: Double, y: Double) {
+        withUnsafeBytes(of: ring) { bytes in
+            (bytes.load(fromByteOffset: 24 * index, as: Double.self), bytes.load(fromByteOffset: 24 * index + 8, as: Double.self),
+             bytes.load(fromByteOffset: 24 * index + 16, as: Double.self))
+        }
     }
 
     /// The velocity at the newest sample, in translation units per second; finite always.
     func velocity() -> (x: Double, y: Double) {
         guard count >= 2 else { return (0, 0) }
-        let latest = times[newest]
-        // Times relative to the newest sample keep the sums well conditioned.
-        var used = 0
-        var sumT = 0.0, sumX = 0.0, sumY = 0.0
-        for age in 0..<count {
-            let at = (newest - age + Self.capacity) % Self.capacity
-            guard latest - times[at] <= window else { break }
-            sumT += times[at] - latest
-            sumX += xs[at]
-            sumY += ys[at]
-            used += 1
+        return withUnsafeBytes(of: ring) { bytes in
+            func sample(_ index: Int) -> (time: Double, x: Double, y: Double) {
+                (bytes.load(fromByteOffset: 24 * index, as: Double.self), bytes.load(fromByteOffset: 24 * index + 8, as: Double.self),
+                 bytes.load(fromByteOffset: 24 * index + 16, as: Double.self))
+            }
+            let latest = sample(newest).time
+            // Times relative to the newest sample keep the sums well conditioned.
+            var used = 0
+            var sumT = 0.0, sumX = 0.0, sumY = 0.0
+            for age in 0..<count {
+                let at = sample((newest - age + Self.capacity) % Self.capacity)
+                guard latest - at.time <= window else { break }
+                sumT += at.time - latest
+                sumX += at.x
+                sumY += at.y
+                used += 1
+            }
+            guard used >= 2 else { return (0, 0) }
+            let n = Double(used)
+            let meanT = sumT / n, meanX = sumX / n, meanY = sumY / n
+            var spread = 0.0, covarianceX = 0.0, covarianceY = 0.0
+            for age in 0..<used {
+                let at = sample((newest - age + Self.capacity) % Self.capacity)
+                let t = at.time - latest - meanT
+                spread += t * t
+                covarianceX += t * (at.x - meanX)
+                covarianceY += t * (at.y - meanY)
+            }
+            guard spread >= Self.minimumTimeSpread else { return (0, 0) }
+            let vx = covarianceX / spread, vy = covarianceY / spread
+            guard vx.isFinite, vy.isFinite else { return (0, 0) }
+            return (vx, vy)
         }
-        guard used >= 2 else { return (0, 0) }
-        let n = Double(used)
-        let meanT = sumT / n, meanX = sumX / n, meanY = sumY / n
-        var spread = 0.0, covarianceX = 0.0, covarianceY = 0.0
-        for age in 0..<used {
-            let at = (newest - age + Self.capacity) % Self.capacity
-            let t = times[at] - latest - meanT
-            spread += t * t
-            covarianceX += t * (xs[at] - meanX)
-            covarianceY += t * (ys[at] - meanY)
-        }
-        guard spread >= Self.minimumTimeSpread else { return (0, 0) }
-        let vx = covarianceX / spread, vy = covarianceY / spread
-        guard vx.isFinite, vy.isFinite else { return (0, 0) }
-        return (vx, vy)
     }
 }

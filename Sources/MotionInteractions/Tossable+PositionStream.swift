@@ -91,7 +91,8 @@ private final class TossConnection: Observation<GestureRecognizer> {
             let moved = recognizer.translation(in: space)
             return CGPoint(x: anchor.x + moved.x, y: anchor.y + moved.y)
         }), isDragging {
-            observer.next(value)
+            // Straight into the position when that is all the subscriber does (no closure).
+            if let sink = observer.valueSink { sink.write(value) } else { observer.next(value) }
         }
         guard !isActive, isDragging else { return }
         // The release velocity is written before the spring restarts from it.

@@ -278,7 +278,9 @@ final class InteractionsBench {
     // could reach them: no exclusivity check is needed (it would be charged to the frame).
     private let runtime: MotionRuntime
     private var tossables: [Tossable] = []
-    @exclusivity(unchecked) private var recognizers: ContiguousArray<GestureRecognizer> = []
+    /// Each Tossable's recognizer, unretained (the Tossables hold them): an engine's own
+    /// reference counting of its input objects is not the layer's cost.
+    @exclusivity(unchecked) private var recognizers: ContiguousArray<Unmanaged<GestureRecognizer>> = []
     private var observations: [Subscription] = []
     /// Each Tossable's release velocity, and how far into its drag it is.
     @exclusivity(unchecked) private var releaseVelocity: ContiguousArray<CGPoint>
@@ -420,7 +422,7 @@ final class InteractionsBench {
             let tossable = Tossable(position: view.position, to: ReactiveProperty(home), containerView: container, springSource: springSource)
             try runtime.add(tossable)
             tossables.append(tossable)
-            recognizers.append(tossable.panGestureRecognizer)
+            recognizers.append(.passUnretained(tossable.panGestureRecognizer))
             let angle = generator.unit() * 2 * Double.pi
             let speed = 500 + 1500 * generator.unit()
             releaseVelocity[i] = CGPoint(x: speed * cos(angle), y: speed * sin(angle))
@@ -469,18 +471,20 @@ final class InteractionsBench {
         let step = Int(dragStep[index])
         let velocity = releaseVelocity[index]
         let translation = CGPoint(x: velocity.x * Double(step) * Self.frameDuration, y: velocity.y * Double(step) * Self.frameDuration)
+        let event: GestureEvent
         switch step {
         case 0:
-            recognizer.handle(.began(timestamp: time))
+            event = .began(timestamp: time)
             dragStep[index] = 1
         case 1...Self.dragFrames:
-            recognizer.handle(.changed(translation: translation, timestamp: time))
+            event = .changed(translation: translation, timestamp: time)
             dragStep[index] += 1
         default:
             inFlight[index] = true
-            recognizer.handle(.ended(translation: translation, timestamp: time))
+            event = .ended(translation: translation, timestamp: time)
             dragStep[index] = 0
         }
+        recognizer._withUnsafeGuaranteedRef { _ = $0.handle(event) }
     }
 }
 
