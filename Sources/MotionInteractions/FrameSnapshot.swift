@@ -51,6 +51,16 @@ final class FrameSnapshot {
     private var layoutUserValues: UnsafeMutablePointer<UInt64>
     private var layoutValues: UnsafeMutablePointer<Float>
     private var springCapacity = 0
+    /// For each moving spring in storage order, where its value goes in ``values`` (a byte
+    /// offset, −1 for none), as the last full take decoded its user value; valid while the
+    /// layout's version and count and the slot count are the ones below (`cachedLayoutVersion`
+    /// nil: not valid). A frame whose moving springs are the last one's (every spring of an
+    /// AttachWithSpring or a camera follow moving, none resting or starting) reads only their
+    /// values, and ``components`` stays as it was.
+    private var layoutOffsets: UnsafeMutablePointer<Int32>
+    private var cachedLayoutVersion: UInt64?
+    private var cachedLayoutCount = 0
+    private var cachedSlotCount = 0
 
     /// The step's rest events (`SpringBank.restedInLastStep`, in its order) as
     /// `slot << 2 | component`, or −1 for a spring removed since the step.
@@ -66,6 +76,7 @@ final class FrameSnapshot {
         order = .allocate(capacity: 0)
         layoutUserValues = .allocate(capacity: 0)
         layoutValues = .allocate(capacity: 0)
+        layoutOffsets = .allocate(capacity: 0)
         restEvents = .allocate(capacity: 0)
     }
 
@@ -77,6 +88,7 @@ final class FrameSnapshot {
         order.deallocate()
         layoutUserValues.deallocate()
         layoutValues.deallocate()
+        layoutOffsets.deallocate()
         restEvents.deallocate()
     }
 
@@ -126,8 +138,11 @@ final class FrameSnapshot {
             let capacity = max(springs, 2 * springCapacity, 64)
             layoutUserValues.deallocate()
             layoutValues.deallocate()
+            layoutOffsets.deallocate()
             layoutUserValues = .allocate(capacity: capacity)
             layoutValues = .allocate(capacity: capacity)
+            layoutOffsets = .allocate(capacity: capacity)
+            cachedLayoutVersion = nil
             springCapacity = capacity
         }
     }
@@ -144,17 +159,41 @@ final class FrameSnapshot {
             stale.update(repeating: 0, count: words)
             hasStaleSlots = false
         }
+        let count = layout.count
+        let laneValues = UnsafeMutableBufferPointer(start: layoutValues, count: count)
+        if rested.isEmpty, cachedLayoutVersion == layout.version, cachedLayoutCount == count, cachedSlotCount == slotCount {
+            // The moving springs are the last take's, in the same places, and none rested (a
+            // rest changes the layout): the components are as they were; only values move.
+            // The last take that read them had no rests either (it is only then kept).
+            self.slotCount = slotCount
+            restEventCount = 0
+            guard (try? bank.values(in: layout, into: laneValues)) != nil else { return }
+            let bytes = UnsafeMutableRawPointer(values)
+            for i in 0..<count where layoutOffsets[i] >= 0 {
+                bytes.storeBytes(of: laneValues[i], toByteOffset: Int(layoutOffsets[i]), as: Float.self)
+            }
+            return
+        }
+        cachedLayoutVersion = nil
         self.slotCount = slotCount
         components.initialize(repeating: 0, count: (slotCount + 7) & ~7)
         layoutVersion = layout.version
 
-        let count = layout.count
         let userValues = UnsafeMutableBufferPointer(start: layoutUserValues, count: count)
-        let laneValues = UnsafeMutableBufferPointer(start: layoutValues, count: count)
         // The layout was just taken, so neither read throws; if one did, every stream with a
         // moving spring would go undelivered this frame (and the next frame reads them again).
         if (try? bank.userValues(in: layout, into: userValues)) != nil, (try? bank.values(in: layout, into: laneValues)) != nil {
-            for i in 0..<count { record(laneValues[i], streamComponent: Int(truncatingIfNeeded: userValues[i]), bits: 0x01) }
+            for i in 0..<count {
+                let streamComponent = Int(truncatingIfNeeded: userValues[i])
+                record(laneValues[i], streamComponent: streamComponent, bits: 0x01)
+                let slot = streamComponent >> 2
+                layoutOffsets[i] = slot < slotCount ? Int32(truncatingIfNeeded: slot << 4 | (streamComponent & 3) << 2) : -1
+            }
+            if rested.isEmpty {
+                cachedLayoutVersion = layout.version
+                cachedLayoutCount = count
+                cachedSlotCount = slotCount
+            }
         }
 
         if rested.count > restCapacity {
