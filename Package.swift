@@ -96,6 +96,10 @@ let package = Package(
             path: "Benchmarks/SpringBench",
             swiftSettings: strict + nativeCPU
         ),
+        // The interaction layer's cross-architecture program (.ci/cross check runs it as Embedded
+        // Swift on every target): built here as regular Swift too, its lines are the oracle the
+        // Embedded builds must print.
+        .executableTarget(name: "CrossLayer", dependencies: ["MotionInteractions", "SpringKernel"], path: "Tests/CrossLayer", swiftSettings: strict),
         // Asks swiftc what a snippet does not compile: the threading-contract tests of both test
         // targets use it (a test target cannot import another).
         .target(name: "CompilerCheck", path: "Tests/CompilerCheck", swiftSettings: strict),

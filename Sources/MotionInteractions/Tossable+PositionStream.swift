@@ -14,7 +14,7 @@ extension Tossable {
         from position: ReactiveProperty<CGPoint>, releaseVelocityTo velocity: ReactiveProperty<CGPoint>
     ) -> MotionObservable<CGPoint> {
         MotionObservable { observer in
-            let connection = TossConnection(
+            let connection = TossConnection<CGPoint>(
                 observer: observer, springStream: springStream, space: space, position: position, velocity: velocity)
             connection.connect(to: recognizer)
             return connection
@@ -35,7 +35,13 @@ extension Tossable {
 /// The spring stream's state closure holds this object and it holds the stream's subscription:
 /// the cycle ends when the connection is cancelled, or when the runtime that runs the spring goes
 /// away (the subscription then lets go of the stream).
-private final class TossConnection: Observation<GestureRecognizer> {
+///
+/// Generic over the position's type (always `CGPoint`) for Embedded Swift: there, an override in
+/// a non-generic subclass of a specialised generic class (`Observation<GestureRecognizer>`)
+/// received a wrong argument when called from generic code (the recognizer read as another
+/// object: the drag never moved the element), while a generic subclass's override is called
+/// right (Swift 6.3.1; `Tests/CrossLayer` compares the Embedded build with the regular one).
+private final class TossConnection<Point>: Observation<GestureRecognizer> {
     private let observer: MotionObserver<CGPoint>
     private let springStream: MotionObservable<CGPoint>
     private let space: MotionElement

@@ -8,6 +8,9 @@
 // - a springSource spring of a Float.
 // Each prints the frame it came to rest on, where it rests, and a hash (FNV-1a) of the bits of
 // every value delivered on the way: integers and hashes only, never a Double's description.
+#if !$Embedded
+import Foundation  // CGPoint, in the regular build (.ci/cross check runs it there too, as the oracle)
+#endif
 import MotionInteractions
 import SpringKernel
 
