@@ -65,8 +65,8 @@ function kernelContender(kernel, n, mode) {
             layout = bank.layout('all');
             if (layout.version !== version) {
                 bank.layoutUserValues(layout, userValues);
-                const u = userValues.view;
-                for (let j = 0; j < n; j++) ids[j] = Number(u[j]);
+                const u = new Uint32Array(kernel.memory.buffer, userValues.pointer, 2 * n);
+                for (let j = 0; j < n; j++) ids[j] = u[2 * j];
                 version = layout.version;
             }
             const t = targets.view;

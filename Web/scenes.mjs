@@ -246,8 +246,9 @@ export class ManySpringsScene {
         const layout = this.bank.layout('all');
         if (layout.version !== this.version) {
             this.bank.layoutUserValues(layout, this.userValues);
-            const u = this.userValues.view, ids = this.ids;
-            for (let j = 0; j < this.n; j++) ids[j] = Number(u[j]);
+            // The user values' low words (each below 2^32), without a BigInt each.
+            const u = new Uint32Array(this.kernel.memory.buffer, this.userValues.pointer, 2 * this.n), ids = this.ids;
+            for (let j = 0; j < this.n; j++) ids[j] = u[2 * j];
             this.version = layout.version;
         }
         return layout;
