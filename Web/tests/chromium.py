@@ -22,13 +22,13 @@ class ProtocolError(Exception):
 
 
 class Chromium:
-    def __init__(self, width=1100, height=640):
+    def __init__(self, width=1100, height=640, arguments=()):
         self.profile = tempfile.mkdtemp(prefix="web-test-chromium-")
         binary = shutil.which("chromium") or shutil.which("chromium-browser")
         self.process = subprocess.Popen(
             [binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0",
              "--user-data-dir=" + self.profile, "--window-size=%d,%d" % (width, height), "--hide-scrollbars",
-             "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--mute-audio", "about:blank"],
+             "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--mute-audio", *arguments, "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         port_file = os.path.join(self.profile, "DevToolsActivePort")
         deadline = time.time() + 30
@@ -91,6 +91,10 @@ class Chromium:
         """One real mouse event (Input.dispatchMouseEvent): kind 'mousePressed', 'mouseMoved' or 'mouseReleased'."""
         self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left" if kind != "mouseMoved" or buttons else "none",
                   buttons=buttons if kind != "mouseReleased" else 0, clickCount=1 if kind != "mouseMoved" else 0, pointerType="mouse")
+
+    def touch(self, kind, x=None, y=None):
+        """One real touch event (Input.dispatchTouchEvent): kind 'touchStart', 'touchMove' or 'touchEnd'."""
+        self.call("Input.dispatchTouchEvent", type=kind, touchPoints=[] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}])
 
     def close(self):
         try:

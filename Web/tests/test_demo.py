@@ -108,20 +108,36 @@ class Page:
                 raise RuntimeError("not at rest after %d s: %s" % (timeout, [self.element(n, state) for n in names]))
             time.sleep(0.05)
 
-    def drag(self, points, interval=0.016, hold=0.0):
-        """Press at points[0], move through the rest `interval` s apart, hold still `hold` s, release.
-        Returns the wall times of the moves (the test's own measure of the pointer's velocity)."""
+    def drag(self, points, interval=0.016, hold=0.0, touch=False):
+        """Press at points[0], move through the rest `interval` s apart, hold still `hold` s, release
+        (the mouse, or a finger if `touch`). Returns the wall times of the moves (the test's own
+        measure of the pointer's velocity)."""
         b = self.browser
-        b.mouse("mousePressed", *points[0])
+        b.touch("touchStart", *points[0]) if touch else b.mouse("mousePressed", *points[0])
         times = [(time.monotonic(), points[0])]
         for p in points[1:]:
             time.sleep(interval)
-            b.mouse("mouseMoved", *p)
+            b.touch("touchMove", *p) if touch else b.mouse("mouseMoved", *p)
             times.append((time.monotonic(), p))
         if hold:
             time.sleep(hold)
-        b.mouse("mouseReleased", *points[-1], buttons=0)
+        b.touch("touchEnd") if touch else b.mouse("mouseReleased", *points[-1], buttons=0)
         return times
+
+    def drop_frames(self, count=3, milliseconds=45):
+        """Blocks the page's main thread `count` times for `milliseconds`: frames dropped (rAF
+        intervals of 50 ms and more), as a busy page drops them."""
+        for _ in range(count):
+            self.browser.evaluate("(() => { const end = performance.now() + %d; while (performance.now() < end); })()" % milliseconds)
+            time.sleep(0.03)
+
+    def longest_interval(self, state, name):
+        """The longest frame (ms, the kernel's clock) between `name`'s last change and its last rest."""
+        log = self.browser.evaluate("springKernelDemo.frameLog()")
+        r = [r for r in state["rests"] if r["element"] == name][-1]
+        first, last = r["predicted"]["frame"], r["frame"]
+        times = [0.0] + log
+        return 1000 * max(times[f] - times[f - 1] for f in range(first + 1, last + 1))
 
     def rest_on_predicted_frame(self, state, name):
         """Every rest event of `name` came on the frame its last prediction named (the page's frame
@@ -195,6 +211,11 @@ def test_pauses_spring(page, shots):
     page.rest_on_predicted_frame(state, "sheet")
     page.screenshot_shows("sheet", state, [(0.1, 0.2), (0.9, 0.8)], [(-6, 0), (6, 0)], shots and os.path.join(shots, "pauses-spring.png"))
     page.load("pauses-spring")
+    page.drag(line((400, 150), (400, 150 + 140), 10), touch=True)
+    state = page.wait_rest(["sheet"])
+    check(state["destination"] == "open" and page.element("sheet", state)["y"] == state["open"], "the same drag by touch (a finger): opens")
+    page.rest_on_predicted_frame(state, "sheet")
+    page.load("pauses-spring")
     page.drag(line((400, 150), (400, 150 + 70), 7))
     state = page.wait_rest(["sheet"])
     sheet = page.element("sheet", state)
@@ -204,8 +225,8 @@ def test_pauses_spring(page, shots):
     page.screenshot_shows("sheet", state, [(0.1, 0.2), (0.9, 0.8)], [(-6, 0), (6, 0)])
 
 
-def test_attach(page, shots):
-    print("attach-with-spring (seed 002)")
+def test_attach(page, shots, label="attach-with-spring (seed 002)"):
+    print(label)
     page.load("attach-with-spring")
     b = page.browser
     points = line((250, 300), (550, 220), 30)
@@ -247,7 +268,11 @@ def test_tossable(page, shots, label="tossable (seed 003)"):
     times = page.drag(line((200, 300), (320, 300), 6))
     recent = [(t, p) for t, p in times if times[-1][0] - t <= 0.1]
     measured = (recent[-1][1][0] - recent[0][1][0]) / (recent[-1][0] - recent[0][0])
+    # In flight, the page drops frames (its main thread blocked 45 ms, three times).
+    page.drop_frames()
     state = page.wait_rest(["card"])
+    longest = page.longest_interval(state, "card")
+    check(longest >= 30, "frames dropped in flight (a frame of %.1f ms), the rest still on the predicted frame" % longest)
     card, release = page.element("card", state), state["release"]
     check(0.5 * measured <= release["vx"] <= 2 * measured,
           "the release velocity %.0f px/s is the toss's (the test measured %.0f px/s over its last 100 ms)" % (release["vx"], measured))
@@ -351,6 +376,21 @@ def main():
         k = page.state()["kernel"]
         check(k["simd"] is False and k["file"] == "spring-kernel-scalar.wasm", "without SIMD the page loads %s (%s bytes, %.1f ms)" % (k["file"], k["bytes"], k["loadMilliseconds"]))
         test_tossable(page, None, "tossable on the scalar module")
+        check(not browser.exceptions and not [c for c in browser.console if c[0] == "error"], "no console error or exception")
+    finally:
+        browser.close()
+    # An irregular frame clock: rAF unthrottled (--disable-frame-rate-limit), intervals from
+    # 0.05 ms to tens of ms; the seeds' rests are still on the kernel's predicted frames.
+    browser = Chromium(arguments=("--disable-frame-rate-limit",))
+    try:
+        print("an irregular frame clock (--disable-frame-rate-limit)")
+        browser.navigate(url)
+        page = Page(browser, url)
+        test_tossable(page, None, "tossable on an irregular clock")
+        intervals = sorted(browser.evaluate("springKernelDemo.intervals()"))
+        check(intervals[0] < 5 and intervals[-1] > 20, "the clock was irregular: rAF intervals %.2f-%.1f ms (median %.2f)" % (
+            intervals[0], intervals[-1], intervals[len(intervals) // 2]))
+        test_attach(page, None, "attach-with-spring on an irregular clock")
         check(not browser.exceptions and not [c for c in browser.console if c[0] == "error"], "no console error or exception")
     finally:
         browser.close()
