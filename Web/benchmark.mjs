@@ -22,9 +22,9 @@ const anchor = (i) => ((i * 7919) % 2000) - 1000;
 const least = 40;
 const kernels = {};
 
-async function kernelFor(impl, pageKernel) {
-    const simd = impl === 'kernel-simd';
-    if (!kernels[impl]) kernels[impl] = loadSpringKernel({ simd });
+// The kernel contenders' modules: an instance each, apart from the page's (its scenes' memory).
+function kernelFor(impl) {
+    if (!kernels[impl]) kernels[impl] = loadSpringKernel({ simd: impl === 'kernel-simd' });
     return kernels[impl];
 }
 
@@ -186,11 +186,11 @@ function soaContender(n, mode) {
 }
 
 /** Runs `frames` timed frames (after `warmup` untimed) of one implementation; ns per spring-frame. */
-export async function benchmark({ n = 100_000, mode = 'plain', impl = 'kernel-simd', frames = 60, warmup = null } = {}, pageKernel = null) {
+export async function benchmark({ n = 100_000, mode = 'plain', impl = 'kernel-simd', frames = 60, warmup = null } = {}) {
     if (!['plain', 'drag'].includes(mode)) throw new Error(`benchmark: mode is 'plain' or 'drag', not ${mode}`);
     if (!(n >= 16 && frames >= 1)) throw new Error('benchmark: n >= 16 and frames >= 1');
     let contender;
-    if (impl === 'kernel-simd' || impl === 'kernel-scalar') contender = kernelContender(await kernelFor(impl, pageKernel), n, mode);
+    if (impl === 'kernel-simd' || impl === 'kernel-scalar') contender = kernelContender(await kernelFor(impl), n, mode);
     else if (impl === 'js-object') contender = objectContender(n, mode);
     else if (impl === 'js-soa') contender = soaContender(n, mode);
     else throw new Error(`benchmark: impl is kernel-simd, kernel-scalar, js-object or js-soa, not ${impl}`);

@@ -48,7 +48,7 @@ function tick(timestamp) {
     }
     last = timestamp;
     current.render();
-    if (current.frameNumber === undefined ? current.runtime.frame % 6 === 0 : current.frameNumber % 6 === 0) showStats();
+    if (current.frameCount % 6 === 0) showStats();
 }
 
 function showStats() {
@@ -136,5 +136,5 @@ window.springKernelDemo = {
     /** Sets spring-source's source i's tension and friction. */
     configure: (i, tension, friction) => current.configure(i, tension, friction),
     /** ns per spring-frame of one implementation: {n, mode: 'plain' | 'drag', impl, frames}. */
-    benchmark: (options) => benchmark(options, kernel),
+    benchmark: (options) => benchmark(options),
 };

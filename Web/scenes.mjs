@@ -41,6 +41,9 @@ class ElementScene {
         return node;
     }
 
+    /** Frames stepped. */
+    get frameCount() { return this.runtime.frame; }
+
     down() {}
     move() {}
     up() {}
@@ -253,6 +256,9 @@ export class ManySpringsScene {
         }
         return layout;
     }
+
+    /** Frames stepped. */
+    get frameCount() { return this.frameNumber; }
 
     down(p) { this.move(p); }
     move(p) { this.pointer = { x: p.x, y: p.y }; this.moved = true; }
