@@ -158,8 +158,9 @@ public struct Target: Codable, Hashable, Sendable {
 public enum Verdict: String, Codable, Sendable {
     case met
     case notMet = "not met"
-    /// The interval straddles the target (or the figure was measured while the machine was too
-    /// noisy to judge it): neither met nor missed.
+    /// The interval straddles the target (or, measured in a group the noise meter marked noisy,
+    /// it misses by no more than the group's slowdown can explain:
+    /// ``Target/verdict(_:noisy:slowdown:)``): neither met nor missed.
     case inconclusive
 }
 

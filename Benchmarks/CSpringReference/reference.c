@@ -60,6 +60,12 @@ void spring_probe_compute(float *state, size_t steps, float a11, float a12, floa
     }
 }
 
+void *const *spring_probe_latency(void *const *start, size_t loads) {
+    void *const *link = start;
+    for (size_t i = 0; i < loads; i++) link = (void *const *)*link;
+    return link;
+}
+
 int64_t spring_reference_step_fixed(int32_t *restrict d, int32_t *restrict v, size_t n, float c11, float c12, float c21,
                                     float c22) {
     // The kernel's binary32 increments: no FMA (it would round differently), rintf rounds to

@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 import SpringKernel
 
 /// Pulls a position toward a destination with a spring (the Material Motion AttachWithSpring
@@ -47,6 +49,6 @@ public class AttachWithSpring: Interaction {
     public override func setUp(in runtime: MotionRuntime) {
         let position = self.position
         let state = self.state
-        positionStream.subscribe(in: runtime, next: { position.value = $0 }, state: { state.value = $0 })
+        positionStream.subscribe(in: runtime, writingTo: position, state: { state.value = $0 })
     }
 }

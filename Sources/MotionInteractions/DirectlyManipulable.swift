@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 /// Lets an element be dragged, rotated and pinched at once (the Material Motion
 /// DirectlyManipulable interaction, as a plan): ``Draggable``, ``Rotatable`` and ``Scalable``,
@@ -51,17 +53,15 @@ public struct DirectlyManipulable: MotionPlan {
     public func perform(on element: MotionElement, in runtime: MotionRuntime) {
         let drag = dragGestureRecognizer, rotation = rotationGestureRecognizer, pinch = pinchGestureRecognizer
         let space = self.space
-        let plans: [any MotionPlan] = [
-            Draggable(withGestureRecognizer: drag, in: space),
-            Rotatable(withGestureRecognizer: rotation),
-            Scalable(withGestureRecognizer: pinch),
-            // The drag's velocity in the space its translation is measured in.
-            PausesSpring(.position, whileActive: drag) { $0.velocity(in: space) },
-            PausesSpring(.position, whileActive: rotation),
-            PausesSpring(.position, whileActive: pinch),
-            PausesSpring(.rotation, whileActive: rotation),
-            PausesSpring(.scale, whileActive: pinch),
-        ]
-        for plan in plans { runtime.addPlan(plan, to: element) }
+        // One call per plan (each of its own type: Embedded Swift has no array of `any MotionPlan`).
+        runtime.addPlan(Draggable(withGestureRecognizer: drag, in: space), to: element)
+        runtime.addPlan(Rotatable(withGestureRecognizer: rotation), to: element)
+        runtime.addPlan(Scalable(withGestureRecognizer: pinch), to: element)
+        // The drag's velocity in the space its translation is measured in.
+        runtime.addPlan(PausesSpring(.position, whileActive: drag) { $0.velocity(in: space) }, to: element)
+        runtime.addPlan(PausesSpring(.position, whileActive: rotation), to: element)
+        runtime.addPlan(PausesSpring(.position, whileActive: pinch), to: element)
+        runtime.addPlan(PausesSpring(.rotation, whileActive: rotation), to: element)
+        runtime.addPlan(PausesSpring(.scale, whileActive: pinch), to: element)
     }
 }

@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 /// Makes an element's position follow a gesture's translation (the Material Motion Draggable
 /// plan): while the gesture is in progress, position = position at the start + translation,

@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 /// Where a continuous gesture is in its life, as UIKit and Android name the phases.
 public enum GestureRecognitionState: Hashable, Sendable {

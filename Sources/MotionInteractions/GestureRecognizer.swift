@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 /// A platform-neutral continuous gesture (a drag, or any gesture whose progress is a 2-D
 /// translation), fed by timestamped events from an engine's input layer. Rotations and pinches
@@ -41,7 +43,8 @@ public final class GestureRecognizer {
     /// Events ignored because they did not fit the state.
     @exclusivity(unchecked) public private(set) var ignoredEventCount = 0
     /// The element the recognizer is attached to (see ``MotionElement/addGestureRecognizer(_:)``).
-    public internal(set) weak var view: MotionElement?
+    /// Not retained: an element clears it in every recognizer still attached as it goes away.
+    public internal(set) unowned(unsafe) var view: MotionElement?
     /// Where the recognizer is in its ``view``'s list of attached recognizers.
     var placeInView = 0
     /// The fastest velocity reported, in input points per second; faster estimates are scaled

@@ -18,8 +18,9 @@
 ///
 /// An interaction runs in at most one runtime at a time (see ``MotionRuntime/add(_:)``).
 open class Interaction {
-    /// The runtime that runs the interaction, or nil.
-    public internal(set) weak var runtime: MotionRuntime?
+    /// The runtime that runs the interaction, or nil. Not retained: a runtime clears it when it
+    /// removes the interaction and, for every interaction it still runs, as it goes away.
+    public internal(set) unowned(unsafe) var runtime: MotionRuntime?
     /// The subscriptions made while it was set up, cancelled when it is removed.
     var adoptedSubscriptions: [Subscription] = []
 

@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 /// A platform-neutral stand-in for a view, layer or scene node: the target that plans are added
 /// to, the coordinate space gestures are measured in, and the host of gesture recognizers.
@@ -59,6 +61,12 @@ public final class MotionElement {
         if scale != 1 { self.scale = ReactiveProperty(scale) }
         if rotation != 0 { self.rotation = ReactiveProperty(rotation) }
         if size != .zero { self.size = ReactiveProperty(size) }
+    }
+
+    /// The recognizers still attached let go of the element (their ``GestureRecognizer/view``
+    /// becomes nil).
+    deinit {
+        for case let recognizer? in attachedRecognizers { recognizer.view = nil }
     }
 
     /// Attaches `recognizer`: its ``GestureRecognizer/view`` becomes this element. A recognizer

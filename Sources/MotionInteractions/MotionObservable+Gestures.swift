@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 extension MotionObservable where T: ContinuousGestureRecognizer {
     /// The recognizer's events in any of `states` (the state channel is passed through).

@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 /// The operators every reactive motion layer has. Each makes a new stream; subscribing to it
 /// connects the upstream once, the state channel passes through unchanged, and delivering a value

@@ -45,6 +45,18 @@ public struct MotionObservable<T> {
         runtime.adopt(subscription)
         return subscription
     }
+
+    /// Connects to this stream inside `runtime`, writing every value to `property` (as
+    /// ``subscribe(in:next:state:)`` with `next: { property.value = $0 }`, which a spring stream
+    /// of points does from the runtime's table, without a closure).
+    @discardableResult
+    func subscribe(
+        in runtime: MotionRuntime, writingTo property: ReactiveProperty<T>, state: @escaping (MotionState) -> Void = { _ in }
+    ) -> Subscription {
+        let subscription = connect(MotionObserver(runtime: runtime, writingTo: property, state: state))
+        runtime.adopt(subscription)
+        return subscription
+    }
 }
 
 /// The receiving end of a ``MotionObservable`` connection: its two channels and the runtime the
@@ -55,13 +67,29 @@ public struct MotionObserver<T> {
     /// Receives each change of state.
     public let state: (MotionState) -> Void
     /// The runtime the connection lives in (a spring stream adds its springs to this runtime's kernel).
-    public unowned let runtime: MotionRuntime
+    /// Not retained: the runtime must outlive the observer's use (a runtime disconnects every
+    /// spring stream as it goes away).
+    public unowned(unsafe) let runtime: MotionRuntime
+    /// The property `next` writes each value to, when that is all it does (the observer of
+    /// ``MotionRuntime/write(_:to:)`` and of an interaction that writes a stream to a property):
+    /// a spring stream of points then writes its values straight into it from the runtime's
+    /// table (``MotionRuntime``'s stream sinks), with no closure between.
+    let valueSink: ReactiveProperty<T>?
 
     /// An observer in `runtime` with the two channels.
     public init(runtime: MotionRuntime, next: @escaping (T) -> Void, state: @escaping (MotionState) -> Void) {
         self.runtime = runtime
         self.next = next
         self.state = state
+        valueSink = nil
+    }
+
+    /// An observer in `runtime` that writes each value to `property` and sends states to `state`.
+    init(runtime: MotionRuntime, writingTo property: ReactiveProperty<T>, state: @escaping (MotionState) -> Void) {
+        self.runtime = runtime
+        self.next = { property.write($0) }
+        self.state = state
+        valueSink = property
     }
 }
 
@@ -73,6 +101,7 @@ extension MotionObserver {
         self.next = observer.next
         self.state = state
         self.runtime = observer.runtime
+        self.valueSink = observer.valueSink
     }
 
     /// Where its two closures keep what they captured, as addresses to prefetch: a closure value

@@ -1,3 +1,6 @@
+#if !$Embedded
+import Foundation
+#endif
 import SpringKernel
 import _MotionInteractionsShims
 
@@ -133,19 +136,35 @@ extension MotionRuntime {
         let order = snapshot.order
         var delivered = 0
         for i in 0..<count {
-            // The walk is bound by cache misses, each stream's and its subscriber's: the stream
-            // 2d turns ahead is asked for now, and the subscriber of the one d ahead (its closure's
-            // context, read from the stream asked for d turns ago), so the misses of several
-            // streams overlap instead of following one another.
-            if i + 2 * Self.prefetchDistance < count, let ahead = streamSlots[Int(order[i + 2 * Self.prefetchDistance])] {
-                prefetchObject(UnsafeRawPointer(ahead.toOpaque()))
+            // The walk is bound by cache misses. A stream of points written to a property (a
+            // Tossable, an AttachWithSpring, a SpringTo of a position) is one object, the
+            // property, whose address the sink table holds: asked for d turns ahead, straight
+            // from the table. Any other stream is two, the stream and its subscriber: the stream
+            // 2d turns ahead is asked for now, and the subscriber of the one d ahead (its
+            // closure's context, read from the stream asked for d turns ago), so the misses of
+            // several streams overlap instead of following one another.
+            if i + 2 * Self.prefetchDistance < count {
+                let ahead = Int(order[i + 2 * Self.prefetchDistance])
+                if streamSinks[ahead] == nil, let stream = streamSlots[ahead] { prefetchObject(UnsafeRawPointer(stream.toOpaque())) }
             }
-            if i + Self.prefetchDistance < count, let ahead = streamSlots[Int(order[i + Self.prefetchDistance])],
-                let receiver = ahead._withUnsafeGuaranteedRef({ $0.valueReceiverContext })
-            {
-                mi_prefetch(receiver)
+            if i + Self.prefetchDistance < count {
+                let ahead = Int(order[i + Self.prefetchDistance])
+                if let sink = streamSinks[ahead] {
+                    mi_prefetch(sink)
+                } else if let stream = streamSlots[ahead], let receiver = stream._withUnsafeGuaranteedRef({ $0.valueReceiverContext }) {
+                    mi_prefetch(receiver)
+                }
             }
             let slot = Int(order[i])
+            // A stream of points written to a property, its two values read in the step: written
+            // there (a stream cancelled or paused during the walk has left the table).
+            if let sink = streamSinks[slot], let values = snapshot.values(ofSlot: slot, componentMask: 0b11) {
+                Unmanaged<ReactiveProperty<CGPoint>>.fromOpaque(sink)._withUnsafeGuaranteedRef {
+                    $0.write(CGPoint(springComponents: values))
+                }
+                delivered += 1
+                continue
+            }
             // A stream cancelled during the walk has left its slot.
             guard let entry = streamSlots[slot] else { continue }
             let sent = entry._withUnsafeGuaranteedRef { connection in

@@ -39,14 +39,14 @@ extension MotionRuntime {
     }
 
     /// Adds a plan to an element: the plan connects what it needs to the element's properties.
-    public func addPlan(_ plan: any MotionPlan, to element: MotionElement) {
+    public func addPlan<Plan: MotionPlan>(_ plan: Plan, to element: MotionElement) {
         plan.perform(on: element, in: self)
     }
 
     /// Writes every value of `stream` to `property`.
     @discardableResult
     public func write<T>(_ stream: MotionObservable<T>, to property: ReactiveProperty<T>) -> Subscription {
-        stream.subscribe(in: self, next: { property.value = $0 })
+        stream.subscribe(in: self, writingTo: property)
     }
 
     /// Runs `action` once, as soon as every spring of the runtime is at rest: now, if none moves;

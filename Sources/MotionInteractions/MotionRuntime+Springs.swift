@@ -49,6 +49,7 @@ extension MotionRuntime {
         let connection = TypedSpringConnection(runtime: self, spring: spring, observer: observer, handles: ComponentHandles(handles))
         connection.slot = slot
         streamSlots[slot] = .passRetained(connection)
+        streamSinks[slot] = connection.pointSink
         frameSnapshot.reserve(slots: streamSlots.count, springs: bank.count)
         frameSnapshot.forgetRests(ofSlot: slot)
         connection.observeSpring()
@@ -66,6 +67,7 @@ extension MotionRuntime {
     private func takeSlot() -> Int {
         if let free = freeStreamSlots.popLast() { return free }
         streamSlots.append(nil)
+        streamSinks.append(nil)
         return streamSlots.count - 1
     }
 
@@ -94,6 +96,7 @@ extension MotionRuntime {
         connection.slot = -1
         guard let entry = streamSlots[slot] else { return }
         streamSlots[slot] = nil
+        streamSinks[slot] = nil
         if isDelivering {
             slotsFreedDuringDelivery.append(slot)
             retiredConnections.append(entry.takeRetainedValue())
@@ -264,6 +267,12 @@ extension MotionRuntime {
             try? bank.resume(mask)
         }
         springsChanged(of: connection, sinceLayoutVersion: layoutVersion)
+    }
+
+    /// The stream's entry in ``streamSinks``: its point sink while its values are not suppressed.
+    func updateSink(of connection: SpringConnection) {
+        guard connection.isConnected else { return }
+        streamSinks[connection.slot] = connection.isValueSuppressed ? nil : connection.pointSink
     }
 
     /// Holds the stream's springs still through its own pause mask (made on first use).

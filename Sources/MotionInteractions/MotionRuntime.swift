@@ -84,6 +84,12 @@ public final class MotionRuntime {
     /// Read and written in single statements, never across a callback, so it skips the runtime
     /// exclusivity checks that would cost a call per access.
     @exclusivity(unchecked) var streamSlots: ContiguousArray<Unmanaged<SpringConnection>?> = []
+    /// Beside ``streamSlots``, slot for slot: the `ReactiveProperty<CGPoint>` a stream of points
+    /// writes its values to (``SpringConnection/pointSink``), while its values are not
+    /// suppressed; nil for every other stream. The frame writes such a stream's values straight
+    /// from the snapshot into its property, touching neither the stream nor a closure: one
+    /// object per moving stream, whose address this contiguous table gives a few streams ahead.
+    @exclusivity(unchecked) var streamSinks: ContiguousArray<UnsafeMutableRawPointer?> = []
     var freeStreamSlots: [Int] = []
     /// Slots freed during a delivery, reusable once it ends (so no new stream takes a slot the
     /// frame's bits still name).
@@ -103,8 +109,9 @@ public final class MotionRuntime {
     var interactions: [ObjectIdentifier: Interaction] = [:]
     /// The interaction whose set-up is running: subscriptions made now belong to it.
     var adoptingInteraction: Interaction?
-    /// The spring that plans drive for each property, by the property's identity.
-    var propertySprings: [ObjectIdentifier: AnyObject] = [:]
+    /// The spring that plans drive for each property, by the property's identity (a
+    /// `PropertySpring<T>` for the property's `T`).
+    var propertySprings: [ObjectIdentifier: any PropertySpringTeardown] = [:]
 
     /// The timestamp the springs have been advanced to (see ``advance(toTimestamp:)``).
     @usableFromInline var springTimestamp: Double?
@@ -138,6 +145,7 @@ public final class MotionRuntime {
         retargets.runtime = self
         retargets.reserve(springs: capacity)
         streamSlots.reserveCapacity(capacity)
+        streamSinks.reserveCapacity(capacity)
     }
 
     /// Disconnects what the runtime connected from the properties and recognizers that may
@@ -156,11 +164,14 @@ public final class MotionRuntime {
             connection.slot = -1
             connection.detach()
         }
+        // The property springs let go of the runtime before any of their subscriptions is
+        // cancelled, so their cancellations do nothing to it.
+        for propertySpring in propertySprings.values { propertySpring.runtimeGoesAway() }
         for interaction in interactions.values {
             interaction.runtime = nil
             interaction.cancelAdoptedSubscriptions()
         }
-        for case let propertySpring as PropertySpringTeardown in propertySprings.values { propertySpring.tearDown() }
+        for propertySpring in propertySprings.values { propertySpring.tearDown() }
     }
 
     /// Spring streams not at rest: moving, or held by a pause in mid-motion.

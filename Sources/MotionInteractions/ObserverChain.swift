@@ -13,7 +13,7 @@
 /// cancelled or the source goes away. Keeping the chain in the source instead of a list object of
 /// its own saves a cache miss on every write of an observed property and every gesture event, and
 /// an object per observed source.
-protocol ObserverChainOwner: AnyObject {
+protocol ObserverChainOwner: ObserverCancellationHandling {
     associatedtype ObservedValue
     /// The chain. Read and written in single statements only (never held across a callback), so
     /// a callback may change it while a delivery runs.
@@ -179,7 +179,7 @@ extension ObserverChainOwner {
 class Observation<Value>: Subscription {
     /// The source that holds the entry; it clears this when it drops the entry or goes away, so
     /// the entry never reaches a freed source.
-    unowned(unsafe) var owner: AnyObject?
+    unowned(unsafe) var owner: (any ObserverCancellationHandling)?
     /// The entry after this one in its source's ring.
     var nextEntry: Unmanaged<Observation<Value>>?
 
@@ -187,9 +187,7 @@ class Observation<Value>: Subscription {
     func receive(_ value: Value) {}
 
     override func sourceCancel() {
-        // Cancelling is rare: a dynamic cast finds the source's handler, so an entry costs one
-        // word for its source instead of an existential's two.
-        (owner as? any ObserverCancellationHandling)?.observationCancelled()
+        owner?.observationCancelled()
     }
 }
 

@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 /// Pauses a property's spring while a gesture recognizer is active (the Material Motion
 /// PausesSpring plan).
@@ -28,6 +30,9 @@ public struct PausesSpring<T: SpringAnimatable>: MotionPlan {
     public let gestureRecognizer: any ContinuousGestureRecognizer
     /// The velocity the spring restarts with, read from the recognizer at its release.
     let releaseVelocity: () -> T
+    /// Observes the recognizer's events (made where its type is known: Embedded Swift calls no
+    /// method taking `Self` through an existential).
+    let observeRecognizer: (@escaping () -> Void) -> Subscription
 
     /// Pauses `property`'s spring while the drag `recognizer` is active; on release the spring
     /// restarts with the drag's velocity in the element's coordinate space, laid onto the value's
@@ -63,6 +68,7 @@ public struct PausesSpring<T: SpringAnimatable>: MotionPlan {
         self.property = property
         self.gestureRecognizer = recognizer
         self.releaseVelocity = { releaseVelocity(recognizer) }
+        self.observeRecognizer = { body in recognizer.observe { _ in body() } }
     }
 
     /// Adds the recognizer's pause mask to the property's spring, making the spring if needed
@@ -70,7 +76,8 @@ public struct PausesSpring<T: SpringAnimatable>: MotionPlan {
     /// ``ElementProperty/defaultThreshold``).
     public func perform(on element: MotionElement, in runtime: MotionRuntime) {
         guard let propertySpring = runtime.makePropertySpring(for: property.of(element), threshold: property.defaultThreshold) else { return }
-        runtime.addPause(of: propertySpring, whileActive: gestureRecognizer, releaseVelocity: releaseVelocity)
+        runtime.addPause(
+            of: propertySpring, whileActive: gestureRecognizer, observing: observeRecognizer, releaseVelocity: releaseVelocity)
     }
 
     /// A one-dimensional gesture's velocity as a value of `T`: itself for one component, none for more.

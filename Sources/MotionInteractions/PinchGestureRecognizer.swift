@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 /// A platform-neutral pinch, fed by timestamped events from an engine's input layer: the scale
 /// since the gesture began (1 when it begins, 2 when the fingers are twice as far apart) and its
@@ -51,7 +53,7 @@ public final class PinchGestureRecognizer: ContinuousGestureRecognizer {
     /// Calls `body` after every event the recognizer accepts, until the subscription is cancelled.
     public func observe(_ body: @escaping (PinchGestureRecognizer) -> Void) -> Subscription {
         // The tracker lives exactly as long as this recognizer, so its observers never outlive it.
-        tracker.observe { [unowned self] _ in body(self) }
+        tracker.observe { [unowned(unsafe) self] _ in body(self) }
     }
 
     /// Applies one input event and notifies the observers; returns false when the event was

@@ -15,6 +15,8 @@ public final class PropertySpring<T: SpringAnimatable> {
     public let state: ReactiveProperty<MotionState>
 
     let connection: TypedSpringConnection<T>
+    /// The runtime that made it, until the runtime goes away (it clears this first: not retained).
+    unowned(unsafe) var runtime: MotionRuntime?
     var subscription = Subscription()
     /// The pause of each recognizer that pauses the spring through ``PausesSpring``, by recognizer.
     var gesturePauses: [ObjectIdentifier: GesturePause] = [:]
@@ -32,10 +34,14 @@ public final class PropertySpring<T: SpringAnimatable> {
 
 /// What the runtime needs to tear a property spring down without knowing its value type.
 protocol PropertySpringTeardown: AnyObject {
+    /// The runtime is going away: the spring no longer reaches it.
+    func runtimeGoesAway()
+    /// Cancels the spring's subscription (and with it its pauses).
     func tearDown()
 }
 
 extension PropertySpring: PropertySpringTeardown {
+    func runtimeGoesAway() { runtime = nil }
     func tearDown() { subscription.cancel() }
 }
 
@@ -55,7 +61,10 @@ final class GesturePause {
 extension MotionRuntime {
     /// The spring that plans drive for `property`, or nil if no plan made one.
     public func propertySpring<T: SpringAnimatable>(for property: ReactiveProperty<T>) -> PropertySpring<T>? {
-        propertySprings[ObjectIdentifier(property)] as? PropertySpring<T>
+        // The key is the property's identity, and a property's type is its `T`: the entry is a
+        // `PropertySpring<T>` (no dynamic cast, which Embedded Swift does not have).
+        guard let entry = propertySprings[ObjectIdentifier(property)] else { return nil }
+        return unsafeDowncast(entry as AnyObject, to: PropertySpring<T>.self)
     }
 
     /// The spring for `property`, made (at rest on the property's value, resting within
@@ -64,14 +73,18 @@ extension MotionRuntime {
         if let existing = propertySpring(for: property) { return existing }
         let spring = Spring(to: ReactiveProperty(property.value), initialValue: property, threshold: threshold)
         let state = ReactiveProperty(MotionState.atRest)
-        let observer = MotionObserver<T>(runtime: self, next: { property.value = $0 }, state: { state.value = $0 })
+        let observer = MotionObserver<T>(runtime: self, writingTo: property, state: { state.value = $0 })
         guard let connection = makeConnection(spring, observer: observer) else { return nil }
         let propertySpring = PropertySpring(property: property, spring: spring, state: state, connection: connection)
         let key = ObjectIdentifier(property)
-        propertySpring.subscription = Subscription(onCancel: { [weak self, unowned propertySpring] in
+        propertySpring.runtime = self
+        // The spring's own subscription cancels once (a Subscription lets go of its closure), while
+        // the runtime's table still holds the spring: it may reach it unretained.
+        propertySpring.subscription = Subscription(onCancel: { [unowned(unsafe) propertySpring] in
             for pause in propertySpring.gesturePauses.values { pause.subscription.cancel() }
-            self?.disconnect(connection)
-            if let self, self.propertySprings[key] === propertySpring { self.propertySprings[key] = nil }
+            guard let runtime = propertySpring.runtime else { return }
+            runtime.disconnect(connection)
+            if runtime.propertySprings[key] === propertySpring { runtime.propertySprings[key] = nil }
         })
         propertySprings[key] = propertySpring
         adopt(propertySpring.subscription)
@@ -81,9 +94,10 @@ extension MotionRuntime {
     /// Makes `recognizer` pause the property's spring while it is active, through its own mask.
     func addPause<T: SpringAnimatable>(
         of propertySpring: PropertySpring<T>, whileActive recognizer: any ContinuousGestureRecognizer,
+        observing observeRecognizer: (@escaping () -> Void) -> Subscription,
         releaseVelocity: @escaping () -> T
     ) {
-        let key = ObjectIdentifier(recognizer)
+        let key = ObjectIdentifier(recognizer as AnyObject)
         let connection = propertySpring.connection
         retargets.flush()
         guard propertySpring.gesturePauses[key] == nil, connection.isConnected,
@@ -91,17 +105,19 @@ extension MotionRuntime {
         else { return }
         let pause = GesturePause(recognizer: recognizer, mask: mask)
         propertySpring.gesturePauses[key] = pause
-        let observation = recognizer.observe { [weak self, unowned propertySpring] _ in
-            self?.updatePause(pause, of: propertySpring, releaseVelocity: releaseVelocity)
+        // The observation is cancelled with the pause, which the spring's own cancellation
+        // cancels first: both closures run while the spring is alive and may reach it unretained.
+        let observation = observeRecognizer { [unowned(unsafe) propertySpring] in
+            propertySpring.runtime?.updatePause(pause, of: propertySpring, releaseVelocity: releaseVelocity)
         }
-        pause.subscription = Subscription(onCancel: { [weak self, unowned propertySpring] in
+        pause.subscription = Subscription(onCancel: { [unowned(unsafe) propertySpring] in
             observation.cancel()
             if propertySpring.gesturePauses[key] === pause { propertySpring.gesturePauses[key] = nil }
-            guard let self else { return }
-            self.retargets.flush()
-            let layoutVersion = self.bank.layoutVersion
-            try? self.bank.removePauseMask(mask)
-            self.springsChanged(of: connection, sinceLayoutVersion: layoutVersion)
+            guard let runtime = propertySpring.runtime else { return }
+            runtime.retargets.flush()
+            let layoutVersion = runtime.bank.layoutVersion
+            try? runtime.bank.removePauseMask(mask)
+            runtime.springsChanged(of: connection, sinceLayoutVersion: layoutVersion)
         })
         adopt(pause.subscription)
         updatePause(pause, of: propertySpring, releaseVelocity: releaseVelocity)

@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 /// A value that can be read, written and observed: the position of an element, the destination
 /// of a spring, its configuration.
 ///
@@ -31,6 +33,17 @@ public final class ReactiveProperty<T> {
         releaseObservers()
     }
 
+    #if $Embedded
+    /// The current value; writing it notifies every observer.
+    public var value: T {
+        get { storage }
+        // Embedded Swift specialises the setter into each client that writes it.
+        set {
+            storage = newValue
+            sendToObservers(newValue)
+        }
+    }
+    #else
     /// The current value; writing it notifies every observer.
     public var value: T {
         get { storage }
@@ -41,6 +54,17 @@ public final class ReactiveProperty<T> {
             storage = newValue
             sendToObservers(newValue)
         }
+    }
+    #endif
+
+    /// Writes `newValue` and notifies every observer, as setting ``value`` does: how the layer's
+    /// own writes into a property are made (the frame's, a stream written to a property). A
+    /// closure of the module that called the setter made the compiler drop its exported
+    /// specialisation, which clients link against.
+    @inline(__always)
+    func write(_ newValue: T) {
+        storage = newValue
+        sendToObservers(newValue)
     }
 
     /// Calls `body` with every value written after this call, until the subscription is cancelled.

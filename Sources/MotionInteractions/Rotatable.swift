@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 /// Makes an element's rotation follow a rotation gesture (the Material Motion Rotatable plan):
 /// while the gesture is in progress, rotation = rotation at the start + the gesture's rotation.

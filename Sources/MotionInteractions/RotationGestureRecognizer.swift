@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 /// A platform-neutral two-finger rotation, fed by timestamped events from an engine's input
 /// layer: the rotation since the gesture began, in radians, and its velocity.
@@ -53,7 +55,7 @@ public final class RotationGestureRecognizer: ContinuousGestureRecognizer {
     /// Calls `body` after every event the recognizer accepts, until the subscription is cancelled.
     public func observe(_ body: @escaping (RotationGestureRecognizer) -> Void) -> Subscription {
         // The tracker lives exactly as long as this recognizer, so its observers never outlive it.
-        tracker.observe { [unowned self] _ in body(self) }
+        tracker.observe { [unowned(unsafe) self] _ in body(self) }
     }
 
     /// Applies one input event and notifies the observers; returns false when the event was

@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 /// Resistance past the edges of a region, as a scroll view's edge resists: inside `bounds` a
 /// point is unchanged; past an edge, the overflow d becomes L (1 − 1 / (0.55 d / L + 1)), which

@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 /// Makes an element's scale follow a pinch (the Material Motion Scalable plan): while the gesture
 /// is in progress, scale = scale at the start × the gesture's scale.

@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 extension Float: SpringAnimatable {
     /// One component.
@@ -18,6 +20,8 @@ extension Double: SpringAnimatable {
     public var springComponents: SIMD4<Float> { SIMD4(Float(self), 0, 0, 0) }
 }
 
+// Built as Embedded Swift, CGFloat is Double (see Geometry.swift), which conforms above.
+#if !$Embedded
 extension CGFloat: SpringAnimatable {
     /// One component.
     public static var springComponentCount: Int { 1 }
@@ -26,6 +30,7 @@ extension CGFloat: SpringAnimatable {
     /// The value, rounded to float32, in the first lane.
     public var springComponents: SIMD4<Float> { SIMD4(Float(self), 0, 0, 0) }
 }
+#endif
 
 extension CGPoint: SpringAnimatable {
     /// Two components: x, y.

@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 import SpringKernel
 
 /// One connected spring stream: its kernel springs (one per component), its place in the
@@ -47,6 +49,10 @@ class SpringConnection {
     /// Where the state goes on from there, when the subscriber passes it on to one of its own (a
     /// Tossable's position stream, through ``Subscription/forwardsStates(to:)``): prefetched too.
     var stateForwardingContext: UnsafeRawPointer?
+    /// The `ReactiveProperty<CGPoint>` the subscriber writes each value to, when that is all it
+    /// does (``MotionObserver/valueSink``), unretained (the subscriber holds it): the runtime
+    /// keeps it in its table of stream sinks and writes the frame's values straight into it.
+    var pointSink: UnsafeMutableRawPointer?
 
     init(runtime: MotionRuntime, handles: ComponentHandles, valueReceiverContext: UnsafeRawPointer?, stateReceiverContext: UnsafeRawPointer?) {
         self.runtimeReference = .passUnretained(runtime)
@@ -123,12 +129,14 @@ final class SpringSubscription: Subscription {
     override func sourcePause() {
         guard let connection, connection.isConnected else { return }
         connection.isValueSuppressed = true
+        connection.runtime.updateSink(of: connection)
         connection.runtime.pauseSubscription(of: connection)
     }
 
     override func sourceResume() {
         guard let connection, connection.isConnected else { return }
         connection.isValueSuppressed = false
+        connection.runtime.updateSink(of: connection)
         connection.runtime.resumeSubscription(of: connection)
     }
 
@@ -158,14 +166,21 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
         self.observer = observer
         let contexts = observer.closureContexts
         super.init(runtime: runtime, handles: handles, valueReceiverContext: contexts.next, stateReceiverContext: contexts.state)
+        if T.self == CGPoint.self, let sink = observer.valueSink { pointSink = Unmanaged.passUnretained(sink).toOpaque() }
     }
 
     /// Follows the spring's destination and configuration.
     func observeSpring() {
         guard let spring else { return }
+        #if $Embedded
+        // Embedded Swift specialises every generic for its types (and its optimizer does not
+        // take the cast below): the generic observation is already concrete.
+        let destination: Observation<T> = DestinationObservation(self)
+        #else
         let destination: Observation<T> = T.self == CGPoint.self
             ? unsafeBitCast(PointDestinationObservation(unsafeDowncast(self, to: TypedSpringConnection<CGPoint>.self)), to: Observation<T>.self)
             : DestinationObservation(self)
+        #endif
         spring.destination.add(destination)
         destinationObservation = destination
         let configuration = ConfigurationObservation(self)
@@ -241,6 +256,7 @@ private final class DestinationObservation<T: SpringAnimatable>: Observation<T> 
     }
 }
 
+#if !$Embedded
 /// ``DestinationObservation`` for a `CGPoint` destination (every position attachment: an
 /// AttachWithSpring, a SpringTo of a position): not generic, so a destination written every
 /// frame reaches the queue with no witness call.
@@ -255,6 +271,7 @@ private final class PointDestinationObservation: Observation<CGPoint> {
         retargetStream(connection, to: destination.springComponents)
     }
 }
+#endif
 
 /// A destination written to a stream: a moving stream's retarget waits for the runtime's next
 /// call to the kernel, made in bulk with the frame's others (``RetargetQueue``); a resting one

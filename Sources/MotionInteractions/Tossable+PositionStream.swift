@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 extension Tossable {
     /// Tossable's position stream: the finger's position (where the element was when the drag

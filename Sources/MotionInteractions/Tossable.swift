@@ -1,4 +1,6 @@
+#if !$Embedded
 import Foundation
+#endif
 
 /// Lets an element be dragged and tossed to a destination (the Material Motion Tossable
 /// interaction): while the pan gesture is in progress the position follows the finger and the

@@ -53,4 +53,13 @@ void spring_probe_bandwidth(float *a, float *b, size_t n);
 /// written back once, so the loop touches no memory.
 void spring_probe_compute(float *state, size_t steps, float a11, float a12, float a21, float a22);
 
+/// The cache-latency probe: follows `loads` links of a chain of pointers from `start` and returns
+/// where it stopped (so the loads are not dead). Each link is the first word of a 64-byte line and
+/// points at the next line; each load's address is the previous load's value, so the loop runs at
+/// one load latency per link. The noise meter lays the chain out as a random cyclic permutation of
+/// the lines of a buffer larger than L2 and within the shared last-level cache, which the
+/// prefetchers cannot follow: the time is that cache's latency, and a neighbour that takes the
+/// cache from us makes it a memory latency.
+void *const *spring_probe_latency(void *const *start, size_t loads);
+
 #endif

@@ -65,8 +65,12 @@ struct DefaultRun {
           Every judged figure carries a 95 % confidence interval (a bootstrap over the interleaved repeats' pairs) and a
           verdict: met (the interval on the target's side), not met (wholly on the other side) or inconclusive. Each
           group of cases repeats until its judged ratios are within ±3 % or its time budget is spent. A noise meter
-          (steal time, other processes' CPU, a compute and a memory-bandwidth calibration loop, read between groups)
-          marks the groups measured while the machine was loaded; the summary says so before any verdict.
+          (steal time, other processes' CPU, and three probes read between groups: compute, memory bandwidth and a
+          pointer chase through the last-level cache) marks the groups measured while the machine was loaded; the
+          summary says so before any verdict. A probe marks a group when it reads slow against the run's median (or the
+          committed run's, when faster) both before and after the group. A noisy group's miss is not met only when it
+          misses by more than the group's slowdown (its worst probe, on either side, against that baseline), else
+          inconclusive: `not met (noisy, slowdown 1.12x)`.
           --quick          CI-sized (1K and 16K springs, 500 cases, 1,000 Tossables): under a minute.
           --full           also 4M and 16M springs (DRAM; the figures judged at 16M): says its memory need first and
                            refuses when the machine has less memory available.
@@ -127,8 +131,8 @@ struct DefaultRun {
         }
     }
 
-    /// The committed run of this machine's noise summary (results/<machine>/machine.json), the
-    /// calibration loops' quiet reference when it was faster.
+    /// The committed run of this machine's noise summary (results/<machine>/machine.json): its
+    /// probes' medians are the quiet baseline where faster than this run's.
     static func committedNoise(_ machine: MachineInfo) -> NoiseSummary? {
         MachineInfo.read(folder: "results/\(machine.slug)")?.noise
     }

@@ -73,6 +73,8 @@ struct DragCommand {
         var repeats: Int
         /// Why the noise meter marked this cell noisy (empty: quiet; nil: not read).
         var noise: [String]?
+        /// The noise meter's slowdown of the group (``NoiseReading/slowdown``; nil: not read).
+        var slowdown: Double?
     }
 
     var sizes: [Int]
@@ -278,7 +280,7 @@ struct DragCommand {
                 ratio: Percentiles(ratios).p50, ratioInterval: Bootstrap.medianInterval(ratios, confidence: timer.confidence),
                 nanosecondsPerRetarget: Percentiles(perRetarget).p50,
                 nanosecondsPerRetargetInterval: Bootstrap.medianInterval(perRetarget, confidence: timer.confidence),
-                restsPerFrame: restsPerFrame, repeats: timing.repeats, noise: reading?.reasons))
+                restsPerFrame: restsPerFrame, repeats: timing.repeats, noise: reading?.reasons, slowdown: reading?.slowdown))
         }
         return rows
     }

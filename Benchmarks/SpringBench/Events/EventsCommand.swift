@@ -71,6 +71,8 @@ struct EventsCommand {
         var repeats: Int?
         /// Why the noise meter marked this cell noisy (empty: quiet; nil: not read).
         var noise: [String]?
+        /// The noise meter's slowdown of the group (``NoiseReading/slowdown``; nil: not read).
+        var slowdown: Double?
     }
 
     var sizes: [Int]
@@ -318,7 +320,7 @@ struct EventsCommand {
             nanosecondsPerEvent: (eventSeconds - baseSeconds) * 1e9 / Double(eventCount), frameRatio: eventSeconds / baseSeconds,
             frameRatioInterval: Bootstrap.medianInterval(pairs.map { $0 / $1 }, confidence: timer.confidence),
             nanosecondsPerEventInterval: Bootstrap.medianInterval(pairs.map { ($0 - $1) * 1e9 / Double(eventCount) }, confidence: timer.confidence),
-            repeats: timing.repeats, noise: reading?.reasons)
+            repeats: timing.repeats, noise: reading?.reasons, slowdown: reading?.slowdown)
     }
 
     static func table(_ rows: [Row]) -> TextTable {

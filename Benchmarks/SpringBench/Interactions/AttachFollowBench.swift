@@ -50,6 +50,8 @@ struct AttachFollowReport: Codable {
     var samples: [String: [Double]]
     /// Why the noise meter marked the timed frames noisy (empty: quiet; nil: not read).
     var noise: [String]?
+    /// The noise meter's slowdown of the timed frames' group (``NoiseReading/slowdown``; nil: not read).
+    var slowdown: Double?
 }
 
 /// N AttachWithSpring elements in one MotionRuntime at 60 Hz, each attached to a target element of
@@ -214,6 +216,7 @@ final class AttachFollowBench {
         let ratios = Bootstrap.pairedRatios(movingAbove, stillAbove)
         let confidence = timer.confidence
         func median(_ values: [Double]) -> Double { Bootstrap.median(values) ?? 0 }
+        let reading = noise?.read(after: "interactions: AttachWithSpring")
         return AttachFollowReport(
             elements: elements,
             movingFrames: Int(m.map(\.frames).reduce(0, +)), stillFrames: Int(s.map(\.frames).reduce(0, +)),
@@ -227,6 +230,6 @@ final class AttachFollowBench {
             movingAllocationsPerFrame: m.map { $0.allocations * $0.frames }.reduce(0, +) / max(1, m.map(\.frames).reduce(0, +)),
             repeats: timing.repeats, stoppedBy: timing.stoppedBy, clock: timing.clock,
             samples: ["moving": movingAbove, "still": stillAbove, "ratio": ratios],
-            noise: noise?.read(after: "interactions: AttachWithSpring").reasons)
+            noise: reading?.reasons, slowdown: reading?.slowdown)
     }
 }

@@ -153,6 +153,8 @@ struct InteractionsReport: Codable {
     /// AttachWithSpring elements following targets that move every frame, against still targets
     /// (nil: not measured, or a run written before issue 33).
     var attachFollow: AttachFollowReport?
+    /// The noise meter's slowdown of the timed frames' group (``NoiseReading/slowdown``; nil: not read).
+    var slowdown: Double?
 
     /// The samples of the figure `key`: the repeats', or an older run's blocks'.
     func samples(_ key: String) -> [Double]? {
@@ -380,7 +382,7 @@ final class InteractionsBench {
         let none = Percentiles(p0: 0, p50: 0, p90: 0, p100: 0)
         func percentiles(_ values: [Double]) -> Percentiles { values.isEmpty ? none : Percentiles(values) }
         let confidence = timer.confidence
-        let noiseReasons = noise?.read(after: "interactions").reasons
+        let noiseReading = noise?.read(after: "interactions")
         let attachFollow = attachElements > 0
             ? try AttachFollowBench(elements: attachElements, warmUpFrames: warmUpFrames, timer: timer).run(progress: progress, noise: noise)
             : nil
@@ -402,7 +404,7 @@ final class InteractionsBench {
             repeats: timing.repeats, framesPerRepeat: timing.framesPerRepeat[0], budgetSeconds: timing.budgetSeconds,
             stoppedBy: timing.stoppedBy, clock: timing.clock,
             samples: ["frame": repeats.map(\.frame), "step": repeats.map(\.step), "overhead": overhead, "input": perEvent],
-            noise: noiseReasons, attachFollow: attachFollow)
+            noise: noiseReading?.reasons, attachFollow: attachFollow, slowdown: noiseReading?.slowdown)
     }
 
     /// Makes the Tossables, each resting on its own destination in a grid, and staggers their

@@ -21,6 +21,10 @@ struct JudgedFigure: Codable {
     var measured: String
     /// Why the noise meter marked the group it was measured in (empty: quiet).
     var noise: [String]
+    /// The noise meter's slowdown of that group (``NoiseReading/slowdown``: the worst probe around
+    /// the group against the run's quiet baseline), which a noisy group's miss must exceed to be
+    /// not met; nil for an exact figure, or a group the meter did not read.
+    var slowdown: Double?
     /// Repeats behind the interval (nil for an exact figure).
     var repeats: Int?
     /// Whether the interval comes from timings (false: an exact count or share).
@@ -57,21 +61,23 @@ enum JudgedFigures {
         }
     }
 
-    /// A timed figure: `interval` judged against `target`. A figure that misses its target while
-    /// its group was noisy is inconclusive, not missed: a loaded machine cannot show that a bound
-    /// is missed. Even a ratio of interleaved repeats moves under load, because a neighbour slows
-    /// a memory-bound loop and a compute-bound one by different amounts (on this 2-vCPU VM a float32
-    /// step vs C ratio read 0.65x under load and 1.2x quiet). A met figure stays met, marked noisy.
+    /// A timed figure: `interval` judged against `target` (``Target/verdict(_:noisy:slowdown:)``).
+    /// A figure that misses its target while its group was noisy is not met only when it misses by
+    /// more than the group's `slowdown` can explain; otherwise inconclusive. Even a ratio of
+    /// interleaved repeats moves under load, because a neighbour slows a memory-bound loop and a
+    /// compute-bound one by different amounts (on this 2-vCPU VM a float32 step vs C ratio read
+    /// 0.65x under load and 1.2x quiet), but by no more than the slower of the two. A met figure
+    /// stays met, marked noisy.
     static func timed(
-        _ figure: String, _ target: Target, _ interval: Interval, unit: Unit, repeats: Int?, noise: [String], details: String = ""
+        _ figure: String, _ target: Target, _ interval: Interval, unit: Unit, repeats: Int?, noise: [String], slowdown: Double?,
+        details: String = ""
     ) -> JudgedFigure {
-        var verdict = target.verdict(interval)
-        if verdict == .notMet && !noise.isEmpty { verdict = .inconclusive }
+        let verdict = target.verdict(interval, noisy: !noise.isEmpty, slowdown: slowdown)
         let text = "\(unit.text(interval.estimate)) \(unit.bounds(interval))" + (details.isEmpty ? "" : "; \(details)")
         return JudgedFigure(
             figure: figure, target: "\(target.side.rawValue) \(targetText(target, unit))", side: target.side, bound: target.bound,
             estimate: interval.estimate, low: interval.low, high: interval.high, confidence: interval.confidence, verdict: verdict,
-            measured: text, noise: noise, repeats: repeats, timed: true)
+            measured: text, noise: noise, slowdown: slowdown, repeats: repeats, timed: true)
     }
 
     /// An exact figure: a count or share that does not vary between runs.
@@ -79,7 +85,7 @@ enum JudgedFigures {
         JudgedFigure(
             figure: figure, target: "\(target.side.rawValue) \(targetText(target, unit))", side: target.side, bound: target.bound,
             estimate: value, low: value, high: value, confidence: 0, verdict: target.isMet(by: value) ? .met : .notMet,
-            measured: measured, noise: [], repeats: nil, timed: false)
+            measured: measured, noise: [], slowdown: nil, repeats: nil, timed: false)
     }
 
     static func targetText(_ target: Target, _ unit: Unit) -> String {
@@ -109,6 +115,11 @@ enum JudgedFigures {
         Array(Set(results.flatMap { $0.noise ?? [] })).sorted()
     }
 
+    /// The slowdown of two results' group (they share it): the larger, nil when either lacks one.
+    static func slowdown(_ results: ThroughputResult...) -> Double? {
+        results.contains { $0.slowdown == nil } ? nil : results.compactMap(\.slowdown).max()
+    }
+
     /// Every judged figure of a run.
     static func judge(_ results: RunResults, confidence: Double) -> [JudgedFigure] {
         let t = results.throughput
@@ -120,7 +131,7 @@ enum JudgedFigures {
             for springs in sizes {
                 guard let a = find(t, ours, springs, "kernels"), let b = find(t, c, springs, "kernels") else { continue }
                 rows.append(timed("\(label), \(springCountLabel(springs))", Target(.atLeast, 1), throughputRatio(a, b, confidence: confidence),
-                                  unit: .ratio, repeats: a.repeats, noise: noise(a, b)))
+                                  unit: .ratio, repeats: a.repeats, noise: noise(a, b), slowdown: slowdown(a, b)))
             }
         }
         everySize("float32 SIMD step vs the issue's C loop (ANCHORS: absolute positions, 20 B a step)", .simd, .cAbsolute)
@@ -130,18 +141,18 @@ enum JudgedFigures {
             // GB/s over the probe's GB/s: steps/s ratio scaled by the bytes per step.
             let share = throughputRatio(simd, probe, confidence: confidence).scaled(by: Double(simd.bytesPerSpringStep) / Double(probe.bytesPerSpringStep))
             rows.append(timed("float32 at 16M vs the bandwidth probe", Target(.atLeast, 0.9), share, unit: .percent, repeats: simd.repeats,
-                              noise: noise(simd, probe),
+                              noise: noise(simd, probe), slowdown: slowdown(simd, probe),
                               details: String(format: "%.1f of %.1f GB/s", simd.gigabytesPerSecond.p50, probe.gigabytesPerSecond.p50)))
         }
         for (springs, target, label) in [(largest, 10.0, "at 16M"), (1 << 10, 50.0, "at 1K (L1)")] {
             if let simd = find(t, .simd, springs, "kernels"), let rk4 = find(t, .rk4, springs, "kernels") {
                 rows.append(timed("exact step vs rk4-1ms \(label)", Target(.atLeast, target), throughputRatio(simd, rk4, confidence: confidence),
-                                  unit: .ratio, repeats: simd.repeats, noise: noise(simd, rk4)))
+                                  unit: .ratio, repeats: simd.repeats, noise: noise(simd, rk4), slowdown: slowdown(simd, rk4)))
             }
         }
         if let simd = find(t, .simd, 1 << 10, "kernels"), let objects = find(t, .objectPerSpring, 1 << 10, "kernels") {
             rows.append(timed("exact step vs object-per-spring at 1K", Target(.atLeast, 1000), throughputRatio(simd, objects, confidence: confidence),
-                              unit: .ratio, repeats: simd.repeats, noise: noise(simd, objects)))
+                              unit: .ratio, repeats: simd.repeats, noise: noise(simd, objects), slowdown: slowdown(simd, objects)))
         }
         if let ours = results.settle.first(where: { $0.detector == "ours" }) {
             rows.append(exact("ours: early rests", Target(.atMost, 0), Double(ours.early), unit: .count, measured: "\(ours.early) of \(ours.cases)"))
@@ -164,57 +175,57 @@ enum JudgedFigures {
                 // The jittered frame's cost over the steady one's: steady steps/s over jittered.
                 rows.append(timed("\(kernel): frame cost with a new dt every frame (60 Hz ± 15 %) over a steady one, \(springCountLabel(springs)) (throughput)",
                                   Target(.atMost, 1.1), throughputRatio(steady, jitter, confidence: confidence), unit: .ratio, repeats: steady.repeats,
-                                  noise: noise(steady, jitter)))
+                                  noise: noise(steady, jitter), slowdown: slowdown(steady, jitter)))
             }
         }
         if let events = results.events {
             for row in events where row.event == "new-dt" {
                 let interval = row.frameRatioInterval ?? Interval(estimate: row.frameRatio, low: row.frameRatio, high: row.frameRatio, confidence: 0)
                 rows.append(timed("\(row.kernel): a new dt every frame over a steady one at \(springCountLabel(row.springs))", Target(.atMost, 1.1), interval,
-                                  unit: .ratio, repeats: row.repeats, noise: row.noise ?? []))
+                                  unit: .ratio, repeats: row.repeats, noise: row.noise ?? [], slowdown: row.slowdown))
             }
             for row in events where row.event == "retarget" && row.fraction == 1 && row.springs >= 100_000 && (row.springKind ?? "default") == "default" {
                 let bound = row.kernel == "float32" ? 25.0 : 50.0
                 let interval = row.nanosecondsPerEventInterval
                     ?? Interval(estimate: row.nanosecondsPerEvent, low: row.nanosecondsPerEvent, high: row.nanosecondsPerEvent, confidence: 0)
                 rows.append(timed("\(row.kernel): a retarget (\(row.form)) at 100 % of \(springCountLabel(row.springs)) default springs, the step's share included",
-                                  Target(.atMost, bound), interval, unit: .nanoseconds, repeats: row.repeats, noise: row.noise ?? []))
+                                  Target(.atMost, bound), interval, unit: .nanoseconds, repeats: row.repeats, noise: row.noise ?? [], slowdown: row.slowdown))
             }
         }
         // The slow path's rows (springs that rest and wake every frame) are reported, not judged.
         for row in results.drag ?? [] where (row.path ?? "drag") == "drag" {
             // Issue 33's bounds: a retarget costs about what the step costs.
             let what = "drag, \(row.kernel), \(row.springKind) springs, \(row.springs)"
-            let noise = row.noise ?? []
+            let noise = row.noise ?? [], slowdown = row.slowdown
             let rests = String(format: "%.1f rests a frame; the plain step %.3f ns a spring", row.restsPerFrame, row.plainNanosecondsPerSpring)
             func interval(_ value: Double, _ known: Interval?) -> Interval { known ?? Interval(estimate: value, low: value, high: value, confidence: 0) }
             switch row.mode {
             case "storage":
                 rows.append(timed("\(what): every target in storage order + step, over the plain step", Target(.atMost, 2.0),
-                                  interval(row.ratio, row.ratioInterval), unit: .ratio, repeats: row.repeats, noise: noise, details: rests))
+                                  interval(row.ratio, row.ratioInterval), unit: .ratio, repeats: row.repeats, noise: noise, slowdown: slowdown, details: rests))
             case "handles":
                 rows.append(timed("\(what): every target by handle (one call) + step, a spring-frame", Target(.atMost, 5),
                                   interval(row.nanosecondsPerSpring, row.nanosecondsPerSpringInterval), unit: .nanoseconds, repeats: row.repeats,
-                                  noise: noise, details: rests))
+                                  noise: noise, slowdown: slowdown, details: rests))
             case "half", "one-percent":
                 rows.append(timed("\(what): \(row.mode == "half" ? "half" : "1 %") of the targets by handle + step, above the plain step a retargeted spring",
                                   Target(.atMost, 5), interval(row.nanosecondsPerRetarget, row.nanosecondsPerRetargetInterval), unit: .nanoseconds,
-                                  repeats: row.repeats, noise: noise, details: rests))
+                                  repeats: row.repeats, noise: noise, slowdown: slowdown, details: rests))
             default:
                 rows.append(timed("\(what): one retarget call a spring + step, above the plain step a call", Target(.atMost, 10),
                                   interval(row.nanosecondsPerRetarget, row.nanosecondsPerRetargetInterval), unit: .nanoseconds,
-                                  repeats: row.repeats, noise: noise, details: rests))
+                                  repeats: row.repeats, noise: noise, slowdown: slowdown, details: rests))
             }
         }
         everySize("fixed-point SIMD step vs the same C loop", .fixed, .cFixed)
         if let fixed = find(t, .fixed, largest, "kernels"), let float = find(t, .simd, largest, "kernels") {
             rows.append(timed("fixed-point vs float32 at 16M", Target(.atLeast, 0.9), throughputRatio(fixed, float, confidence: confidence),
-                              unit: .ratio, repeats: fixed.repeats, noise: noise(fixed, float)))
+                              unit: .ratio, repeats: fixed.repeats, noise: noise(fixed, float), slowdown: slowdown(fixed, float)))
         }
         if let smallest = sizes.first, let fixed = find(t, .fixed, smallest, "kernels"), let float = find(t, .simd, smallest, "kernels") {
             rows.append(timed("fixed-point vs float32 at \(springCountLabel(smallest)) (in cache)", Target(.atLeast, 0.5),
                               throughputRatio(fixed, float, confidence: confidence), unit: .ratio, repeats: fixed.repeats,
-                              noise: noise(fixed, float)))
+                              noise: noise(fixed, float), slowdown: slowdown(fixed, float)))
         }
         if let f = results.fidelity {
             rows.append(exact(
@@ -234,21 +245,21 @@ enum JudgedFigures {
                               measured: String(format: "%.3f %%", ours.withinOneFrame * 100)))
         }
         let i = results.interactions
-        // Issue 13's bounds (issue 4 asked 100 ns above the step): absolute times, which a
-        // loaded machine inflates.
+        // Issue 35's bounds (issue 13 asked 50 ns and 400 ns, issue 4 100 ns above the step):
+        // absolute times, which a loaded machine inflates.
         let overhead = i.overheadInterval
             ?? Interval(estimate: i.overheadNsPerMovingInteraction, low: i.overheadNsPerMovingInteraction, high: i.overheadNsPerMovingInteraction, confidence: 0)
         rows.append(timed(
-            "interactions: above the kernel step, per moving interaction", Target(.atMost, 50), overhead, unit: .nanoseconds, repeats: i.repeats ?? i.blocks,
-            noise: i.noise ?? [],
+            "interactions: above the kernel step, per moving interaction", Target(.atMost, 20), overhead, unit: .nanoseconds, repeats: i.repeats ?? i.blocks,
+            noise: i.noise ?? [], slowdown: i.slowdown,
             details: String(format: "%.0f moving of %d Tossables; the kernel step %.0f ns per moving interaction; %.0f ns with the gesture input added",
                             i.movingInteractions.p50, i.count, i.kernelStepNs.p50 / i.movingInteractions.p50, i.overheadWithInputNsPerMovingInteraction)))
         let input = i.inputPerEventInterval
             ?? Interval(estimate: i.inputNsPerGestureEvent, low: i.inputNsPerGestureEvent, high: i.inputNsPerGestureEvent, confidence: 0)
         rows.append(timed(
-            "interactions: a gesture event, everything it drives included", Target(.atMost, 400), input, unit: .nanoseconds, repeats: i.repeats ?? i.blocks,
-            noise: i.noise ?? [], details: String(format: "%.0f gesture events a frame", i.gestureEventsPerFrame.p50)))
-        rows.append(exact("interactions: heap bytes per Tossable (its objects, its share of the runtime's tables and the kernel's lanes)", Target(.atMost, 2048),
+            "interactions: a gesture event, everything it drives included", Target(.atMost, 200), input, unit: .nanoseconds, repeats: i.repeats ?? i.blocks,
+            noise: i.noise ?? [], slowdown: i.slowdown, details: String(format: "%.0f gesture events a frame", i.gestureEventsPerFrame.p50)))
+        rows.append(exact("interactions: heap bytes per Tossable (its objects, its share of the runtime's tables and the kernel's lanes)", Target(.atMost, 1024),
                           i.heapBytesPerTossable ?? .infinity, unit: .count, measured: String(format: "%.0f B", i.heapBytesPerTossable ?? 0)))
         rows.append(exact("interactions: heap allocations per frame, steady state", Target(.atMost, 0),
                           i.allocationCounterVerified ? i.allocationsPerFrame : .infinity, unit: .plain, measured: String(format: "%.3f", i.allocationsPerFrame)))
@@ -261,9 +272,16 @@ enum JudgedFigures {
             func text(_ interval: Interval?, _ estimate: Double) -> String {
                 String(format: "%.1f ns", estimate) + (interval.map { String(format: " [%.1f, %.1f]", $0.low, $0.high) } ?? "")
             }
+            // Issue 35: the layer's share itself, when every target moves, at most 20 ns an element.
+            let moving = a.movingInterval
+                ?? Interval(estimate: a.movingNsPerElementFrame, low: a.movingNsPerElementFrame, high: a.movingNsPerElementFrame, confidence: 0)
+            rows.append(timed(
+                "interactions: \(a.elements) AttachWithSpring elements following targets that move every frame, above the kernel step, per element-frame",
+                Target(.atMost, 20), moving, unit: .nanoseconds, repeats: a.repeats, noise: a.noise ?? [], slowdown: a.slowdown,
+                details: String(format: "the target writes %.1f ns, the delivery %.1f ns", a.movingTargetWritesNsPerElementFrame, a.movingDeliveryNsPerElementFrame)))
             rows.append(timed(
                 "interactions: \(a.elements) AttachWithSpring elements, targets moving every frame over still targets, above the kernel step",
-                Target(.atMost, 2), ratio, unit: .ratio, repeats: a.repeats, noise: a.noise ?? [],
+                Target(.atMost, 2), ratio, unit: .ratio, repeats: a.repeats, noise: a.noise ?? [], slowdown: a.slowdown,
                 details: "moving \(text(a.movingInterval, a.movingNsPerElementFrame)), still \(text(a.stillInterval, a.stillNsPerElementFrame)) per element-frame"))
         }
         return rows

@@ -88,13 +88,21 @@ enum ResultsSummary {
         let time = String(format: "%.0f s", results.durationSeconds)
         let memory = results.peakResidentBytes.map { String(format: "%.0f MB", Double($0) / 1e6) } ?? "not recorded"
         if let n = results.machine.noise {
-            let summary = String(
-                format: "steal up to %.1f %%; other processes %.2f cores (median), up to %.2f; compute loop %@-%@ steps/s (reference %@); bandwidth loop %.1f-%.1f GB/s (reference %.1f, %@)",
+            // Slowest and fastest readings, then the median: one outlier shows as a range's end.
+            var summary = String(
+                format: "steal up to %.1f %%; other processes %.2f cores (median), up to %.2f; compute loop %@-%@ steps/s (median %@, baseline %@); bandwidth loop %.1f-%.1f GB/s (median %.1f, baseline %.1f)",
                 n.stealShareMax * 100, n.otherProcessesCoresMedian, n.otherProcessesCoresMax,
-                engineering(n.computeStepsPerSecond.p0), engineering(n.computeStepsPerSecond.p100), engineering(n.computeReference),
-                n.bandwidthGigabytesPerSecond.p0, n.bandwidthGigabytesPerSecond.p100, n.bandwidthReference, n.reference)
+                engineering(n.computeStepsPerSecond.p0), engineering(n.computeStepsPerSecond.p100), engineering(n.computeStepsPerSecond.p50),
+                engineering(n.computeReference), n.bandwidthGigabytesPerSecond.p0, n.bandwidthGigabytesPerSecond.p100, n.bandwidthGigabytesPerSecond.p50,
+                n.bandwidthReference)
+            if let latency = n.latencyNanoseconds {
+                summary += String(format: "; cache latency %.1f-%.1f ns a load (median %.1f, baseline %.1f; a %.0f MB chase)", latency.p0, latency.p100, latency.p50,
+                                  n.latencyReference ?? latency.p50, Double(n.latencyBufferBytes ?? 0) / 0x1p20)
+            }
+            summary += "; baselines: \(n.reference)"
+            if let slowdown = n.slowdown { summary += String(format: "; group slowdowns %.2f-%.2fx (median %.2fx)", slowdown.p0, slowdown.p100, slowdown.p50) }
             if n.isNoisy {
-                lines.append("**Noisy machine: \(n.noisyGroups) of \(n.groups) measurement groups were taken while it was loaded** (\(summary)). Those groups are marked (noisy) below; a timed figure of theirs that misses its target is inconclusive rather than not met (a met one stays met).")
+                lines.append("**Noisy machine: \(n.noisyGroups) of \(n.groups) measurement groups were taken while it was loaded** (\(summary)). Those groups are marked (noisy) below, with their slowdown: the worst of the three probes, on either side of the group, against the run's quiet baseline. A timed figure of theirs that misses its target by more than that slowdown can explain is not met; one that misses by less is inconclusive (a met one stays met).")
             } else {
                 lines.append("Quiet machine: none of \(n.groups) measurement groups was marked by the noise meter (\(summary)).")
             }
@@ -121,15 +129,16 @@ enum ResultsSummary {
         results.figures ?? JudgedFigures.judge(results, confidence: results.confidence ?? 0.95)
     }
 
-    /// The issue's figures as CSV: figure,target,verdict,estimate,low,high,confidence,noisy,measured.
+    /// The issue's figures as CSV: figure,target,verdict,estimate,low,high,confidence,noisy,slowdown,measured
+    /// (slowdown empty for an exact figure or a group the meter did not read).
     static func figuresCSV(_ results: RunResults) -> String {
         // Without the Markdown emphasis the summary's figure texts carry.
         func plain(_ text: String) -> String { text.replacingOccurrences(of: "**", with: "") }
         return CSVText.text(
-            header: ["figure", "target", "verdict", "estimate", "low", "high", "confidence", "noisy", "measured"],
+            header: ["figure", "target", "verdict", "estimate", "low", "high", "confidence", "noisy", "slowdown", "measured"],
             rows: judged(results).map { f in
                 [plain(f.figure), plain(f.target), f.verdict.rawValue, "\(f.estimate)", "\(f.low)", "\(f.high)", "\(f.confidence)",
-                 f.noise.isEmpty ? "false" : "true", plain(f.measured)]
+                 f.noise.isEmpty ? "false" : "true", f.slowdown.map { "\($0)" } ?? "", plain(f.measured)]
             })
     }
 
@@ -138,11 +147,18 @@ enum ResultsSummary {
         let figures = judged(results)
         let count = { (verdict: Verdict) in figures.filter { $0.verdict == verdict }.count }
         return ["## Figures against the issue's targets", "",
-                "\(count(.met)) met, \(count(.notMet)) not met, \(count(.inconclusive)) inconclusive. Timed figures show the estimate and its \(String(format: "%g", (results.confidence ?? 0.95) * 100)) % interval; met means the whole interval meets the target, not met that none of it does.", ""]
+                "\(count(.met)) met, \(count(.notMet)) not met, \(count(.inconclusive)) inconclusive. Timed figures show the estimate and its \(String(format: "%g", (results.confidence ?? 0.95) * 100)) % interval; met means the whole interval meets the target, not met that none of it does (in a group the noise meter marked, that none of it would on a machine as fast as the quiet baseline: it misses by more than the group's slowdown).", ""]
             + markdownTable(["figure", "target", "verdict", "measured [interval]"], figures.map { f in
                 let verdict = f.verdict == .met ? "met" : (f.verdict == .notMet ? "**not met**" : "inconclusive")
-                return [f.figure, f.target, verdict + (f.noise.isEmpty ? "" : " (noisy)"), f.measured]
+                return [f.figure, f.target, verdict + noisyMark(f), f.measured]
             }) + [""]
+    }
+
+    /// ` (noisy, slowdown 1.12x)` after a noisy figure's verdict (` (noisy)` without a slowdown);
+    /// nothing after a quiet one's.
+    static func noisyMark(_ figure: JudgedFigure) -> String {
+        guard !figure.noise.isEmpty else { return "" }
+        return figure.slowdown.map { String(format: " (noisy, slowdown %.2fx)", $0) } ?? " (noisy)"
     }
 
     /// The fixed-point kernel against its C loop and the float32 kernel, and the determinism hashes.

@@ -65,6 +65,7 @@ struct ThroughputBench {
             result.stoppedBy = group.stoppedBy
             result.clock = group.clock
             result.noise = reading?.reasons
+            result.slowdown = reading?.slowdown
             if item.0.settle == .churn, let workload = cache.banks[item.0.bankKey] {
                 let counts = workload.restartCounts()
                 result.settledPerFrame = counts.frames > 0 ? Double(counts.restarts) / Double(counts.frames) : nil

@@ -171,6 +171,8 @@ struct ThroughputResult: Codable {
     var clock: TimingClock?
     /// Why the noise meter marked the group noisy (empty: quiet; nil: not read).
     var noise: [String]?
+    /// The noise meter's slowdown of the group (``NoiseReading/slowdown``; nil: not read).
+    var slowdown: Double?
 
     /// Whether this is the plain bank case: every spring moving, none paused, settle off, one
     /// configuration.
