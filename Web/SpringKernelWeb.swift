@@ -1,5 +1,6 @@
 // The web build's entry file (.ci/web build): with the C interface's sources
-// (Sources/SpringKernelC/*.swift) and the kernel, one WebAssembly module with no imports. The C
+// (Sources/SpringKernelC/*.swift), MotionInteractionsWeb.swift, the kernel and the interaction
+// layer, one WebAssembly module with no imports. The C
 // interface's `sk_` calls are its API (exported by name, as spring_kernel.h declares them; the ES
 // module Web/spring-kernel.mjs wraps them); this file adds what JavaScript needs beside them: wasm
 // memory to pass arrays in and out, and which build it is.

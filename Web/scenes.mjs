@@ -4,7 +4,7 @@
 // stage's pointer events (down, move, up: {id, x, y, t} in stage pixels and seconds), and is
 // stepped once a requestAnimationFrame frame with that frame's dt. state() is what
 // springKernelDemo.state() adds for it.
-import { MotionRuntime, DragToOpen, AttachWithSpring, Draggable, Tossable, SpringSource } from './interactions.mjs';
+import { MotionRuntime, DragToOpen, AttachWithSpring, Draggable, Tossable, SpringSource, GestureVelocityEstimator } from './interactions.mjs';
 
 export const stageWidth = 800, stageHeight = 600;
 
@@ -338,10 +338,126 @@ export class ManySpringsScene {
     }
 }
 
+/**
+ * Seed 003 through the interaction layer itself: the layer's Tossable (Sources/MotionInteractions,
+ * built into the module with the kernel; Web/MotionInteractionsWeb.swift), fed this page's pointer
+ * events as pan gesture events and each frame's dt. The page picks the slot at release (as the
+ * tossable scene does: the one nearest the release velocity's projection) and sets the layer's
+ * destination to it; the layer measures the release velocity, tosses, and says when it rests.
+ */
+export class TossableLayerScene {
+    static description = 'The same toss, run by the interaction layer\'s own Tossable (Swift, in the module beside the kernel). Known defect of the layer\'s Embedded build: the card does not follow the finger during the drag.';
+
+    constructor(kernel, stage, { projection = 0.2 } = {}) {
+        this.kernel = kernel;
+        this.k = kernel.exports;
+        this.stage = stage;
+        this.projection = projection;
+        this.slots = [{ name: 'left', x: 200, y: 300 }, { name: 'right', x: 600, y: 300 }];
+        for (const slot of this.slots) {
+            const node = document.createElement('div');
+            node.className = 'slot';
+            Object.assign(node.style, { left: `${slot.x - 70}px`, top: `${slot.y - 50}px`, width: '140px', height: '100px' });
+            node.textContent = slot.name;
+            stage.appendChild(node);
+        }
+        this.scene = this.k.mi_toss_create(200, 300, 200, 300);
+        if (this.scene < 0) throw new Error(`mi_toss_create: ${this.scene}`);
+        this.out = kernel.allocate(Float32Array, 3);
+        this.node = document.createElement('div');
+        this.node.className = 'element';
+        Object.assign(this.node.style, { width: '120px', height: '80px', background: '#2e9d5b' });
+        this.node.textContent = 'toss me';
+        stage.appendChild(this.node);
+        this.look = { width: 120, height: 80, color: '#2e9d5b' };
+        this.destination = 'left';
+        this.pointer = null;
+        this.release = null;
+        this.frameNumber = 0;
+        this.time = 0;
+        this.read();
+    }
+
+    get frameCount() { return this.frameNumber; }
+
+    read() {
+        const status = this.k.mi_toss_read(this.scene, this.out.pointer);
+        if (status !== 0) throw new Error(`mi_toss_read: ${status}`);
+        const [x, y, atRest] = this.out.view;
+        this.x = x; this.y = y; this.atRest = atRest === 1;
+    }
+
+    gesture(phase, p) {
+        const status = this.k.mi_toss_gesture(this.scene, phase, p.x - this.pointer.x, p.y - this.pointer.y, p.t);
+        if (status !== 0) throw new Error(`mi_toss_gesture: ${status}`);
+    }
+
+    down(p) {
+        const { width, height } = this.look;
+        if (this.pointer !== null || Math.abs(p.x - this.x) > width / 2 || Math.abs(p.y - this.y) > height / 2) return;
+        this.pointer = { id: p.id, x: p.x, y: p.y, startX: this.x, startY: this.y };
+        this.estimator = new GestureVelocityEstimator();
+        this.estimator.add(p.x, p.y, p.t);
+        this.gesture(0, p);
+    }
+
+    move(p) {
+        if (this.pointer === null || p.id !== this.pointer.id) return;
+        this.estimator.add(p.x, p.y, p.t);
+        this.gesture(1, p);
+        this.read();
+    }
+
+    up(p) {
+        if (this.pointer === null || p.id !== this.pointer.id) return;
+        this.estimator.add(p.x, p.y, p.t);
+        const v = this.estimator.velocity(p.t);
+        // Projected from the finger's position (where the drag puts the card).
+        const fingerX = this.pointer.startX + p.x - this.pointer.x, fingerY = this.pointer.startY + p.y - this.pointer.y;
+        const px = fingerX + v.x * this.projection, py = fingerY + v.y * this.projection;
+        const slot = this.slots.reduce((best, s) => (Math.hypot(s.x - px, s.y - py) < Math.hypot(best.x - px, best.y - py) ? s : best));
+        this.destination = slot.name;
+        this.release = { x: this.x, y: this.y, vx: v.x, vy: v.y };
+        this.k.mi_toss_destination(this.scene, slot.x, slot.y);
+        this.gesture(2, p);
+        this.pointer = null;
+    }
+
+    frame(dt) {
+        const status = this.k.mi_toss_advance(this.scene, dt);
+        if (status !== 0) throw new Error(`mi_toss_advance: ${status}`);
+        this.frameNumber += 1;
+        this.time += dt;
+        this.read();
+    }
+
+    render() {
+        this.node.style.transform = `translate(${this.x - this.look.width / 2}px, ${this.y - this.look.height / 2}px)`;
+    }
+
+    state() {
+        const { width, height, color } = this.look;
+        const atRest = this.atRest && this.pointer === null;
+        return {
+            frame: this.frameNumber, time: this.time,
+            elements: [{ name: 'card', x: this.x, y: this.y, vx: 0, vy: 0, atRest, box: [this.x - width / 2, this.y - height / 2, width, height], color }],
+            // The layer's streams: one (the card's position), awake unless the Tossable rests.
+            awake: atRest ? 0 : 1, total: 1, layer: true,
+            slots: this.slots, projection: this.projection, destination: this.destination, release: this.release, rests: [],
+        };
+    }
+
+    dispose() {
+        this.k.mi_toss_destroy(this.scene);
+        this.out.free();
+    }
+}
+
 export const scenes = {
     'pauses-spring': PausesSpringScene,
     'attach-with-spring': AttachWithSpringScene,
     'tossable': TossableScene,
     'spring-source': SpringSourceScene,
     'many-springs': ManySpringsScene,
+    'tossable-layer': TossableLayerScene,
 };
