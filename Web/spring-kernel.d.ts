@@ -148,6 +148,20 @@ export declare class SpringBank {
     resume(mask: bigint, springs?: SpringList | null, values?: LaneList | null, velocities?: LaneList | null): void;
     /** sk_mask_destroy. */
     destroyMask(mask: bigint): void;
+    /** sk_mask_insert. */
+    maskInsert(mask: bigint, springs: SpringList): void;
+    /** sk_mask_remove. */
+    maskRemove(mask: bigint, springs: SpringList): void;
+    /** sk_bank_read_user_values. */
+    userValues(springs: SpringList): BigUint64Array;
+    /** sk_layout_read_springs. */
+    layoutSprings<T extends BigUint64Array | WasmArray<BigUint64Array>>(layout: Layout, out: T, region?: RegionName): T;
+    /** sk_layout_set_state_* (velocities null: 0). */
+    layoutSetState(layout: Layout, values: LaneList, velocities?: LaneList | null, region?: RegionName): void;
+    /** sk_layout_set_user_values. */
+    layoutSetUserValues(layout: Layout, values: BigUint64Array | WasmArray<BigUint64Array>, region?: RegionName): void;
+    /** sk_bank_set_threading. */
+    setThreading(threads: number): void;
     /** sk_bank_remove. */
     remove(springs: SpringList): void;
     /** sk_bank_destroy. */

@@ -180,7 +180,7 @@ export class SpringKernel {
 }
 
 function lengthOf(array) {
-    return array instanceof WasmArray ? array.length : array.length;
+    return array.length;
 }
 
 /** A bank of springs (one sk_bank): every call as the C interface's, refusals thrown. */
@@ -373,6 +373,51 @@ export class SpringBank {
     /** Destroys a mask, resuming its springs if it paused them (sk_mask_destroy). */
     destroyMask(mask) {
         this.kernel._check('sk_mask_destroy', this._k.sk_mask_destroy(this.id, mask));
+    }
+
+    /** Adds springs to a mask (paused too if it pauses; sk_mask_insert). */
+    maskInsert(mask, springs) {
+        const k = this.kernel;
+        k._check('sk_mask_insert', this._k.sk_mask_insert(this.id, mask, k._in(0, BigUint64Array, springs), lengthOf(springs)));
+    }
+
+    /** Takes springs out of a mask (sk_mask_remove). */
+    maskRemove(mask, springs) {
+        const k = this.kernel;
+        k._check('sk_mask_remove', this._k.sk_mask_remove(this.id, mask, k._in(0, BigUint64Array, springs), lengthOf(springs)));
+    }
+
+    /** Each spring's user value (sk_bank_read_user_values). */
+    userValues(springs) {
+        const k = this.kernel, n = lengthOf(springs), out = k._scratchArray(1, BigUint64Array, n);
+        k._check('sk_bank_read_user_values', this._k.sk_bank_read_user_values(this.id, k._in(0, BigUint64Array, springs), n, out));
+        return k._read(BigUint64Array, out, n);
+    }
+
+    /** The handles of the layout's springs, in the bank's order, into `out` (sk_layout_read_springs). */
+    layoutSprings(layout, out, region = 'all') {
+        const k = this.kernel;
+        const target = out instanceof WasmArray ? out.pointer : k._scratchArray(1, BigUint64Array, out.length);
+        k._check('sk_layout_read_springs', this._k.sk_layout_read_springs(this.id, Region[region], layout.version, target, lengthOf(out)));
+        if (!(out instanceof WasmArray)) out.set(new BigUint64Array(k.memory.buffer, target, out.length));
+        return out;
+    }
+
+    /** Sets the layout's springs' values and velocities (null: 0), in the bank's order (sk_layout_set_state_*). */
+    layoutSetState(layout, values, velocities = null, region = 'all') {
+        const k = this.kernel, call = `sk_layout_set_state_${this._suffix()}`;
+        k._check(call, this._k[call](this.id, Region[region], layout.version, k._in(0, this._lanes(), values), k._in(1, this._lanes(), velocities), lengthOf(values)));
+    }
+
+    /** Sets the layout's springs' user values, in the bank's order (sk_layout_set_user_values). */
+    layoutSetUserValues(layout, values, region = 'all') {
+        const k = this.kernel;
+        k._check('sk_layout_set_user_values', this._k.sk_layout_set_user_values(this.id, Region[region], layout.version, k._in(0, BigUint64Array, values), lengthOf(values)));
+    }
+
+    /** Sets how many threads a step uses (sk_bank_set_threading; a page's module has one). */
+    setThreading(threads) {
+        this.kernel._check('sk_bank_set_threading', this._k.sk_bank_set_threading(this.id, threads));
     }
 
     /** Removes springs; their handles become stale (sk_bank_remove). */

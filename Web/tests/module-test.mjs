@@ -53,6 +53,12 @@ for (const simd of [true, false]) {
     const onTime = [0, 2].every((i) => restFrames[i] && restFrames[i].time >= predicted[i] && restFrames[i].time - dts[restFrames[i].frame % dts.length] < predicted[i]);
     check(onTime && restFrames[1] === null, `rests on the frames predicted (${restFrames[0]?.frame}, ${restFrames[2]?.frame} for ${predicted[0].toFixed(3)} s, ${predicted[2].toFixed(3)} s); the spring at its target never moved`);
     hashes[file] = bank.stateHash();
+    // Storage order: the layout's handles and user values are the springs', in one order.
+    bank.setUserValues(springs, new BigUint64Array([7n, 8n, 9n]));
+    const layout = bank.layout('all'), order = bank.layoutSprings(layout, new BigUint64Array(layout.count));
+    const ids = bank.layoutUserValues(layout, new BigUint64Array(layout.count)), byHandle = bank.userValues(order);
+    check(layout.count === 3 && ids.every((id, j) => id === byHandle[j]) && [...ids].sort().join() === '7,8,9',
+        'the layout\'s handles and user values agree, spring for spring');
     const values = bank.read('value', springs);
     check(values[0] === 100 && values[2] === 60, 'snapped exactly onto their targets');
 }
