@@ -109,3 +109,21 @@ public func mi_toss_read(_ index: Int32, _ out: Int32) -> Int32 {
     pointer[2] = scene.tossable.state.value == .atRest ? 1 : 0
     return 0
 }
+
+/// The kernel's rest prediction for the scene's springs (the card's x and y): writes, to `out` (a
+/// Float64 address of 1 double), the most seconds from now after which any of them stays within its
+/// tolerance for good (`SpringBankReader.restTime`: 0 when all rest). The Tossable rests on the
+/// first frame that ends at least that long after now.
+@_expose(wasm, "mi_toss_rest_time")
+@c(mi_toss_rest_time)
+public func mi_toss_rest_time(_ index: Int32, _ out: Int32) -> Int32 {
+    guard let scene = tossScene(index), let pointer = UnsafeMutablePointer<Double>(bitPattern: UInt(UInt32(bitPattern: out))) else { return -1 }
+    var longest = 0.0
+    do throws(SpringKernelError) {
+        for spring in scene.runtime.springHandles { longest = max(longest, try scene.runtime.kernel.restTime(of: spring)) }
+    } catch {
+        return -2
+    }
+    pointer[0] = longest
+    return 0
+}

@@ -130,7 +130,7 @@ window.springKernelDemo = {
     /** The current scene's state: frame, time, elements (name, x, y, vx, vy, atRest, box), awake and total springs. */
     state,
     /** The kernel clock's time at the end of each frame of the current scene (index f - 1: frame f). */
-    frameLog: () => [...(current.runtime?.frameTimes ?? [])],
+    frameLog: () => [...(current.frameTimes ?? current.runtime?.frameTimes ?? [])],
     /** The last (up to 600) requestAnimationFrame intervals, in ms. */
     intervals: () => [...intervals],
     /** Sets spring-source's source i's tension and friction. */

@@ -375,6 +375,11 @@ export class TossableLayerScene {
         this.release = null;
         this.frameNumber = 0;
         this.time = 0;
+        this.frameTimes = [];
+        this.seconds = kernel.allocate(Float64Array, 1);
+        this.rests = [];
+        this.prediction = null;
+        this.released = false;
         this.read();
     }
 
@@ -421,6 +426,7 @@ export class TossableLayerScene {
         this.k.mi_toss_destination(this.scene, slot.x, slot.y);
         this.gesture(2, p);
         this.pointer = null;
+        this.released = true;
     }
 
     frame(dt) {
@@ -428,7 +434,19 @@ export class TossableLayerScene {
         if (status !== 0) throw new Error(`mi_toss_advance: ${status}`);
         this.frameNumber += 1;
         this.time += dt;
+        this.frameTimes.push(this.time);
+        const wasAtRest = this.atRest;
         this.read();
+        // The first frame after a release: the kernel's prediction of the toss's rest (nothing
+        // changes the springs after it, so a prediction then holds until the rest).
+        if (this.released) {
+            this.released = false;
+            if (this.k.mi_toss_rest_time(this.scene, this.seconds.pointer) !== 0) throw new Error('mi_toss_rest_time');
+            this.prediction = { frame: this.frameNumber, time: this.time, seconds: this.seconds.view[0] };
+        }
+        if (this.atRest && !wasAtRest && this.prediction) {
+            this.rests.push({ element: 'card', axis: 'x, y', frame: this.frameNumber, time: this.time, predicted: this.prediction });
+        }
     }
 
     render() {
@@ -443,13 +461,14 @@ export class TossableLayerScene {
             elements: [{ name: 'card', x: this.x, y: this.y, vx: 0, vy: 0, atRest, box: [this.x - width / 2, this.y - height / 2, width, height], color }],
             // The layer's streams: one (the card's position), awake unless the Tossable rests.
             awake: atRest ? 0 : 1, total: 1, layer: true,
-            slots: this.slots, projection: this.projection, destination: this.destination, release: this.release, rests: [],
+            slots: this.slots, projection: this.projection, destination: this.destination, release: this.release, rests: this.rests,
         };
     }
 
     dispose() {
         this.k.mi_toss_destroy(this.scene);
         this.out.free();
+        this.seconds.free();
     }
 }
 

@@ -315,6 +315,7 @@ def test_tossable_layer(page, shots):
     card = page.element("card", state)
     check(state["destination"] == "right" and card["x"] == 600 and card["y"] == 300,
           "tossed at %.0f px/s: the layer lands it in the right slot, at rest exactly there (its Tossable's state)" % state["release"]["vx"])
+    page.rest_on_predicted_frame(state, "card")
     page.screenshot_shows("card", state, [(0.1, 0.2), (0.9, 0.8)], [(-6, 0), (6, 0)], shots and os.path.join(shots, "tossable-layer.png"))
 
 
