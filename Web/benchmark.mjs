@@ -1,0 +1,230 @@
+// benchmark.mjs: springKernelDemo.benchmark({n, mode, impl, frames}), ns per spring-frame in the
+// page's own engine. The springs and contenders are .ci/wasm-drag's (Benchmarks/WasmDrag), so the
+// browser's figures sit beside Node's:
+//   mode 'plain'  the step alone, of n springs that keep moving (tension 342, friction 0.01: a
+//                 decay time of 200 s; spring i at its anchor plus (i % 200 - 100), velocity i % 7 * 10)
+//   mode 'drag'   every spring's target moved every frame, then the step: the default spring
+//                 (342, 30, mass 1, tolerance 0.5) at anchor ((i * 7919) % 2000) - 1000, its target
+//                 the anchor plus (40 + 10 g) sin(2 pi (frame / 60 + 5 g / 16)), g = i % 16
+//   impl 'kernel-simd' | 'kernel-scalar'  the kernel (SIMD128 or scalar module, an instance of its
+//                 own): drag writes the targets in the bank's storage order (sk_layout_retarget_f32),
+//                 then sk_bank_step
+//   impl 'js-object'  one JavaScript object per spring stepping the closed form (exp, sin, cos each
+//                 frame, re-anchored on its target), as web animation libraries step
+//   impl 'js-soa'  one loop over Float32Arrays applying the exact 2x2 propagator (one dt)
+// A frame is 1/60 s. Each frame's targets are computed outside the timed part (drag); the plain
+// step is timed over all its frames at once, the drag frame by frame (performance.now(): 5 us in a
+// cross-origin isolated page). Warm-up frames first (the JIT; the kernel's first layout), untimed.
+import { loadSpringKernel } from './spring-kernel.mjs';
+
+const dt = 1 / 60;
+const anchor = (i) => ((i * 7919) % 2000) - 1000;
+const least = 40;
+const kernels = {};
+
+// The kernel contenders' modules: an instance each, apart from the page's (its scenes' memory).
+function kernelFor(impl) {
+    if (!kernels[impl]) kernels[impl] = loadSpringKernel({ simd: impl === 'kernel-simd' });
+    return kernels[impl];
+}
+
+function shifts(frame, out) {
+    for (let g = 0; g < 16; g++) out[g] = (least + 10 * g) * Math.sin(2 * Math.PI * (frame / 60 + (5 * g) / 16));
+}
+
+function plainStart(n) {
+    const values = new Float32Array(n), targets = new Float32Array(n), velocities = new Float32Array(n);
+    for (let i = 0; i < n; i++) { targets[i] = anchor(i); values[i] = anchor(i) + (i % 200 - 100); velocities[i] = (i % 7) * 10; }
+    return { values, targets, velocities };
+}
+
+function kernelContender(kernel, n, mode) {
+    const bank = kernel.createBank({ capacity: n });
+    let frame = 0;
+    const shift = new Float64Array(16);
+    if (mode === 'plain') {
+        const { values, targets, velocities } = plainStart(n);
+        bank.add({ values, targets, velocities, tension: 342, friction: 0.01, tolerance: 0.5 });
+        const step = kernel.exports.sk_bank_step, id = bank.id;
+        return {
+            block(frames) { for (let f = 0; f < frames; f++) { const s = step(id, dt); if (s !== 0) throw new Error(`sk_bank_step: ${kernel.statusName(s)}`); } },
+            dispose() { bank.destroy(); },
+        };
+    }
+    const values = new Float32Array(n);
+    for (let i = 0; i < n; i++) values[i] = anchor(i);
+    const handles = bank.add({ values, targets: values });
+    bank.setUserValues(handles, BigUint64Array.from({ length: n }, (_, i) => BigInt(i)));
+    const targets = kernel.allocate(Float32Array, n), userValues = kernel.allocate(BigUint64Array, n);
+    const ids = new Uint32Array(n), anchors = Float64Array.from({ length: n }, (_, i) => anchor(i));
+    let version = null, layout = null, rests = 0;
+    const parts = { retarget: 0 };
+    return {
+        prepare() {
+            frame += 1;
+            shifts(frame, shift);
+            layout = bank.layout('all');
+            if (layout.version !== version) {
+                bank.layoutUserValues(layout, userValues);
+                const u = new Uint32Array(kernel.memory.buffer, userValues.pointer, 2 * n);
+                for (let j = 0; j < n; j++) ids[j] = u[2 * j];
+                version = layout.version;
+            }
+            const t = targets.view;
+            for (let j = 0; j < n; j++) { const i = ids[j]; t[j] = anchors[i] + shift[i & 15]; }
+        },
+        // The frame's two calls, timed apart as well (the retarget's share of the drag).
+        frame() {
+            const start = performance.now();
+            bank.layoutRetarget(layout, targets);
+            parts.retarget += performance.now() - start;
+            bank.step(dt);
+        },
+        parts,
+        after() { rests += bank.rested().length; },
+        rests: () => rests,
+        dispose() { bank.destroy(); targets.free(); userValues.free(); },
+    };
+}
+
+// One object per spring (.ci/wasm-drag's Spring): the closed form from its state each frame.
+class Spring {
+    constructor(value, target, velocity, tension, friction, mass, tolerance) {
+        this.position = value;
+        this.velocity = velocity;
+        this.target = target;
+        this.omega0 = Math.sqrt(tension / mass);
+        this.zeta = friction / (2 * Math.sqrt(tension * mass));
+        this.omegaD = this.omega0 * Math.sqrt(Math.abs(1 - this.zeta * this.zeta));
+        this.restDelta = tolerance;
+        this.restSpeed = 2;
+        this.resting = value === target && velocity === 0;
+    }
+
+    setTarget(target) {
+        if (target !== this.target) { this.target = target; this.resting = false; }
+    }
+
+    step(dt) {
+        if (this.resting) return;
+        const x0 = this.position - this.target, v0 = this.velocity;
+        const zw = this.zeta * this.omega0;
+        const decay = Math.exp(-zw * dt);
+        let x, v;
+        if (this.zeta < 1) {
+            const wd = this.omegaD, c = Math.cos(wd * dt), s = Math.sin(wd * dt);
+            const b = (v0 + zw * x0) / wd;
+            x = decay * (x0 * c + b * s);
+            v = decay * ((b * wd - zw * x0) * c - (x0 * wd + zw * b) * s);
+        } else if (this.zeta === 1) {
+            const b = v0 + this.omega0 * x0;
+            x = decay * (x0 + b * dt);
+            v = decay * (b - this.omega0 * (x0 + b * dt));
+        } else {
+            const r1 = -zw + this.omegaD, r2 = -zw - this.omegaD;
+            const c2 = (v0 - r1 * x0) / (r2 - r1), c1 = x0 - c2;
+            const e1 = Math.exp(r1 * dt), e2 = Math.exp(r2 * dt);
+            x = c1 * e1 + c2 * e2;
+            v = c1 * r1 * e1 + c2 * r2 * e2;
+        }
+        if (Math.abs(v) <= this.restSpeed && Math.abs(x) <= this.restDelta) {
+            this.position = this.target; this.velocity = 0; this.resting = true;
+        } else {
+            this.position = this.target + x; this.velocity = v;
+        }
+    }
+}
+
+function objectContender(n, mode) {
+    const springs = [];
+    if (mode === 'plain') {
+        const { values, targets, velocities } = plainStart(n);
+        for (let i = 0; i < n; i++) springs.push(new Spring(values[i], targets[i], velocities[i], 342, 0.01, 1, 0.5));
+        return {
+            block(frames) { for (let f = 0; f < frames; f++) for (let i = 0; i < n; i++) springs[i].step(dt); },
+            dispose() { springs.length = 0; },
+        };
+    }
+    for (let i = 0; i < n; i++) springs.push(new Spring(anchor(i), anchor(i), 0, 342, 30, 1, 0.5));
+    const targets = new Float64Array(n), anchors = Float64Array.from({ length: n }, (_, i) => anchor(i)), shift = new Float64Array(16);
+    let frame = 0;
+    return {
+        prepare() { frame += 1; shifts(frame, shift); for (let i = 0; i < n; i++) targets[i] = anchors[i] + shift[i & 15]; },
+        frame() { for (let i = 0; i < n; i++) { const s = springs[i]; s.setTarget(targets[i]); s.step(dt); } },
+        dispose() { springs.length = 0; },
+    };
+}
+
+function soaContender(n, mode) {
+    const plain = mode === 'plain';
+    const start = plain ? plainStart(n) : null;
+    const position = new Float32Array(n), velocity = new Float32Array(n), targets = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+        position[i] = plain ? start.values[i] : anchor(i);
+        velocity[i] = plain ? start.velocities[i] : 0;
+        targets[i] = anchor(i);
+    }
+    // The exact propagator of (x - target, v) over dt (both springs under-damped).
+    const tension = 342, friction = plain ? 0.01 : 30, mass = 1;
+    const w0 = Math.sqrt(tension / mass), zeta = friction / (2 * Math.sqrt(tension * mass));
+    const zw = zeta * w0, wd = w0 * Math.sqrt(1 - zeta * zeta);
+    const e = Math.exp(-zw * dt), c = Math.cos(wd * dt), s = Math.sin(wd * dt);
+    const a11 = e * (c + (zw / wd) * s), a12 = (e * s) / wd, a21 = (-e * w0 * w0 * s) / wd, a22 = e * (c - (zw / wd) * s);
+    // Compiled anew for each contender (new Function): V8 shares a function's optimized code among
+    // its closures, and one optimized for another size ran up to 4x slower (.ci/wasm-drag).
+    const step = new Function('position', 'velocity', 'targets', 'n', 'a11', 'a12', 'a21', 'a22', `
+        for (let i = 0; i < n; i++) {
+            const t = targets[i], d = position[i] - t, v = velocity[i];
+            position[i] = t + a11 * d + a12 * v;
+            velocity[i] = a21 * d + a22 * v;
+        }`);
+    if (plain) {
+        return { block(frames) { for (let f = 0; f < frames; f++) step(position, velocity, targets, n, a11, a12, a21, a22); }, dispose() {} };
+    }
+    const anchors = Float64Array.from({ length: n }, (_, i) => anchor(i)), shift = new Float64Array(16);
+    let frame = 0;
+    return {
+        prepare() { frame += 1; shifts(frame, shift); for (let i = 0; i < n; i++) targets[i] = anchors[i] + shift[i & 15]; },
+        frame() { step(position, velocity, targets, n, a11, a12, a21, a22); },
+        dispose() {},
+    };
+}
+
+/** Runs `frames` timed frames (after `warmup` untimed) of one implementation; ns per spring-frame. */
+export async function benchmark({ n = 100_000, mode = 'plain', impl = 'kernel-simd', frames = 60, warmup = null } = {}) {
+    if (!['plain', 'drag'].includes(mode)) throw new Error(`benchmark: mode is 'plain' or 'drag', not ${mode}`);
+    if (!(n >= 16 && frames >= 1)) throw new Error('benchmark: n >= 16 and frames >= 1');
+    let contender;
+    if (impl === 'kernel-simd' || impl === 'kernel-scalar') contender = kernelContender(await kernelFor(impl), n, mode);
+    else if (impl === 'js-object') contender = objectContender(n, mode);
+    else if (impl === 'js-soa') contender = soaContender(n, mode);
+    else throw new Error(`benchmark: impl is kernel-simd, kernel-scalar, js-object or js-soa, not ${impl}`);
+    const warm = warmup ?? (impl.startsWith('kernel') ? 60 : Math.max(8, Math.min(120, Math.floor(2_000_000 / n))));
+    let milliseconds = 0;
+    try {
+        if (contender.block) {
+            contender.block(warm);
+            const start = performance.now();
+            contender.block(frames);
+            milliseconds = performance.now() - start;
+        } else {
+            for (let f = 0; f < warm; f++) { contender.prepare(); contender.frame(); contender.after?.(); }
+            const restsBefore = contender.rests?.() ?? 0;
+            if (contender.parts) contender.parts.retarget = 0;
+            for (let f = 0; f < frames; f++) {
+                contender.prepare();
+                const start = performance.now();
+                contender.frame();
+                milliseconds += performance.now() - start;
+                contender.after?.();
+            }
+            contender.restsPerFrame = ((contender.rests?.() ?? 0) - restsBefore) / frames;
+        }
+    } finally {
+        contender.dispose();
+    }
+    return { n, mode, impl, frames, warmup: warm, milliseconds, nsPerSpringFrame: (milliseconds * 1e6) / (frames * n),
+        restsPerFrame: contender.restsPerFrame ?? 0, crossOriginIsolated: globalThis.crossOriginIsolated === true,
+        // The kernel's drag: the storage-order retarget's part of each frame (the rest is the step).
+        retargetNsPerSpringFrame: contender.parts ? (contender.parts.retarget * 1e6) / (frames * n) : null };
+}

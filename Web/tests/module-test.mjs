@@ -1,0 +1,67 @@
+// The ES module's own checks, in Node (.ci/web test runs them before the browser's):
+//   node Web/tests/module-test.mjs SITE
+// - typed-array views: a WasmArray's view taken before memory grows is detached after; `.view` is
+//   made anew, over the same contents;
+// - a refused call throws SpringKernelError (its status named) and leaves the bank as it was;
+// - a spring rests on the frame sk_bank_rest_time predicted;
+// - the SIMD128 and scalar modules step the same springs to the same bits (the state hashes).
+import { readFile } from 'node:fs/promises';
+import { exit } from 'node:process';
+import { loadSpringKernel, SpringKernelError } from '../spring-kernel.mjs';
+
+const site = process.argv[2];
+let failed = 0;
+function check(condition, what) {
+    console.log(`  ${condition ? 'ok' : 'FAILED'}: ${what}`);
+    if (!condition) failed += 1;
+}
+
+const hashes = {};
+for (const simd of [true, false]) {
+    const file = simd ? 'spring-kernel-simd128.wasm' : 'spring-kernel-scalar.wasm';
+    const kernel = await loadSpringKernel({ simd, bytes: await readFile(`${site}/${file}`) });
+    console.log(`${file} (Node ${process.version})`);
+
+    const array = kernel.allocate(Float32Array, 4);
+    array.view.set([1, 2, 3, 4]);
+    const before = array.view, pages = kernel.memory.buffer.byteLength;
+    const big = kernel.createBank({ capacity: 1_000_000 });   // 88 MB: memory grows
+    check(kernel.memory.buffer.byteLength > pages && before.byteLength === 0 && array.view !== before && array.view.join() === '1,2,3,4',
+        `memory grew ${pages >> 20} -> ${kernel.memory.buffer.byteLength >> 20} MB: the old view detached, .view made anew over the same values`);
+    big.destroy();
+
+    const bank = kernel.createBank();
+    const springs = bank.add({ values: new Float32Array([0, 5, -40]), targets: new Float32Array([100, 5, 60]), velocities: new Float32Array([0, 0, 300]), tension: 342, friction: 18 });
+    const hash = bank.stateHash();
+    let refused = null;
+    try { bank.step(Number.NaN); } catch (error) { refused = error; }
+    check(refused instanceof SpringKernelError && refused.statusName === 'invalid_time_step' && bank.stateHash() === hash,
+        `step(NaN) throws SpringKernelError (${refused?.statusName}), the bank unchanged`);
+    try { bank.retarget(new BigUint64Array([0n]), new Float32Array([1])); } catch (error) { refused = error; }
+    check(refused.statusName === 'foreign_handle' && bank.stateHash() === hash, `a handle of 0 is refused (${refused.statusName})`);
+
+    const predicted = bank.restTime(springs);
+    const dts = [1 / 60, 1 / 30, 1 / 60, 0.05, 1 / 60, 0.004];   // a jittery clock with dropped frames
+    const restFrames = [null, null, null];
+    let time = 0;
+    for (let frame = 1; frame <= 200 && restFrames.some((f, i) => f === null && predicted[i] > 0); frame++) {
+        const dt = dts[frame % dts.length];
+        bank.step(dt);
+        time += dt;
+        for (const handle of bank.rested()) restFrames[springs.indexOf(handle)] = { frame, time };
+    }
+    const onTime = [0, 2].every((i) => restFrames[i] && restFrames[i].time >= predicted[i] && restFrames[i].time - dts[restFrames[i].frame % dts.length] < predicted[i]);
+    check(onTime && restFrames[1] === null, `rests on the frames predicted (${restFrames[0]?.frame}, ${restFrames[2]?.frame} for ${predicted[0].toFixed(3)} s, ${predicted[2].toFixed(3)} s); the spring at its target never moved`);
+    hashes[file] = bank.stateHash();
+    // Storage order: the layout's handles and user values are the springs', in one order.
+    bank.setUserValues(springs, new BigUint64Array([7n, 8n, 9n]));
+    const layout = bank.layout('all'), order = bank.layoutSprings(layout, new BigUint64Array(layout.count));
+    const ids = bank.layoutUserValues(layout, new BigUint64Array(layout.count)), byHandle = bank.userValues(order);
+    check(layout.count === 3 && ids.every((id, j) => id === byHandle[j]) && [...ids].sort().join() === '7,8,9',
+        'the layout\'s handles and user values agree, spring for spring');
+    const values = bank.read('value', springs);
+    check(values[0] === 100 && values[2] === 60, 'snapped exactly onto their targets');
+}
+check(hashes['spring-kernel-simd128.wasm'] === hashes['spring-kernel-scalar.wasm'],
+    `the SIMD128 and scalar modules reach the same state, bit for bit (hash ${hashes['spring-kernel-simd128.wasm'].toString(16)})`);
+exit(failed ? 1 : 0);
