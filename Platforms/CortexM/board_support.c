@@ -1,7 +1,8 @@
 // What newlib leaves to the board, for Embedded Swift and the kernel on Cortex-M: the system calls
 // stdio and exit reach (_write to the semihosting console, _exit with the status), the heap
 // (_sbrk, between the linker script's __heap_start and __heap_end), posix_memalign (Embedded
-// Swift allocates with it; newlib has memalign), arc4random_buf (Hasher's seed), and on ARMv6-M
+// Swift allocates with it; newlib has memalign), arc4random_buf (Hasher's seed), sched_yield (the
+// C interface's registry lock), and on ARMv6-M
 // the __atomic_*_4 calls (that architecture has no exclusive loads and stores, and arm-none-eabi
 // has no libatomic: done here with interrupts off, which is atomic on a single core).
 #include <errno.h>
@@ -48,6 +49,9 @@ int _lseek(int file, int offset, int whence) { (void)file; (void)offset; (void)w
 int _isatty(int file) { return file >= 0 && file <= 2; }
 int _fstat(int file, struct stat *status) { (void)file; memset(status, 0, sizeof *status); status->st_mode = S_IFCHR; return 0; }
 int _getpid(void) { return 1; }
+/// One thread on one core: the C interface's registry lock, which yields while another thread
+/// holds it, never finds it held.
+int sched_yield(void) { return 0; }
 int _kill(int pid, int signal) { (void)pid; (void)signal; errno = EINVAL; return -1; }
 
 /// Hasher's seed: a board under QEMU has no entropy source, so a fixed sequence (SplitMix64 from

@@ -45,11 +45,26 @@ __attribute__((noreturn, used)) void Reset_Handler(void) {
     exit(main(0, 0));
 }
 
-/// Any fault ends the run with a failure status, so that a crash is never mistaken for a pass.
-__attribute__((noreturn)) static void Fault_Handler(void) {
-    static const char message[] = "fault: the program stopped on a processor exception\n";
+/// Any fault ends the run with a failure status, so that a crash is never mistaken for a pass, and
+/// says where: the faulting instruction's address (the PC the exception stacked) and the fault
+/// status registers (CFSR, HFSR; ARMv6-M has neither, and they read 0 there).
+__attribute__((noreturn, used)) static void report_fault(const uint32_t *frame) {
+    char message[] = "fault: a processor exception at pc 0x........, cfsr 0x........, hfsr 0x........\n";
+    uint32_t values[3] = {frame[6], 0, 0};
+#if !defined(__ARM_ARCH_6M__)
+    values[1] = *(volatile uint32_t *)0xE000ED28u;
+    values[2] = *(volatile uint32_t *)0xE000ED2Cu;
+#endif
+    char *digits[3] = {strstr(message, "pc 0x") + 5, strstr(message, "cfsr 0x") + 7, strstr(message, "hfsr 0x") + 7};
+    for (int v = 0; v < 3; v++)
+        for (int i = 0; i < 8; i++) digits[v][i] = "0123456789abcdef"[(values[v] >> (28 - 4 * i)) & 15];
     sh_write_console(message, sizeof message - 1);
     sh_exit(70);
+}
+
+/// The exception's stack frame (MSP: this program never switches to PSP) to report_fault.
+__attribute__((naked, noreturn)) static void Fault_Handler(void) {
+    __asm__ volatile("mrs r0, msp\n\tb report_fault");
 }
 
 /// The vector table: the initial stack pointer and the handlers (QEMU boots from address 0).
