@@ -183,7 +183,8 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         // Distinguishes banks so a handle from one is refused by another.
         var generator = SystemRandomNumberGenerator()
         tag = UInt32.random(in: 1...UInt32.max, using: &generator)
-        workCapacity = 16
+        // Grown (doubled) by the first step with more batches: an empty bank stays small.
+        workCapacity = 1
         work = .allocate(capacity: workCapacity)
         frameState = .allocate(capacity: 1)
         let noWork = LaneWork(
