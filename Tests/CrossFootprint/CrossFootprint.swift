@@ -1,6 +1,7 @@
 // The heap a bank takes, as `.ci/cross` builds it for x86-64 and Cortex-M (Embedded Swift): an
 // empty bank, and the bytes a spring at 256 and 4,096 springs, in both formats, growing (springs
-// added one by one) and reserved up front (`SpringBank(threading:capacity:)`). Measured with the C
+// added one by one) and reserved up front (`SpringBank(threading:capacity:)`, with what the springs
+// after the first still allocated: 0 when the reservation holds). Measured with the C
 // library's own count of the heap in use (heap.c: mallinfo), so the figures include the blocks'
 // headers and alignment padding.
 //
@@ -48,12 +49,15 @@ struct CrossFootprint {
                     let bank = reserved
                         ? try SpringBank<Lanes>(threading: .single, capacity: springs) : SpringBank<Lanes>(threading: .single)
                     let configuration = try SpringConfiguration(tension: 342, friction: 30)
+                    var afterFirst = 0
                     for i in 0..<springs {
                         _ = try bank.add(
                             value: value(i % 1000), target: value(0), configuration: configuration, tolerance: tolerance)
+                        if i == 0 { afterFirst = heapInUse() }
                     }
-                    let bytes = heapInUse() - start
-                    line += ", \(springs) springs \(reserved ? "reserved" : "grown") \(bytes / springs) B a spring"
+                    let end = heapInUse()
+                    line += ", \(springs) springs \(reserved ? "reserved" : "grown") \((end - start) / springs) B a spring"
+                    if reserved { line += " (+\(end - afterFirst) B after the first)" }
                 } catch {
                     line += ", \(springs) springs \(reserved ? "reserved" : "grown"): refused"
                 }
