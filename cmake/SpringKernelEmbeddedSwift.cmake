@@ -45,10 +45,18 @@ set(SPRINGKERNEL_CLANG_TARGET "${springkernel_default_clang_target}" CACHE STRIN
 set(SPRINGKERNEL_CLANG_SYSROOT "" CACHE PATH "clang sysroot for the shims (cross builds)")
 set(SPRINGKERNEL_SWIFT_FLAGS "" CACHE STRING "Extra swiftc flags")
 set(SPRINGKERNEL_SHIMS_FLAGS "" CACHE STRING "Extra clang flags for the shims")
-if(NOT CMAKE_SYSTEM_NAME STREQUAL "Linux" OR NOT SPRINGKERNEL_SWIFT_TARGET OR NOT SPRINGKERNEL_CLANG_TARGET)
-    message(FATAL_ERROR "SpringKernel: the CMake build makes the C library for Linux on x86-64 or aarch64 "
+# Bare metal (a toolchain file with CMAKE_SYSTEM_NAME Generic, cmake/cortex-m4f.cmake) names its
+# targets itself; the C library is then static only, and the board brings what Linux's C library
+# would (arc4random_buf: Platforms/CortexM/board_support.c).
+if(CMAKE_SYSTEM_NAME STREQUAL "Generic" AND SPRINGKERNEL_SWIFT_TARGET AND SPRINGKERNEL_CLANG_TARGET)
+    set(SPRINGKERNEL_BARE_METAL ON CACHE INTERNAL "")
+elseif(NOT CMAKE_SYSTEM_NAME STREQUAL "Linux" OR NOT SPRINGKERNEL_SWIFT_TARGET OR NOT SPRINGKERNEL_CLANG_TARGET)
+    message(FATAL_ERROR "SpringKernel: the CMake build makes the C library for Linux on x86-64 or aarch64, "
+        "or for bare metal with a toolchain file (cmake/cortex-m4f.cmake) "
         "(this is ${CMAKE_SYSTEM_NAME} on ${CMAKE_SYSTEM_PROCESSOR}); set SPRINGKERNEL_SWIFT_TARGET and "
         "SPRINGKERNEL_CLANG_TARGET to try another.")
+else()
+    set(SPRINGKERNEL_BARE_METAL OFF CACHE INTERNAL "")
 endif()
 set(springkernel_unicode_tables
     "${springkernel_swift_bin}/../lib/swift/embedded/${SPRINGKERNEL_SWIFT_TARGET}/libswiftUnicodeDataTables.a")
@@ -106,7 +114,10 @@ function(springkernel_embedded_object)
         -target "${SPRINGKERNEL_SWIFT_TARGET}" -enable-experimental-feature Embedded
         -enable-experimental-feature Extern -wmo -O -parse-as-library -Xfrontend -function-sections
         -package-name SpringKernel -I "${shims_include}" ${extra_swift})
-    set(clang_flags --target=${SPRINGKERNEL_CLANG_TARGET} -O2 -fPIC -ffunction-sections -fdata-sections)
+    set(clang_flags --target=${SPRINGKERNEL_CLANG_TARGET} -O2 -ffunction-sections -fdata-sections)
+    if(NOT SPRINGKERNEL_BARE_METAL)
+        list(APPEND clang_flags -fPIC)
+    endif()
     if(SPRINGKERNEL_CLANG_SYSROOT)
         list(APPEND clang_flags "--sysroot=${SPRINGKERNEL_CLANG_SYSROOT}")
     endif()
@@ -134,20 +145,25 @@ function(springkernel_embedded_object)
         COMMENT "SpringKernel: the shims (C, ${SPRINGKERNEL_CLANG_TARGET})"
         VERBATIM)
     set(support "${SPRINGKERNEL_SOURCE_DIR}/cmake/embedded_support.c")
+    set(support_object "${work}/embedded_support.o")
+    if(SPRINGKERNEL_BARE_METAL)
+        set(support_object "")
+    else()
     add_custom_command(
         OUTPUT "${work}/embedded_support.o"
         COMMAND "${SPRINGKERNEL_CLANG}" ${clang_flags} ${extra_shims} -c "${support}" -o "${work}/embedded_support.o"
         DEPENDS "${support}"
         COMMENT "SpringKernel: arc4random_buf for glibc before 2.36 (C, ${SPRINGKERNEL_CLANG_TARGET})"
         VERBATIM)
+    endif()
     add_custom_command(
         OUTPUT "${arg_OUTPUT}"
         COMMAND "${SPRINGKERNEL_LD_LLD}" -r -o "${work}/SpringKernelC.linked.o"
-            "${work}/SpringKernel.o" "${work}/SpringKernelC.swift.o" "${work}/shims.o" "${work}/embedded_support.o"
+            "${work}/SpringKernel.o" "${work}/SpringKernelC.swift.o" "${work}/shims.o" ${support_object}
             "${springkernel_unicode_tables}"
         COMMAND "${SPRINGKERNEL_LLVM_OBJCOPY}" "--keep-global-symbols=${arg_EXPORTS}"
             "${work}/SpringKernelC.linked.o" "${arg_OUTPUT}"
-        DEPENDS "${work}/SpringKernel.o" "${work}/SpringKernelC.swift.o" "${work}/shims.o" "${work}/embedded_support.o"
+        DEPENDS "${work}/SpringKernel.o" "${work}/SpringKernelC.swift.o" "${work}/shims.o" ${support_object}
             "${arg_EXPORTS}"
         COMMENT "SpringKernel: one object, the header's functions its only global symbols"
         VERBATIM)

@@ -28,6 +28,7 @@ enum BenchCommands {
         DragCommand.self,
         InteractionsCommand.self,
         DeterminismCommand.self,
+        FootprintCommand.self,
         FidelityCommand.self,
         ProfileCommand.self,
         CompareCommand.self,
@@ -107,6 +108,12 @@ extension DragCommand: BenchCommand {
 extension InteractionsCommand: BenchCommand {
     static let name = "interactions"
     static let summary = "the interaction layer's cost per frame above the kernel step, and its allocations"
+    static func run(_ arguments: inout CommandLineArguments) throws -> Int32 { try Self(&arguments).run(); return 0 }
+}
+
+extension FootprintCommand: BenchCommand {
+    static let name = "footprint"
+    static let summary = "the heap of an empty bank and of a spring (grown, reserved), both formats"
     static func run(_ arguments: inout CommandLineArguments) throws -> Int32 { try Self(&arguments).run(); return 0 }
 }
 

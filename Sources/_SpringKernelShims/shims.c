@@ -462,6 +462,34 @@ SK_STREAMS(SK_DISPATCH)
 
 _Static_assert(sizeof(fenv_t) <= sizeof(sk_saved_fp_environment), "sk_saved_fp_environment holds a fenv_t");
 
+#if defined(__arm__) && defined(__ARM_FP)
+// 32-bit ARM with an FPU (Cortex-M4F, M7; bare metal with newlib, whose ARM fenv.h is a
+// placeholder that neither reads nor sets the mode): FPSCR directly, as FPCR on aarch64. Its
+// rounding mode (RMode, bits 22-23) and flush-to-zero (FZ, bit 24) cleared for the call, the
+// whole register (mode, flags) saved and restored. M-profile FPUs raise no exception traps, so
+// there are none to mask.
+_Static_assert(sizeof(uint32_t) <= sizeof(sk_saved_fp_environment), "sk_saved_fp_environment holds FPSCR");
+
+void sk_enter_nearest_rounding(sk_saved_fp_environment *saved) {
+    uint32_t fpscr;
+    __asm__ volatile("vmrs %0, fpscr" : "=r"(fpscr));
+    __builtin_memcpy(saved, &fpscr, sizeof fpscr);
+    uint32_t nearest = fpscr & ~((UINT32_C(3) << 22) | (UINT32_C(1) << 24));
+    if (nearest != fpscr) __asm__ volatile("vmsr fpscr, %0" : : "r"(nearest) : "memory");
+}
+
+int sk_rounding_is_nearest(void) {
+    uint32_t fpscr;
+    __asm__ volatile("vmrs %0, fpscr" : "=r"(fpscr));
+    return (fpscr & (UINT32_C(3) << 22)) == 0;
+}
+
+void sk_leave_nearest_rounding(const sk_saved_fp_environment *saved) {
+    uint32_t fpscr;
+    __builtin_memcpy(&fpscr, saved, sizeof fpscr);
+    __asm__ volatile("vmsr fpscr, %0" : : "r"(fpscr) : "memory");
+}
+#else
 void sk_enter_nearest_rounding(sk_saved_fp_environment *saved) {
     fenv_t environment;
     feholdexcept(&environment);
@@ -493,6 +521,7 @@ void sk_leave_nearest_rounding(const sk_saved_fp_environment *saved) {
     __builtin_memcpy(&environment, saved, sizeof environment);
     fesetenv(&environment);
 }
+#endif
 
 intptr_t sk_processor_count(void) {
 #if (defined(__unix__) || defined(__APPLE__)) && defined(_SC_NPROCESSORS_ONLN)

@@ -48,6 +48,28 @@ struct StorageTests {
         for (handle, spring) in model { #expect(try bank.value(of: handle) == spring.target) }
     }
 
+    @Test("a bank reserved for its springs makes their lanes and schedule once: adding them moves no lane buffer (at most 65,536 reserved)")
+    func reservedBankAllocatesOnce() throws {
+        let bank = try SpringBank<Float32Lanes>(threading: .single, capacity: 1000)
+        #expect(bank.core.schedule.entries.capacity >= 1000)
+        _ = try bank.add(value: 0, target: 1, tolerance: 0.5)
+        let first = try #require(bank.core.batches.first ?? nil)
+        let bases = [first.displacements.base, first.velocities.base, first.targets.base]
+        #expect(first.capacity >= 1000)
+        for i in 1..<1000 { _ = try bank.add(value: Float(i), target: 1, tolerance: 0.5) }
+        let last = try #require(bank.core.batches.first ?? nil)
+        #expect([last.displacements.base, last.velocities.base, last.targets.base] == bases)
+        #expect(bank.core.batches.count == 1)
+        // A second configuration grows its own lanes from one bundle, as in any bank.
+        _ = try bank.add(value: 0, target: 1, configuration: try SpringConfiguration(tension: 900, friction: 10), tolerance: 0.5)
+        let second = try #require(bank.core.batches.last ?? nil)
+        #expect(second.capacity == BundleIndexing.laneCount)
+        // A reservation beyond 65,536 springs reserves their records only, and that many lanes.
+        let large = try SpringBank<Q16Lanes>(threading: .single, capacity: 1 << 20)
+        _ = try large.add(value: Q16(raw: 1 << 16), target: Q16(raw: 0), tolerance: Q16(raw: 1 << 15))
+        #expect(try #require(large.core.batches.first ?? nil).capacity == 1 << 16)
+    }
+
     @Test("growth past capacity keeps every spring's lanes bit for bit")
     func growthKeepsLanes() throws {
         let bank = try SpringBank<Float32Lanes>(capacity: 4)

@@ -45,13 +45,19 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         frameState = core.frameState
     }
 
-    /// An empty bank with room reserved for `capacity` springs' records.
+    /// An empty bank with room reserved for `capacity` springs.
+    ///
+    /// Springs of one configuration (and, in Q16.16, one tolerance class) added up to `capacity`
+    /// then allocate nothing after the first: their records are reserved here, with the rest
+    /// schedule's entries, and the first configuration's lanes when its first spring is added
+    /// (schedule and lanes for up to 65,536 springs). A board with a few KB of RAM cannot afford
+    /// the copies growth makes. Springs of other configurations grow their own lanes as usual.
     ///
     /// - Parameters:
     ///   - threading: how many threads a step uses.
-    ///   - capacity: springs to reserve room for, 0 to ``maximumSpringCount``. The reservation
-    ///     is asked of the system at once (88 bytes a spring's record, 94 GB for the maximum);
-    ///     pages are only touched as springs are added.
+    ///   - capacity: springs to reserve room for, 0 to ``maximumSpringCount``. The records'
+    ///     reservation is asked of the system at once (88 bytes a spring's record, 94 GB for the
+    ///     maximum); their pages are only touched as springs are added.
     /// - Throws: ``SpringKernelError/invalidCapacity(_:)`` for a negative capacity or one above
     ///   ``maximumSpringCount`` (more springs than a bank can ever hold);
     ///   ``SpringKernelError/outOfMemory`` when the system cannot give the reservation (no bank
@@ -61,6 +67,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         core = SpringBankCore(threading: threading, reservingCapacity: 0)
         frameState = core.frameState
         guard core.records.reserveCapacityIfAvailable(capacity) else { throw .outOfMemory }
+        core.reservedBatchSprings = Swift.min(capacity, BankLimits.reservedLaneSprings)
+        core.schedule.reserveCapacity(core.reservedBatchSprings)
     }
 
     /// How many threads a step uses (see ``setThreading(_:)``).

@@ -79,6 +79,11 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     // find nothing, so they are turned off for these tables.
     @exclusivity(unchecked) var batches: [ConfigurationBatch?] = []
     var batchOfKey: [BatchKey: Int] = [:]
+    /// Springs the next new batch makes room for at once: a bank reserved for them
+    /// (``SpringBank/init(threading:capacity:)``) gives its first batch the whole reservation,
+    /// up to ``BankLimits/reservedLaneSprings``, so that its springs are added without growing
+    /// (copying) lanes. 0 once that batch is made.
+    var reservedBatchSprings = 0
     /// The last keys looked up and their batches, most recent first: springs are added and moved
     /// in runs of one configuration or between a few (an engine toggling two feels), and hashing
     /// a key costs more than the rest of an add.
@@ -183,7 +188,8 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         // Distinguishes banks so a handle from one is refused by another.
         var generator = SystemRandomNumberGenerator()
         tag = UInt32.random(in: 1...UInt32.max, using: &generator)
-        workCapacity = 16
+        // Grown (doubled) by the first step with more batches: an empty bank stays small.
+        workCapacity = 1
         work = .allocate(capacity: workCapacity)
         frameState = .allocate(capacity: 1)
         let noWork = LaneWork(
@@ -292,7 +298,9 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
                 displacements: nowhere, velocities: nowhere, targets: nowhere, scale: .identity, naturalFrequency: 1))
         }
         let batch = ConfigurationBatch(
-            configuration: configuration, scale: scale, integerLaneUnit: Lanes.integerLaneUnit, planValidity: planValidity, lanesEntry: (batchLanes, index))
+            configuration: configuration, scale: scale, integerLaneUnit: Lanes.integerLaneUnit, planValidity: planValidity, lanesEntry: (batchLanes, index),
+            capacity: Swift.max(reservedBatchSprings, BundleIndexing.laneCount))
+        reservedBatchSprings = 0
         batches[index] = batch
         if index == batchObjects.count { batchObjects.append(nil) }
         batchObjects[index] = Unmanaged.passUnretained(batch)
@@ -767,6 +775,10 @@ enum BankLimits {
     static let maximumSpringCount = 1 << 30
     static let maximumConfigurationCount = 1 << 16
     static let maximumPauseDepth = Int(UInt8.max)
+    /// The most springs a reserving bank makes room for in its first batch's lanes and its rest
+    /// schedule at once (1.8 MB of lanes and 1 MB of schedule): beyond, they grow as springs come,
+    /// so a reservation of millions does not touch their memory before it is used.
+    static let reservedLaneSprings = 1 << 16
     /// The clock time at which the bank rebases its clock (see ``SpringBankCore/rebaseClock()``).
     @usableFromInline static let rebaseTime = 0x1p20
 }

@@ -13,7 +13,10 @@ struct UnsafeTable<Element: BitwiseCopyable> {
 
     private let header: UnsafeMutablePointer<Header>
 
-    init(capacity: Int = 16) {
+    /// An empty table with room for `capacity` elements (at least one). Tables start at one and
+    /// grow by doubling: an empty bank holds five, and on a microcontroller each element of
+    /// room it does not use is RAM (16 records were 1.4 KB).
+    init(capacity: Int = 1) {
         let capacity = max(capacity, 1)
         header = .allocate(capacity: 1)
         header.initialize(to: Header(base: Self.storage(capacity: capacity), count: 0, capacity: capacity))

@@ -11,7 +11,8 @@ enum BundleIndexing {
     @usableFromInline static let bundleBytes = 64
 
     /// The alignment of a lane buffer of `bytes` (whole bundles): 4096 from 4 KB up, else the
-    /// power of two at or above `bytes`.
+    /// power of two at or above `bytes`; on 32-bit ARM and RISC-V (microcontrollers) one bundle,
+    /// 64 bytes.
     ///
     /// A step streams a batch's displacement and velocity lanes a bundle at a time, loading each
     /// bundle before storing it. A load whose address matches an unfinished store's in its low 12
@@ -21,13 +22,22 @@ enum BundleIndexing {
     /// the same bank stepped several times slower in one process than in another. Aligned this
     /// way, two large buffers start at the same address modulo 4096, and two small ones a multiple
     /// of their own size apart, so no load in the loop's reach matches a pending store's low bits.
+    ///
+    /// A microcontroller (Cortex-M, 32-bit RISC-V) has no such penalty, no cache to speak of, and
+    /// a few KB to hundreds of KB of RAM, where each 4096-aligned block wasted up to 4 KB of heap
+    /// before it: there a lane buffer is aligned to its bundles only (what the shims' 64-byte
+    /// vector stores assume).
     @usableFromInline
     static func bufferAlignment(bytes: Int) -> Int {
+        #if arch(arm) || arch(riscv32)
+        return bundleBytes
+        #else
         let page = 4096
         if bytes >= page { return page }
         var alignment = bundleBytes
         while alignment < bytes { alignment *= 2 }
         return alignment
+        #endif
     }
 
     /// The bundles needed to hold `springs` springs.

@@ -37,6 +37,11 @@ struct RestSchedule {
         heapCount = 0
     }
 
+    /// Room for `count` entries (a bank reserved for that many springs: one entry a spring).
+    mutating func reserveCapacity(_ count: Int) {
+        entries.reserveCapacity(count)
+    }
+
     mutating func insert(due: Double, spring: UInt32, stamp: UInt32) {
         entries.append(Entry(due: due, spring: spring, stamp: stamp))
     }

@@ -33,8 +33,10 @@ int sk_rounding_is_nearest(void);
 /// Whether the thread's floating-point environment is the one the Q16.16 arithmetic needs: round
 /// to nearest even, no flush-to-zero, no denormals-are-zero. Read from the control register the
 /// vector instructions use (x86's MXCSR: rounding control bits 13-14, FTZ 15, DAZ 6; aarch64's
-/// FPCR: RMode 22-23, FZ 24), a few cycles, and never folded by the optimizer (it cannot know the
-/// register); elsewhere fegetround, which the C library answers.
+/// FPCR: RMode 22-23, FZ 24; 32-bit ARM with an FPU, such as the Cortex-M4F and M7: FPSCR, the
+/// same bits, which newlib's placeholder fenv.h never reads), a few cycles, and never folded by
+/// the optimizer (it cannot know the register); elsewhere fegetround, which the C library answers
+/// (a soft-float build, such as ARMv6-M's, always rounds to nearest).
 static inline __attribute__((always_inline)) int sk_float_environment_is_nearest(void) {
 #if defined(__x86_64__) || defined(__i386__)
     return (_mm_getcsr() & 0xE040u) == 0;
@@ -42,6 +44,10 @@ static inline __attribute__((always_inline)) int sk_float_environment_is_nearest
     uint64_t fpcr;
     __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
     return (fpcr & ((UINT64_C(3) << 22) | (UINT64_C(1) << 24))) == 0;
+#elif defined(__arm__) && defined(__ARM_FP)
+    uint32_t fpscr;
+    __asm__ volatile("vmrs %0, fpscr" : "=r"(fpscr));
+    return (fpscr & ((UINT32_C(3) << 22) | (UINT32_C(1) << 24))) == 0;
 #else
     return sk_rounding_is_nearest();
 #endif
