@@ -61,8 +61,8 @@ export declare class StageElement {
     readonly restFrame: number;
     readonly emitted: number;
     readonly choice: number;
-    /** Where the finger let go and the gesture's release velocity. */
-    readonly release: { x: number; y: number; vx: number; vy: number } | null;
+    /** Where the finger last let go and the gesture's release velocity (zeros before a release). */
+    readonly release: { x: number; y: number; vx: number; vy: number };
     readonly prediction: RestPrediction | null;
     contains(p: { x: number; y: number }): boolean;
     state(): { name: string; x: number; y: number; vx: number; vy: number; atRest: boolean; box: [number, number, number, number]; color: string };

@@ -143,7 +143,8 @@ export class MotionStage {
             e.atRest = v[o + 4] === 1;
             e.emitted = v[o + 6];
             e.choice = v[o + 7];
-            e.release = { x: v[o + 8], y: v[o + 9], vx: v[o + 10], vy: v[o + 11] };
+            const release = e.release;
+            release.x = v[o + 8]; release.y = v[o + 9]; release.vx = v[o + 10]; release.vy = v[o + 11];
             const restFrame = v[o + 5];
             if (restFrame !== e.restFrame) {
                 e.restFrame = restFrame;
@@ -172,7 +173,8 @@ export class StageElement {
         this.restFrame = -1;
         this.emitted = 0;
         this.choice = 0;
-        this.release = null;
+        /** Where the finger last let go, and the release velocity (zeros before a release). */
+        this.release = { x: 0, y: 0, vx: 0, vy: 0 };
         /** The kernel's rest prediction after the last change: {frame, time, seconds}. */
         this.prediction = null;
     }
