@@ -71,13 +71,16 @@ final class WebElement {
     var isResting: Bool { isAtRest && !(recognizer?.isActive ?? false) }
 }
 
+/// The stages, by id (nil: freed, its id reused). One thread: the page's.
 nonisolated(unsafe) var stages: [WebStage?] = []
 
+/// The stage `id`, or nil for an unknown one.
 func stage(_ id: Int32) -> WebStage? {
     guard id >= 0, Int(id) < stages.count else { return nil }
     return stages[Int(id)]
 }
 
+/// The stage and its element `id`, or nil for an unknown one.
 func element(_ stageID: Int32, _ id: Int32) -> (WebStage, WebElement)? {
     guard let stage = stage(stageID), id >= 0, Int(id) < stage.elements.count else { return nil }
     return (stage, stage.elements[Int(id)])
