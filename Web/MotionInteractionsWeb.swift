@@ -12,7 +12,8 @@
 // Nothing here decides rest: an element is at rest when its interaction's state, which the layer
 // takes from the kernel's rest events, says so.
 //
-// Ids are indices into tables (stages, each stage's elements); a freed stage's id is reused.
+// Ids are indices into tables: a stage's carries its slot's generation too, so a destroyed
+// stage's id is refused, not taken for the next stage in its slot; an element's is its index.
 // wasm32: numbers as i32, f32 and f64; a negative result is an error (-1 an unknown id or address,
 // -2 a refused argument or call). A frame allocates nothing here.
 import MotionInteractions
@@ -71,13 +72,23 @@ final class WebElement {
     var isResting: Bool { isAtRest && !(recognizer?.isActive ?? false) }
 }
 
-/// The stages, by id (nil: freed, its id reused). One thread: the page's.
-nonisolated(unsafe) var stages: [WebStage?] = []
+/// A slot of the stage table: its stage (nil when free) and the generation its ids carry, moved
+/// on when the slot is freed, so the id of a destroyed stage never reaches the slot's next one.
+struct StageSlot {
+    var stage: WebStage?
+    var generation: Int32
+}
 
-/// The stage `id`, or nil for an unknown one.
+/// The stage table. A stage's id is its slot's index (the low 16 bits) and generation (the 15
+/// above). One thread: the page's.
+nonisolated(unsafe) var stageSlots: [StageSlot] = []
+
+/// The stage `id`, or nil for an unknown or destroyed one.
 func stage(_ id: Int32) -> WebStage? {
-    guard id >= 0, Int(id) < stages.count else { return nil }
-    return stages[Int(id)]
+    guard id >= 0 else { return nil }
+    let index = Int(id & 0xFFFF)
+    guard index < stageSlots.count, stageSlots[index].generation == id >> 16 else { return nil }
+    return stageSlots[index].stage
 }
 
 /// The stage and its element `id`, or nil for an unknown one.
@@ -120,26 +131,31 @@ extension WebStage {
 
 // MARK: Stages
 
-/// A new stage (an empty runtime). Its id.
+/// A new stage (an empty runtime). Its id, or -2 when 65,536 stages exist.
 @_expose(wasm, "mi_stage_create")
 @c(mi_stage_create)
 public func mi_stage_create() -> Int32 {
-    let stage = WebStage()
-    if let free = stages.firstIndex(where: { $0 == nil }) {
-        stages[free] = stage
-        return Int32(free)
+    let index: Int
+    if let free = stageSlots.firstIndex(where: { $0.stage == nil }) {
+        index = free
+    } else {
+        guard stageSlots.count <= 0xFFFF else { return -2 }
+        stageSlots.append(StageSlot(stage: nil, generation: 0))
+        index = stageSlots.count - 1
     }
-    stages.append(stage)
-    return Int32(stages.count - 1)
+    stageSlots[index].stage = WebStage()
+    return stageSlots[index].generation << 16 | Int32(index)
 }
 
-/// Frees a stage: its runtime, its springs, its elements.
+/// Frees a stage: its runtime, its springs, its elements. Its id is refused from then on.
 @_expose(wasm, "mi_stage_destroy")
 @c(mi_stage_destroy)
 public func mi_stage_destroy(_ id: Int32) {
     guard let stage = stage(id) else { return }
     stage.tearDown()
-    stages[Int(id)] = nil
+    let index = Int(id & 0xFFFF)
+    stageSlots[index].stage = nil
+    stageSlots[index].generation = (stageSlots[index].generation + 1) & 0x7FFF
 }
 
 /// One frame of `dt` seconds: the runtime's step (the kernel's), its deliveries and rests.

@@ -175,7 +175,7 @@ export declare class SpringBank {
  * Addresses are wasm memory offsets (a WasmArray's `pointer`).
  */
 export interface MotionInteractionsExports {
-    /** A new stage (an empty runtime): its id. */
+    /** A new stage (an empty runtime): its id (its slot in the low 16 bits, the slot's generation above: a destroyed stage's id is refused). */
     mi_stage_create(): number;
     /** Frees a stage, its runtime, springs and elements. */
     mi_stage_destroy(stage: number): void;

@@ -98,6 +98,10 @@ for (const simd of [true, false]) {
     check(refusals.join() === '-2,-1,-2,-2' && stage.records.view[0] === frames && sheet.y === 200 && sheet.atRest,
         'the layer\'s calls refuse a NaN frame, an unknown stage, an event out of turn and an element attached to itself, and change nothing');
     stage.dispose();
+    const next = k.mi_stage_create();
+    check(next !== stage.id && (next & 0xffff) === (stage.id & 0xffff) && k.mi_stage_advance(stage.id, 1 / 60) === -1 && k.mi_stage_advance(next, 1 / 60) === 0,
+        'a destroyed stage\'s id is refused, though the next stage takes its slot (its generation moved on)');
+    k.mi_stage_destroy(next);
 }
 check(layerPaths['spring-kernel-simd128.wasm'] === layerPaths['spring-kernel-scalar.wasm'],
     'the layer\'s drag to open moves the sheet through the same positions in both modules');
