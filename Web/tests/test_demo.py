@@ -4,10 +4,11 @@ dropped frames headless: every check reads the kernel's own frame log, never ass
 
     python3 Web/tests/test_demo.py SITE [--screenshots DIR]
 
-Each scene's test checks what its seed promises and, for every spring it moved, that the kernel
-reported its rest on the frame the kernel predicted when it was last changed (sk_bank_rest_time: the
-first frame whose end is at least that many seconds later), that the element rests exactly on its
-target, and that a screenshot's pixels show it where state() says it is. No console error or
+Each scene's test checks what its seed promises and, for every element it moved, that the layer
+(which the seeds' scenes run, in the module) reported its rest on the frame the kernel predicted
+after its springs last changed (SpringBankReader.restTime: the first frame whose end is at least
+that many seconds later), that the element rests exactly on its target, and that a screenshot's
+pixels show it where state() says it is. No console error or
 exception may occur. --screenshots DIR writes each scene's screenshot there (the README's).
 """
 import base64
