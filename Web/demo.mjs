@@ -73,8 +73,8 @@ function controls(name, options) {
         current.sources.forEach((source, i) => {
             const label = document.createElement('label');
             label.textContent = `source ${i}: tension `;
-            const tension = Object.assign(document.createElement('input'), { type: 'number', value: source.element.configuration.tension, min: 1 });
-            const friction = Object.assign(document.createElement('input'), { type: 'number', value: source.element.configuration.friction, min: 0 });
+            const tension = Object.assign(document.createElement('input'), { type: 'number', value: source.configuration.tension, min: 1 });
+            const friction = Object.assign(document.createElement('input'), { type: 'number', value: source.configuration.friction, min: 0 });
             const apply = () => current.configure(i, Number(tension.value), Number(friction.value));
             tension.addEventListener('change', apply);
             friction.addEventListener('change', apply);
@@ -130,7 +130,7 @@ window.springKernelDemo = {
     /** The current scene's state: frame, time, elements (name, x, y, vx, vy, atRest, box), awake and total springs. */
     state,
     /** The kernel clock's time at the end of each frame of the current scene (index f - 1: frame f). */
-    frameLog: () => [...(current.frameTimes ?? current.runtime?.frameTimes ?? [])],
+    frameLog: () => [...(current.frameTimes ?? [])],
     /** The last (up to 600) requestAnimationFrame intervals, in ms. */
     intervals: () => [...intervals],
     /** Sets spring-source's source i's tension and friction. */

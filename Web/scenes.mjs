@@ -1,24 +1,25 @@
-// scenes.mjs: the demo page's scenes, the seeds over the kernel's springs (interactions.mjs).
+// scenes.mjs: the demo page's scenes, the seeds run by the interaction layer
+// (Sources/MotionInteractions, in the module beside the kernel; interactions.mjs calls it).
 //
 // A scene draws into the stage (an 800 x 600 CSS-pixel box at the page's top left), takes the
 // stage's pointer events (down, move, up: {id, x, y, t} in stage pixels and seconds), and is
 // stepped once a requestAnimationFrame frame with that frame's dt. state() is what
 // springKernelDemo.state() adds for it.
-import { MotionRuntime, DragToOpen, AttachWithSpring, Draggable, Tossable, SpringSource, GestureVelocityEstimator } from './interactions.mjs';
+import { MotionStage, PointerDrag } from './interactions.mjs';
 
 export const stageWidth = 800, stageHeight = 600;
 
-// A scene of DOM elements whose centres are springs.
+// A scene of DOM elements whose centres the layer moves.
 class ElementScene {
     constructor(kernel, stage) {
-        this.runtime = new MotionRuntime(kernel);
+        this.layer = new MotionStage(kernel);
         this.stage = stage;
         this.nodes = new Map();
     }
 
     // An element and its node: a box of `width` x `height` of `color` (round if `round`).
     element(name, options) {
-        const e = this.runtime.addElement(name, options);
+        const e = this.layer.addElement(name, options);
         const node = document.createElement('div');
         node.className = `element ${options.round ? 'round' : ''}`;
         node.dataset.name = name;
@@ -42,15 +43,17 @@ class ElementScene {
     }
 
     /** Frames stepped. */
-    get frameCount() { return this.runtime.frame; }
+    get frameCount() { return this.layer.frame; }
+    /** The kernel clock after each frame. */
+    get frameTimes() { return this.layer.frameTimes; }
 
     down() {}
     move() {}
     up() {}
 
     frame(dt) {
-        this.runtime.step(dt);
-        this.afterStep?.();
+        this.beforeStep?.();
+        this.layer.step(dt);
     }
 
     render() {
@@ -61,96 +64,136 @@ class ElementScene {
     }
 
     state() {
-        const counts = this.runtime.counts();
+        const { springs, awake } = this.layer.counts;
         return {
-            frame: this.runtime.frame, time: this.runtime.time,
-            elements: this.runtime.elements.map((e) => e.state()),
-            awake: counts.awake, total: counts.springs,
-            rests: this.runtime.rests,
+            frame: this.layer.frame, time: this.layer.time,
+            elements: this.layer.elements.map((e) => e.state()),
+            awake, total: springs,
+            rests: this.layer.rests,
         };
     }
 
     dispose() {
-        this.runtime.dispose();
+        this.layer.dispose();
     }
 }
 
 /** Seed 000: PausesSpring's drag to open. A sheet dragged down past the boundary opens; short of it, closes. */
 export class PausesSpringScene extends ElementScene {
-    static description = 'Drag the sheet down: past the dashed line it springs open, short of it closed (PausesSpring, seed 000).';
+    static description = 'Drag the sheet down: past the dashed line it springs open, short of it closed (Draggable, SpringTo and PausesSpring of the interaction layer, seed 000).';
 
     constructor(kernel, stage, { closed = 150, open = 350, boundary = 100 } = {}) {
         super(kernel, stage);
+        Object.assign(this, { closed, open, boundary });
         this.decoration('boundary', 0, closed + boundary, stageWidth, 0, 'boundary');
         this.sheet = this.element('sheet', { x: 400, y: closed, width: 360, height: 240, color: '#3b6fd8', label: 'drag me down' });
-        this.interaction = new DragToOpen(this.sheet, { closed, open, boundary });
-    }
-
-    down(p) { this.interaction.draggable.down(p); }
-    move(p) { this.interaction.draggable.move(p); }
-    up(p) { this.interaction.draggable.up(p); }
-
-    state() {
-        const i = this.interaction;
-        return { ...super.state(), closed: i.closed, open: i.open, boundary: i.boundary, destination: i.willOpen ? 'open' : 'closed', release: i.draggable.release };
-    }
-}
-
-/** Seed 002: AttachWithSpring. Drag the ring; the disc is attached to it by a spring. */
-export class AttachWithSpringScene extends ElementScene {
-    static description = 'Drag the orange ring: the blue disc follows it on a spring and rests where it stops (AttachWithSpring, seed 002).';
-
-    constructor(kernel, stage) {
-        super(kernel, stage);
-        this.follower = this.element('follower', { x: 250, y: 300, width: 56, height: 56, color: '#3b6fd8', round: true });
-        this.anchor = this.element('anchor', { x: 250, y: 300, width: 40, height: 40, color: '#f08c2e', round: true });
-        this.drag = new Draggable(this.anchor, { onMove: () => this.attach.destinationMoved() });
-        this.attach = new AttachWithSpring(this.follower, this.anchor);
+        this.layer.dragToOpen(this.sheet, { closed, open, boundary });
+        // A vertical pan: the sheet moves along y only.
+        this.drag = new PointerDrag(this.sheet, { axis: 'y' });
+        this.released = false;
     }
 
     down(p) { this.drag.down(p); }
     move(p) { this.drag.move(p); }
     up(p) {
+        if (!this.drag.active) return;
         this.drag.up(p);
-        // The ring stays where it was let go (its springs take its position, no velocity).
-        springAt(this.anchor);
-        this.attach.destinationMoved();
+        this.released = true;
+    }
+
+    state() {
+        return { ...super.state(), closed: this.closed, open: this.open, boundary: this.boundary,
+            destination: this.sheet.choice === 1 ? 'open' : 'closed', release: this.released ? this.sheet.release : null };
     }
 }
 
-// An element's springs set at rest where it is.
-function springAt(e) {
-    e.runtime.bank.setState(e.springs, new Float32Array([e.x, e.y]), null);
-    e.runtime.bank.retarget(e.springs, new Float32Array([e.x, e.y]));
-    e.changed();
+/** Seed 002: AttachWithSpring. Drag the ring; the disc is attached to it by a spring. */
+export class AttachWithSpringScene extends ElementScene {
+    static description = 'Drag the orange ring: the blue disc follows it on a spring and rests where it stops (AttachWithSpring of the interaction layer, seed 002).';
+
+    constructor(kernel, stage) {
+        super(kernel, stage);
+        this.follower = this.element('follower', { x: 250, y: 300, width: 56, height: 56, color: '#3b6fd8', round: true });
+        this.anchor = this.element('anchor', { x: 250, y: 300, width: 40, height: 40, color: '#f08c2e', round: true });
+        this.layer.attach(this.follower, this.anchor);
+        this.pointer = null;
+        this.written = null;
+    }
+
+    down(p) {
+        if (this.pointer !== null || !this.anchor.contains(p)) return;
+        this.pointer = { id: p.id, dx: this.anchor.x - p.x, dy: this.anchor.y - p.y, x: this.anchor.x, y: this.anchor.y };
+    }
+
+    move(p) {
+        if (this.pointer === null || p.id !== this.pointer.id) return;
+        this.pointer.x = p.x + this.pointer.dx;
+        this.pointer.y = p.y + this.pointer.dy;
+    }
+
+    up(p) {
+        if (this.pointer === null || p.id !== this.pointer.id) return;
+        this.move(p);
+        // Where the ring is let go, at once (no frame may come before the next pointer).
+        this.writeTarget();
+        this.pointer = null;
+    }
+
+    // The ring's position, written by the page every frame it is held (the attached spring's
+    // destination): a change is the follower's springs' change, and the kernel predicts anew.
+    writeTarget() {
+        const { x, y } = this.pointer;
+        this.layer.move(this.anchor, x, y);
+        if (this.written === null || this.written.x !== x || this.written.y !== y) {
+            this.written = { x, y };
+            this.layer.changed(this.follower);
+        }
+    }
+
+    beforeStep() {
+        if (this.pointer !== null) this.writeTarget();
+    }
+
+    state() {
+        const base = super.state();
+        // The ring is moved by the page: at rest unless a finger holds it.
+        base.elements.find((e) => e.name === 'anchor').atRest = this.pointer === null;
+        return base;
+    }
 }
 
 /** Seed 003: Tossable. Toss the card: it lands in the slot its release velocity carries it toward. */
 export class TossableScene extends ElementScene {
-    static description = 'Toss the card: it springs to the slot its release velocity points at, at that velocity (Tossable, seed 003).';
+    static description = 'Toss the card: it springs to the slot its release velocity points at, at that velocity (Tossable of the interaction layer, seed 003).';
 
     constructor(kernel, stage, { projection = 0.2 } = {}) {
         super(kernel, stage);
-        const slots = [{ name: 'left', x: 200, y: 300 }, { name: 'right', x: 600, y: 300 }];
-        for (const s of slots) this.decoration('slot', s.x - 70, s.y - 50, 140, 100, s.name);
+        this.slots = [{ name: 'left', x: 200, y: 300 }, { name: 'right', x: 600, y: 300 }];
+        this.projection = projection;
+        for (const s of this.slots) this.decoration('slot', s.x - 70, s.y - 50, 140, 100, s.name);
         this.card = this.element('card', { x: 200, y: 300, width: 120, height: 80, color: '#2e9d5b', label: 'toss me' });
-        this.interaction = new Tossable(this.card, { slots, projection });
-        this.interaction.destination = 'left';
+        this.layer.toss(this.card, { slots: this.slots, projection });
+        this.drag = new PointerDrag(this.card);
+        this.released = false;
     }
 
-    down(p) { this.interaction.draggable.down(p); }
-    move(p) { this.interaction.draggable.move(p); }
-    up(p) { this.interaction.draggable.up(p); }
+    down(p) { this.drag.down(p); }
+    move(p) { this.drag.move(p); }
+    up(p) {
+        if (!this.drag.active) return;
+        this.drag.up(p);
+        this.released = true;
+    }
 
     state() {
-        const i = this.interaction;
-        return { ...super.state(), slots: i.slots, projection: i.projection, destination: i.destination, release: i.draggable.release };
+        const card = this.card;
+        return { ...super.state(), slots: this.slots, projection: this.projection, destination: this.slots[card.choice].name, release: this.released ? card.release : null };
     }
 }
 
 /** Seed 004: springSource. Three springs of their own tension and friction; a tap sends them across. */
 export class SpringSourceScene extends ElementScene {
-    static description = 'Tap the stage: each spring (its tension and friction in the panel) emits values until the kernel says it rests (springSource, seed 004).';
+    static description = 'Tap the stage: each spring (its tension and friction in the panel) emits values until the kernel says it rests (springSource of the interaction layer, seed 004).';
 
     constructor(kernel, stage, { configurations = [{ tension: 342, friction: 30 }, { tension: 342, friction: 10 }, { tension: 120, friction: 14 }] } = {}) {
         super(kernel, stage);
@@ -158,8 +201,10 @@ export class SpringSourceScene extends ElementScene {
         this.sources = configurations.map((c, i) => {
             const y = 150 + 150 * i;
             this.decoration('track', this.left, y - 1, this.right - this.left, 2);
-            const e = this.element(`source-${i}`, { x: this.left, y, width: 44, height: 44, color: ['#3b6fd8', '#d8473b', '#8e44ad'][i % 3], round: true, ...c });
-            return new SpringSource(e);
+            const e = this.element(`source-${i}`, { x: this.left, y, width: 44, height: 44, color: ['#3b6fd8', '#d8473b', '#8e44ad'][i % 3], round: true });
+            this.layer.springSource(e, c);
+            e.startFrame = null;
+            return e;
         });
         this.toward = this.left;
         this.tap = null;
@@ -170,23 +215,24 @@ export class SpringSourceScene extends ElementScene {
         if (this.tap === null || Math.hypot(p.x - this.tap.x, p.y - this.tap.y) > 10) { this.tap = null; return; }
         this.tap = null;
         this.toward = this.toward === this.left ? this.right : this.left;
-        for (const s of this.sources) s.start(this.toward, s.element.y);
+        for (const e of this.sources) {
+            e.startFrame = this.layer.frame;
+            this.layer.start(e, this.toward, e.y);
+        }
     }
 
     /** Sets source i's tension and friction (the panel's fields). */
     configure(i, tension, friction) {
-        this.sources[i].configure(tension, friction);
-    }
-
-    afterStep() {
-        for (const s of this.sources) s.afterStep();
+        this.layer.configure(this.sources[i], tension, friction);
     }
 
     state() {
         const base = super.state();
         base.elements.forEach((e, i) => {
             const s = this.sources[i];
-            Object.assign(e, { ...s.element.configuration, emitted: s.emitted, startFrame: s.startFrame, restFrame: s.restFrame });
+            // Its rest frame since its last start (null while it moves).
+            const restFrame = s.startFrame !== null && s.restFrame > s.startFrame ? s.restFrame : null;
+            Object.assign(e, { ...s.configuration, emitted: s.emitted, startFrame: s.startFrame, restFrame });
         });
         return { ...base, toward: this.toward };
     }
@@ -338,145 +384,10 @@ export class ManySpringsScene {
     }
 }
 
-/**
- * Seed 003 through the interaction layer itself: the layer's Tossable (Sources/MotionInteractions,
- * built into the module with the kernel; Web/MotionInteractionsWeb.swift), fed this page's pointer
- * events as pan gesture events and each frame's dt. The page picks the slot at release (as the
- * tossable scene does: the one nearest the release velocity's projection) and sets the layer's
- * destination to it; the layer measures the release velocity, tosses, and says when it rests.
- */
-export class TossableLayerScene {
-    static description = 'The same toss, run by the interaction layer\'s own Tossable (Swift, in the module beside the kernel). Known defect of the layer\'s Embedded build: the card does not follow the finger during the drag.';
-
-    constructor(kernel, stage, { projection = 0.2 } = {}) {
-        this.kernel = kernel;
-        this.k = kernel.exports;
-        this.stage = stage;
-        this.projection = projection;
-        this.slots = [{ name: 'left', x: 200, y: 300 }, { name: 'right', x: 600, y: 300 }];
-        for (const slot of this.slots) {
-            const node = document.createElement('div');
-            node.className = 'slot';
-            Object.assign(node.style, { left: `${slot.x - 70}px`, top: `${slot.y - 50}px`, width: '140px', height: '100px' });
-            node.textContent = slot.name;
-            stage.appendChild(node);
-        }
-        this.scene = this.k.mi_toss_create(200, 300, 200, 300);
-        if (this.scene < 0) throw new Error(`mi_toss_create: ${this.scene}`);
-        this.out = kernel.allocate(Float32Array, 3);
-        this.node = document.createElement('div');
-        this.node.className = 'element';
-        Object.assign(this.node.style, { width: '120px', height: '80px', background: '#2e9d5b' });
-        this.node.textContent = 'toss me';
-        stage.appendChild(this.node);
-        this.look = { width: 120, height: 80, color: '#2e9d5b' };
-        this.destination = 'left';
-        this.pointer = null;
-        this.release = null;
-        this.frameNumber = 0;
-        this.time = 0;
-        this.frameTimes = [];
-        this.seconds = kernel.allocate(Float64Array, 1);
-        this.rests = [];
-        this.prediction = null;
-        this.released = false;
-        this.read();
-    }
-
-    get frameCount() { return this.frameNumber; }
-
-    read() {
-        const status = this.k.mi_toss_read(this.scene, this.out.pointer);
-        if (status !== 0) throw new Error(`mi_toss_read: ${status}`);
-        const [x, y, atRest] = this.out.view;
-        this.x = x; this.y = y; this.atRest = atRest === 1;
-    }
-
-    gesture(phase, p) {
-        const status = this.k.mi_toss_gesture(this.scene, phase, p.x - this.pointer.x, p.y - this.pointer.y, p.t);
-        if (status !== 0) throw new Error(`mi_toss_gesture: ${status}`);
-    }
-
-    down(p) {
-        const { width, height } = this.look;
-        if (this.pointer !== null || Math.abs(p.x - this.x) > width / 2 || Math.abs(p.y - this.y) > height / 2) return;
-        this.pointer = { id: p.id, x: p.x, y: p.y, startX: this.x, startY: this.y };
-        this.estimator = new GestureVelocityEstimator();
-        this.estimator.add(p.x, p.y, p.t);
-        this.gesture(0, p);
-    }
-
-    move(p) {
-        if (this.pointer === null || p.id !== this.pointer.id) return;
-        this.estimator.add(p.x, p.y, p.t);
-        this.gesture(1, p);
-        this.read();
-    }
-
-    up(p) {
-        if (this.pointer === null || p.id !== this.pointer.id) return;
-        this.estimator.add(p.x, p.y, p.t);
-        const v = this.estimator.velocity(p.t);
-        // Projected from the finger's position (where the drag puts the card).
-        const fingerX = this.pointer.startX + p.x - this.pointer.x, fingerY = this.pointer.startY + p.y - this.pointer.y;
-        const px = fingerX + v.x * this.projection, py = fingerY + v.y * this.projection;
-        const slot = this.slots.reduce((best, s) => (Math.hypot(s.x - px, s.y - py) < Math.hypot(best.x - px, best.y - py) ? s : best));
-        this.destination = slot.name;
-        this.release = { x: this.x, y: this.y, vx: v.x, vy: v.y };
-        this.k.mi_toss_destination(this.scene, slot.x, slot.y);
-        this.gesture(2, p);
-        this.pointer = null;
-        this.released = true;
-    }
-
-    frame(dt) {
-        const status = this.k.mi_toss_advance(this.scene, dt);
-        if (status !== 0) throw new Error(`mi_toss_advance: ${status}`);
-        this.frameNumber += 1;
-        this.time += dt;
-        this.frameTimes.push(this.time);
-        const wasAtRest = this.atRest;
-        this.read();
-        // The first frame after a release: the kernel's prediction of the toss's rest (nothing
-        // changes the springs after it, so a prediction then holds until the rest).
-        if (this.released) {
-            this.released = false;
-            if (this.k.mi_toss_rest_time(this.scene, this.seconds.pointer) !== 0) throw new Error('mi_toss_rest_time');
-            this.prediction = { frame: this.frameNumber, time: this.time, seconds: this.seconds.view[0] };
-        }
-        if (this.atRest && !wasAtRest && this.prediction) {
-            this.rests.push({ element: 'card', axis: 'x, y', frame: this.frameNumber, time: this.time, predicted: this.prediction });
-        }
-    }
-
-    render() {
-        this.node.style.transform = `translate(${this.x - this.look.width / 2}px, ${this.y - this.look.height / 2}px)`;
-    }
-
-    state() {
-        const { width, height, color } = this.look;
-        const atRest = this.atRest && this.pointer === null;
-        return {
-            frame: this.frameNumber, time: this.time,
-            elements: [{ name: 'card', x: this.x, y: this.y, vx: 0, vy: 0, atRest, box: [this.x - width / 2, this.y - height / 2, width, height], color }],
-            // The layer's streams: one (the card's position), awake unless the Tossable rests.
-            awake: atRest ? 0 : 1, total: 1, layer: true,
-            slots: this.slots, projection: this.projection, destination: this.destination, release: this.release, rests: this.rests,
-        };
-    }
-
-    dispose() {
-        this.k.mi_toss_destroy(this.scene);
-        this.out.free();
-        this.seconds.free();
-    }
-}
-
 export const scenes = {
     'pauses-spring': PausesSpringScene,
     'attach-with-spring': AttachWithSpringScene,
     'tossable': TossableScene,
     'spring-source': SpringSourceScene,
     'many-springs': ManySpringsScene,
-    'tossable-layer': TossableLayerScene,
 };

@@ -57,8 +57,8 @@ export declare class WasmArray<T extends Float32Array | Int32Array | Uint32Array
 
 /** One instance of the module. */
 export declare class SpringKernel {
-    /** The module's exports: the sk_ calls as spring_kernel.h declares them (uint64_t as BigInt, pointers and size_t as i32), and skw_allocate, skw_deallocate, skw_simd128. */
-    readonly exports: WebAssembly.Exports & Record<string, Function>;
+    /** The module's exports: the sk_ calls as spring_kernel.h declares them (uint64_t as BigInt, pointers and size_t as i32), skw_allocate, skw_deallocate, skw_simd128, and the interaction layer's calls (MotionInteractionsExports). */
+    readonly exports: WebAssembly.Exports & MotionInteractionsExports & Record<string, Function>;
     readonly memory: WebAssembly.Memory;
     /** True for the SIMD128 build. */
     readonly simd: boolean;
@@ -166,4 +166,46 @@ export declare class SpringBank {
     remove(springs: SpringList): void;
     /** sk_bank_destroy. */
     destroy(): void;
+}
+
+/**
+ * The interaction layer's calls (Web/MotionInteractionsWeb.swift; interactions.mjs wraps them):
+ * a stage is one MotionRuntime of the layer and a table of elements, ids are indices (i32), and a
+ * negative result is an error: -1 an unknown id or address, -2 a refused argument or call.
+ * Addresses are wasm memory offsets (a WasmArray's `pointer`).
+ */
+export interface MotionInteractionsExports {
+    /** A new stage (an empty runtime): its id (its slot in the low 16 bits, the slot's generation above: a destroyed stage's id is refused). */
+    mi_stage_create(): number;
+    /** Frees a stage, its runtime, springs and elements. */
+    mi_stage_destroy(stage: number): void;
+    /** One frame of `dt` seconds (the kernel's step, the layer's deliveries and rests); -2 for a dt not finite and positive. */
+    mi_stage_advance(stage: number, dt: number): number;
+    /**
+     * Writes the stage to `out` (a Float64 address of `capacity` doubles): frame, kernel springs,
+     * awake springs, elements; then 12 doubles an element, by id: x, y, vx, vy, at rest (1/0),
+     * last rest frame (-1 none), values emitted, destination chosen, release x, y, vx, vy.
+     * Returns the element count (-2: `capacity` too small).
+     */
+    mi_stage_read(stage: number, out: number, capacity: number): number;
+    /** The kernel's rest prediction for the element's springs (SpringBankReader.restTime, the longest), seconds, to `out` (a Float64 address). */
+    mi_stage_rest_time(stage: number, element: number, out: number): number;
+    /** A new element at (x, y): its id. */
+    mi_element_create(stage: number, x: number, y: number): number;
+    /** Writes the element's position (an AttachWithSpring's target). */
+    mi_element_move(stage: number, element: number, x: number, y: number): number;
+    /** A pan gesture event for the element's recognizer: phase 0 began, 1 changed, 2 ended, 3 cancelled; translation since it began; time in seconds. -2 if ignored. */
+    mi_gesture(stage: number, element: number, phase: number, x: number, y: number, seconds: number): number;
+    /** The tension and friction (mass 1) of the spring that moves the element, its state kept. */
+    mi_configure(stage: number, element: number, tension: number, friction: number): number;
+    /** Seed 000: Draggable + SpringTo + PausesSpring, springing to (x, openY) when dragged more than `boundary` below closedY, else to (x, closedY). */
+    mi_drag_to_open(stage: number, element: number, closedY: number, openY: number, boundary: number): number;
+    /** Seed 002: AttachWithSpring from the element to `target`'s position. */
+    mi_attach(stage: number, element: number, target: number): number;
+    /** Seed 003: Tossable to the slot (of `count` x, y Float32 pairs at `slots`) nearest the release velocity's projection over `projection` seconds. */
+    mi_toss(stage: number, element: number, slots: number, count: number, projection: number): number;
+    /** Seed 004: a springSource spring of the element's position, of its own tension and friction. */
+    mi_spring_source(stage: number, element: number, tension: number, friction: number): number;
+    /** Sends a springSource element toward (x, y), counting its values from zero. */
+    mi_spring_source_start(stage: number, element: number, x: number, y: number): number;
 }

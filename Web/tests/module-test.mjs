@@ -4,10 +4,14 @@
 //   made anew, over the same contents;
 // - a refused call throws SpringKernelError (its status named) and leaves the bank as it was;
 // - a spring rests on the frame sk_bank_rest_time predicted;
-// - the SIMD128 and scalar modules step the same springs to the same bits (the state hashes).
+// - the SIMD128 and scalar modules step the same springs to the same bits (the state hashes);
+// - the interaction layer's calls (interactions.mjs over the mi_ exports): the PausesSpring
+//   specification's drag to open as Tests/CrossLayer scripts it opens the sheet, which rests on the
+//   frame the kernel predicted at the release, the same frames in both modules; refused calls.
 import { readFile } from 'node:fs/promises';
 import { exit } from 'node:process';
 import { loadSpringKernel, SpringKernelError } from '../spring-kernel.mjs';
+import { MotionStage, Phase } from '../interactions.mjs';
 
 const site = process.argv[2];
 let failed = 0;
@@ -16,7 +20,7 @@ function check(condition, what) {
     if (!condition) failed += 1;
 }
 
-const hashes = {};
+const hashes = {}, layerPaths = {};
 for (const simd of [true, false]) {
     const file = simd ? 'spring-kernel-simd128.wasm' : 'spring-kernel-scalar.wasm';
     const kernel = await loadSpringKernel({ simd, bytes: await readFile(`${site}/${file}`) });
@@ -61,7 +65,46 @@ for (const simd of [true, false]) {
         'the layout\'s handles and user values agree, spring for spring');
     const values = bank.read('value', springs);
     check(values[0] === 100 && values[2] === 60, 'snapped exactly onto their targets');
+
+    // The layer: Tests/CrossLayer's drag to open (15 pt a frame for 10 frames at 60 Hz, released
+    // at 150 pt, past the 100 pt boundary), through the exports.
+    const stage = new MotionStage(kernel);
+    const sheet = stage.addElement('sheet', { x: 0, y: 0, width: 10, height: 10 });
+    stage.dragToOpen(sheet, { closed: 0, open: 200, boundary: 100 });
+    let t = 0;
+    stage.gesture(sheet, Phase.began, 0, 0, t);
+    const path = [];
+    for (let frame = 1; frame <= 10; frame++) {
+        t += 1 / 60;
+        stage.gesture(sheet, Phase.changed, 0, 15 * frame, t);
+        stage.step(1 / 60);
+        path.push(sheet.y);
+    }
+    stage.gesture(sheet, Phase.ended, 0, 150, t);
+    const releasedAt = stage.frame, prediction = sheet.prediction;
+    while (stage.rests.length === 0 && stage.frame < 1000) { stage.step(1 / 60); path.push(sheet.y); }
+    const rest = stage.rests[0];
+    const due = prediction.time + prediction.seconds;
+    const expected = stage.frameTimes.findIndex((end, i) => i >= releasedAt && end >= due) + 1;
+    check(path.slice(0, 10).every((y, i) => y === 15 * (i + 1)) && sheet.release.vy > 500 && sheet.choice === 1,
+        `the layer's drag to open: the sheet follows the drag, its spring paused; released at ${sheet.release.vy.toFixed(0)} pt/s past the boundary, toward open`);
+    check(rest && rest.frame === expected && sheet.atRest && sheet.x === 0 && sheet.y === 200 && stage.counts.awake === 0,
+        `rests exactly open on frame ${rest?.frame}, the one the kernel predicted at the release (${prediction.seconds.toFixed(3)} s after frame ${releasedAt})`);
+    layerPaths[file] = path.join();
+    const k = kernel.exports, frames = stage.frame;
+    const refusals = [k.mi_stage_advance(stage.id, Number.NaN), k.mi_stage_advance(9999, 1 / 60),
+        k.mi_gesture(stage.id, sheet.id, Phase.ended, 0, 0, t), k.mi_attach(stage.id, sheet.id, sheet.id)];
+    stage.read();
+    check(refusals.join() === '-2,-1,-2,-2' && stage.records.view[0] === frames && sheet.y === 200 && sheet.atRest,
+        'the layer\'s calls refuse a NaN frame, an unknown stage, an event out of turn and an element attached to itself, and change nothing');
+    stage.dispose();
+    const next = k.mi_stage_create();
+    check(next !== stage.id && (next & 0xffff) === (stage.id & 0xffff) && k.mi_stage_advance(stage.id, 1 / 60) === -1 && k.mi_stage_advance(next, 1 / 60) === 0,
+        'a destroyed stage\'s id is refused, though the next stage takes its slot (its generation moved on)');
+    k.mi_stage_destroy(next);
 }
+check(layerPaths['spring-kernel-simd128.wasm'] === layerPaths['spring-kernel-scalar.wasm'],
+    'the layer\'s drag to open moves the sheet through the same positions in both modules');
 check(hashes['spring-kernel-simd128.wasm'] === hashes['spring-kernel-scalar.wasm'],
     `the SIMD128 and scalar modules reach the same state, bit for bit (hash ${hashes['spring-kernel-simd128.wasm'].toString(16)})`);
 exit(failed ? 1 : 0);
