@@ -28,14 +28,17 @@ protocol ObserverCancellationHandling: AnyObject {
 
 /// The entries of a source as one word: the newest entry, whose `nextEntry` is the oldest (the
 /// entries form a ring, so both ends are one load away), and two flags in the low bits of its
-/// address (heap objects are 16-byte aligned): a delivery is running, and an entry was cancelled
+/// address (heap objects are at least 4-byte aligned on every target: 8 on 32-bit ARM's newlib, 16 on
+/// 64-bit platforms): a delivery is running, and an entry was cancelled
 /// during one.
 struct ObserverChain<Value> {
     private var bits: UInt = 0
 
     private static var isDeliveringBit: UInt { 1 }
     private static var hasCancelledEntriesBit: UInt { 2 }
-    private static var flagBits: UInt { 15 }
+    /// The two flags' bits (15 here, on 32-bit ARM, corrupted an entry's address: the program
+    /// called through it and faulted).
+    private static var flagBits: UInt { 3 }
 
     /// The newest entry, or nil when there is none.
     var newest: Unmanaged<Observation<Value>>? {
@@ -45,7 +48,7 @@ struct ObserverChain<Value> {
         }
         set {
             let address = newValue.map { UInt(bitPattern: $0.toOpaque()) } ?? 0
-            assert(address & Self.flagBits == 0, "heap objects are 16-byte aligned")
+            assert(address & Self.flagBits == 0, "heap objects are at least 4-byte aligned")
             bits = address | (bits & Self.flagBits)
         }
     }
