@@ -49,6 +49,6 @@ public class AttachWithSpring: Interaction {
     public override func setUp(in runtime: MotionRuntime) {
         let position = self.position
         let state = self.state
-        positionStream.subscribe(in: runtime, writingTo: position, state: { state.value = $0 })
+        positionStream.subscribe(in: runtime, writingTo: position, statesTo: state)
     }
 }

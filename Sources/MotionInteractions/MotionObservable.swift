@@ -57,6 +57,17 @@ public struct MotionObservable<T> {
         runtime.adopt(subscription)
         return subscription
     }
+
+    /// Connects to this stream inside `runtime`, writing every value to `property` and every state
+    /// to `stateProperty` (each straight into the property where the stream can).
+    @discardableResult
+    func subscribe(
+        in runtime: MotionRuntime, writingTo property: ReactiveProperty<T>, statesTo stateProperty: ReactiveProperty<MotionState>
+    ) -> Subscription {
+        let subscription = connect(MotionObserver(runtime: runtime, writingTo: property, statesTo: stateProperty))
+        runtime.adopt(subscription)
+        return subscription
+    }
 }
 
 /// The receiving end of a ``MotionObservable`` connection: its two channels and the runtime the
@@ -75,6 +86,9 @@ public struct MotionObserver<T> {
     /// a spring stream of points then writes its values straight into it from the runtime's
     /// table (``MotionRuntime``'s stream sinks), with no closure between.
     let valueSink: ReactiveProperty<T>?
+    /// The property `state` writes each state to, when that is all it does (an interaction's
+    /// `state`): a rest delivered to the stream is written there, with no closure between.
+    let stateSink: ReactiveProperty<MotionState>?
 
     /// An observer in `runtime` with the two channels.
     public init(runtime: MotionRuntime, next: @escaping (T) -> Void, state: @escaping (MotionState) -> Void) {
@@ -82,6 +96,7 @@ public struct MotionObserver<T> {
         self.next = next
         self.state = state
         valueSink = nil
+        stateSink = nil
     }
 
     /// An observer in `runtime` that writes each value to `property` and sends states to `state`.
@@ -90,6 +105,22 @@ public struct MotionObserver<T> {
         self.next = { property.write($0) }
         self.state = state
         valueSink = property
+        stateSink = nil
+    }
+
+    /// An observer in `runtime` that writes each value to `property` and each state to `stateProperty`.
+    init(runtime: MotionRuntime, writingTo property: ReactiveProperty<T>, statesTo stateProperty: ReactiveProperty<MotionState>) {
+        self.runtime = runtime
+        self.next = { property.write($0) }
+        self.state = { stateProperty.write($0) }
+        valueSink = property
+        stateSink = stateProperty
+    }
+
+    /// Sends `state` on the state channel: written straight into ``stateSink`` when there is one.
+    @inline(__always)
+    func send(_ state: MotionState) {
+        if let stateSink { stateSink.write(state) } else { self.state(state) }
     }
 }
 
@@ -102,6 +133,7 @@ extension MotionObserver {
         self.state = state
         self.runtime = observer.runtime
         self.valueSink = observer.valueSink
+        self.stateSink = nil
     }
 
     /// Where its two closures keep what they captured, as addresses to prefetch: a closure value

@@ -216,7 +216,7 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     }
 
     override func deliverState(_ state: MotionState) {
-        observer.state(state)
+        observer.send(state)
     }
 
     override func restartState() -> (values: SIMD4<Float>, velocities: SIMD4<Float>, restarting: UInt8) {

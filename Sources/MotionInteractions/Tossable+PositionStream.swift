@@ -82,7 +82,8 @@ private final class TossConnection<Point>: Observation<GestureRecognizer> {
         }))
         // The spring's state goes on to the subscriber's state closure: what it captured is
         // worth prefetching before a rest (see ``MotionObserver/closureContexts``).
-        spring.forwardsStates(to: observer.closureContexts.state)
+        spring.forwardsStates(
+            to: observer.stateSink.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) } ?? observer.closureContexts.state)
         self.spring = spring
     }
 
@@ -122,7 +123,7 @@ private final class TossConnection<Point>: Observation<GestureRecognizer> {
         let state: MotionState = isDragging || springIsActive ? .active : .atRest
         guard state != reported else { return }
         reported = state
-        observer.state(state)
+        observer.send(state)
     }
 
     override func sourceCancel() {
