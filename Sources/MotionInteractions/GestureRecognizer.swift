@@ -53,10 +53,12 @@ public final class GestureRecognizer {
     /// How far back, in seconds, samples count towards the velocity.
     public var velocityWindow: Double { estimator.window }
 
-    @exclusivity(unchecked) private var estimator: GestureVelocityEstimator
     @exclusivity(unchecked) private var releaseVelocity = CGPoint.zero
     /// The observers, in the recognizer itself (no list object: one cache miss less per event).
+    /// Declared before the estimator (a class's fields are laid out in declaration order), so an
+    /// event's fields share the recognizer's first cache lines, and the sample ring comes last.
     @exclusivity(unchecked) var observerChain = ObserverChain<GestureRecognizer>()
+    @exclusivity(unchecked) private var estimator: GestureVelocityEstimator
 
     /// A recognizer in the `.possible` state.
     ///

@@ -14,12 +14,12 @@ struct GestureVelocityEstimator {
     static let minimumTimeSpread = 1e-12
 
     let window: Double
+    private var newest = 0
+    private(set) var count = 0
     // A ring inline in the recognizer (no buffer of its own: one object, fewer cache misses per
     // event), sample i at doubles 3i, 3i + 1, 3i + 2 (time, x, y): adding a sample writes one
     // cache line (two at most), not one in each of three arrays.
     private var ring = (SIMD16<Double>(), SIMD16<Double>(), SIMD16<Double>())
-    private var newest = 0
-    private(set) var count = 0
 
     init(window: Double) {
         self.window = window
