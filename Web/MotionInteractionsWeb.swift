@@ -112,6 +112,22 @@ extension WebStage {
         })
     }
 
+    /// Adds `attachment` (an AttachWithSpring or a Tossable) to the runtime for `record`: the
+    /// springs it adds, its configuration and its state become the record's. False, and nothing
+    /// recorded, if the runtime refuses it.
+    func add(_ attachment: AttachWithSpring, for record: WebElement) -> Bool {
+        let before = runtime.springHandles
+        do throws(MotionRuntimeError) {
+            try runtime.add(attachment)
+        } catch {
+            return false
+        }
+        record.springs = springsAdded(since: before)
+        record.configuration = attachment.springConfiguration
+        follow(attachment.state, of: record)
+        return true
+    }
+
     /// The springs an interaction added to the kernel: those in it now that were not in `before`.
     func springsAdded(since before: [SpringHandle]) -> [SpringHandle] {
         runtime.springHandles.filter { !before.contains($0) }
@@ -341,16 +357,7 @@ public func mi_attach(_ stageID: Int32, _ id: Int32, _ target: Int32) -> Int32 {
     guard let (stage, record) = element(stageID, id), let (_, destination) = element(stageID, target) else { return -1 }
     guard record.recognizer == nil, record.springs.isEmpty, destination !== record else { return -2 }
     let attach = AttachWithSpring(position: record.element.position, to: destination.element.position, springSource: springSource)
-    let before = stage.runtime.springHandles
-    do throws(MotionRuntimeError) {
-        try stage.runtime.add(attach)
-    } catch {
-        return -2
-    }
-    record.springs = stage.springsAdded(since: before)
-    record.configuration = attach.springConfiguration
-    stage.follow(attach.state, of: record)
-    return 0
+    return stage.add(attach, for: record) ? 0 : -2
 }
 
 /// Seed 003: a Tossable element, dragged by its recognizer in the stage's container and tossed
@@ -403,16 +410,7 @@ public func mi_toss(_ stageID: Int32, _ id: Int32, _ slots: Int32, _ count: Int3
     let tossable = Tossable(
         position: record.element.position, to: destination, containerView: container, springSource: springSource,
         panGestureRecognizer: drag)
-    let before = stage.runtime.springHandles
-    do throws(MotionRuntimeError) {
-        try stage.runtime.add(tossable)
-    } catch {
-        return -2
-    }
-    record.springs = stage.springsAdded(since: before)
-    record.configuration = tossable.springConfiguration
-    stage.follow(tossable.state, of: record)
-    return 0
+    return stage.add(tossable, for: record) ? 0 : -2
 }
 
 /// Seed 004: a springSource spring of the element's position (tension, friction, mass 1,

@@ -16,9 +16,9 @@
 // step is timed over all its frames at once, the drag frame by frame (performance.now(): 5 us in a
 // cross-origin isolated page). Warm-up frames first (the JIT; the kernel's first layout), untimed.
 import { loadSpringKernel } from './spring-kernel.mjs';
+import { anchor, shifts, Spring, soaStep } from './js-peers.mjs';
 
 const dt = 1 / 60;
-const anchor = (i) => ((i * 7919) % 2000) - 1000;
 const least = 40;
 const kernels = {};
 
@@ -26,10 +26,6 @@ const kernels = {};
 function kernelFor(impl) {
     if (!kernels[impl]) kernels[impl] = loadSpringKernel({ simd: impl === 'kernel-simd' });
     return kernels[impl];
-}
-
-function shifts(frame, out) {
-    for (let g = 0; g < 16; g++) out[g] = (least + 10 * g) * Math.sin(2 * Math.PI * (frame / 60 + (5 * g) / 16));
 }
 
 function plainStart(n) {
@@ -62,7 +58,7 @@ function kernelContender(kernel, n, mode) {
     return {
         prepare() {
             frame += 1;
-            shifts(frame, shift);
+            shifts(frame, shift, least);
             layout = bank.layout('all');
             if (layout.version !== version) {
                 bank.layoutUserValues(layout, userValues);
@@ -87,54 +83,6 @@ function kernelContender(kernel, n, mode) {
     };
 }
 
-// One object per spring (.ci/wasm-drag's Spring): the closed form from its state each frame.
-class Spring {
-    constructor(value, target, velocity, tension, friction, mass, tolerance) {
-        this.position = value;
-        this.velocity = velocity;
-        this.target = target;
-        this.omega0 = Math.sqrt(tension / mass);
-        this.zeta = friction / (2 * Math.sqrt(tension * mass));
-        this.omegaD = this.omega0 * Math.sqrt(Math.abs(1 - this.zeta * this.zeta));
-        this.restDelta = tolerance;
-        this.restSpeed = 2;
-        this.resting = value === target && velocity === 0;
-    }
-
-    setTarget(target) {
-        if (target !== this.target) { this.target = target; this.resting = false; }
-    }
-
-    step(dt) {
-        if (this.resting) return;
-        const x0 = this.position - this.target, v0 = this.velocity;
-        const zw = this.zeta * this.omega0;
-        const decay = Math.exp(-zw * dt);
-        let x, v;
-        if (this.zeta < 1) {
-            const wd = this.omegaD, c = Math.cos(wd * dt), s = Math.sin(wd * dt);
-            const b = (v0 + zw * x0) / wd;
-            x = decay * (x0 * c + b * s);
-            v = decay * ((b * wd - zw * x0) * c - (x0 * wd + zw * b) * s);
-        } else if (this.zeta === 1) {
-            const b = v0 + this.omega0 * x0;
-            x = decay * (x0 + b * dt);
-            v = decay * (b - this.omega0 * (x0 + b * dt));
-        } else {
-            const r1 = -zw + this.omegaD, r2 = -zw - this.omegaD;
-            const c2 = (v0 - r1 * x0) / (r2 - r1), c1 = x0 - c2;
-            const e1 = Math.exp(r1 * dt), e2 = Math.exp(r2 * dt);
-            x = c1 * e1 + c2 * e2;
-            v = c1 * r1 * e1 + c2 * r2 * e2;
-        }
-        if (Math.abs(v) <= this.restSpeed && Math.abs(x) <= this.restDelta) {
-            this.position = this.target; this.velocity = 0; this.resting = true;
-        } else {
-            this.position = this.target + x; this.velocity = v;
-        }
-    }
-}
-
 function objectContender(n, mode) {
     const springs = [];
     if (mode === 'plain') {
@@ -149,7 +97,7 @@ function objectContender(n, mode) {
     const targets = new Float64Array(n), anchors = Float64Array.from({ length: n }, (_, i) => anchor(i)), shift = new Float64Array(16);
     let frame = 0;
     return {
-        prepare() { frame += 1; shifts(frame, shift); for (let i = 0; i < n; i++) targets[i] = anchors[i] + shift[i & 15]; },
+        prepare() { frame += 1; shifts(frame, shift, least); for (let i = 0; i < n; i++) targets[i] = anchors[i] + shift[i & 15]; },
         frame() { for (let i = 0; i < n; i++) { const s = springs[i]; s.setTarget(targets[i]); s.step(dt); } },
         dispose() { springs.length = 0; },
     };
@@ -165,27 +113,15 @@ function soaContender(n, mode) {
         targets[i] = anchor(i);
     }
     // The exact propagator of (x - target, v) over dt (both springs under-damped).
-    const tension = 342, friction = plain ? 0.01 : 30, mass = 1;
-    const w0 = Math.sqrt(tension / mass), zeta = friction / (2 * Math.sqrt(tension * mass));
-    const zw = zeta * w0, wd = w0 * Math.sqrt(1 - zeta * zeta);
-    const e = Math.exp(-zw * dt), c = Math.cos(wd * dt), s = Math.sin(wd * dt);
-    const a11 = e * (c + (zw / wd) * s), a12 = (e * s) / wd, a21 = (-e * w0 * w0 * s) / wd, a22 = e * (c - (zw / wd) * s);
-    // Compiled anew for each contender (new Function): V8 shares a function's optimized code among
-    // its closures, and one optimized for another size ran up to 4x slower (.ci/wasm-drag).
-    const step = new Function('position', 'velocity', 'targets', 'n', 'a11', 'a12', 'a21', 'a22', `
-        for (let i = 0; i < n; i++) {
-            const t = targets[i], d = position[i] - t, v = velocity[i];
-            position[i] = t + a11 * d + a12 * v;
-            velocity[i] = a21 * d + a22 * v;
-        }`);
+    const step = soaStep(342, plain ? 0.01 : 30, 1, dt);
     if (plain) {
-        return { block(frames) { for (let f = 0; f < frames; f++) step(position, velocity, targets, n, a11, a12, a21, a22); }, dispose() {} };
+        return { block(frames) { for (let f = 0; f < frames; f++) step(position, velocity, targets, n); }, dispose() {} };
     }
     const anchors = Float64Array.from({ length: n }, (_, i) => anchor(i)), shift = new Float64Array(16);
     let frame = 0;
     return {
-        prepare() { frame += 1; shifts(frame, shift); for (let i = 0; i < n; i++) targets[i] = anchors[i] + shift[i & 15]; },
-        frame() { step(position, velocity, targets, n, a11, a12, a21, a22); },
+        prepare() { frame += 1; shifts(frame, shift, least); for (let i = 0; i < n; i++) targets[i] = anchors[i] + shift[i & 15]; },
+        frame() { step(position, velocity, targets, n); },
         dispose() {},
     };
 }

@@ -78,8 +78,19 @@ class ElementScene {
     }
 }
 
+/** A scene whose element the pointer drags (`this.drag`, a PointerDrag); `released` once a drag has ended. */
+class DraggedElementScene extends ElementScene {
+    down(p) { this.drag.down(p); }
+    move(p) { this.drag.move(p); }
+    up(p) {
+        if (!this.drag.active) return;
+        this.drag.up(p);
+        this.released = true;
+    }
+}
+
 /** Seed 000: PausesSpring's drag to open. A sheet dragged down past the boundary opens; short of it, closes. */
-export class PausesSpringScene extends ElementScene {
+export class PausesSpringScene extends DraggedElementScene {
     static description = 'Drag the sheet down: past the dashed line it springs open, short of it closed (Draggable, SpringTo and PausesSpring of the interaction layer, seed 000).';
 
     constructor(kernel, stage, { closed = 150, open = 350, boundary = 100 } = {}) {
@@ -91,14 +102,6 @@ export class PausesSpringScene extends ElementScene {
         // A vertical pan: the sheet moves along y only.
         this.drag = new PointerDrag(this.sheet, { axis: 'y' });
         this.released = false;
-    }
-
-    down(p) { this.drag.down(p); }
-    move(p) { this.drag.move(p); }
-    up(p) {
-        if (!this.drag.active) return;
-        this.drag.up(p);
-        this.released = true;
     }
 
     state() {
@@ -163,7 +166,7 @@ export class AttachWithSpringScene extends ElementScene {
 }
 
 /** Seed 003: Tossable. Toss the card: it lands in the slot its release velocity carries it toward. */
-export class TossableScene extends ElementScene {
+export class TossableScene extends DraggedElementScene {
     static description = 'Toss the card: it springs to the slot its release velocity points at, at that velocity (Tossable of the interaction layer, seed 003).';
 
     constructor(kernel, stage, { projection = 0.2 } = {}) {
@@ -175,14 +178,6 @@ export class TossableScene extends ElementScene {
         this.layer.toss(this.card, { slots: this.slots, projection });
         this.drag = new PointerDrag(this.card);
         this.released = false;
-    }
-
-    down(p) { this.drag.down(p); }
-    move(p) { this.drag.move(p); }
-    up(p) {
-        if (!this.drag.active) return;
-        this.drag.up(p);
-        this.released = true;
     }
 
     state() {

@@ -27,6 +27,7 @@ import { basename, dirname } from 'node:path';
 import { WASI } from 'node:wasi';
 import { argv, exit, version } from 'node:process';
 import { performance } from 'node:perf_hooks';
+import { anchor, shifts, Spring, soaStep } from '../../Web/js-peers.mjs';
 
 const options = { sizes: [10_000, 100_000, 1_000_000], repeats: 9, json: null, commit: null, least: 40 };
 const program = argv[2];
@@ -64,15 +65,11 @@ function check(status, what) {
     return status;
 }
 
-const anchor = (i) => ((i * 7919) % 2000) - 1000;
 // The pointer's offset for each of the 16 groups at `frame`: (least + 10 g) pt at 1 Hz, each group
 // in its own phase. The judged path: least 40 (40-190 pt, the brief's); spring-bench drag's own
 // (least 10, 10-160 pt: its slowest groups come near rest at the turns, and rests come due) is
 // measured beside it.
 const benchLeast = 10;
-function shifts(frame, out, least) {
-    for (let g = 0; g < 16; g++) out[g] = (least + 10 * g) * Math.sin(2 * Math.PI * (frame / 60 + (5 * g) / 16));
-}
 
 // A wasm contender: `kind` 0 drag bank (storage or handles), 1 plain bank, 2 C interface bank.
 function wasmContender(name, n, kind, call, least = options.least) {
@@ -111,55 +108,8 @@ function wasmContender(name, n, kind, call, least = options.least) {
     };
 }
 
-// One object per spring, stepping the closed form from its state each frame (re-anchored on the
-// target it was given this frame), with a rest check as animation libraries have (speed and
-// distance within their thresholds: then it snaps and sleeps until its target moves).
-class Spring {
-    constructor(value, target, tension, friction, mass, tolerance) {
-        this.position = value;
-        this.velocity = 0;
-        this.target = target;
-        this.omega0 = Math.sqrt(tension / mass);
-        this.zeta = friction / (2 * Math.sqrt(tension * mass));
-        this.omegaD = this.omega0 * Math.sqrt(Math.abs(1 - this.zeta * this.zeta));
-        this.restDelta = tolerance;
-        this.restSpeed = 2;
-        this.resting = true;
-    }
-
-    setTarget(target) {
-        if (target !== this.target) { this.target = target; this.resting = false; }
-    }
-
-    step(dt) {
-        if (this.resting) return;
-        const x0 = this.position - this.target, v0 = this.velocity;
-        const zw = this.zeta * this.omega0;
-        const decay = Math.exp(-zw * dt);
-        let x, v;
-        if (this.zeta < 1) {
-            const wd = this.omegaD, c = Math.cos(wd * dt), s = Math.sin(wd * dt);
-            const b = (v0 + zw * x0) / wd;
-            x = decay * (x0 * c + b * s);
-            v = decay * ((b * wd - zw * x0) * c - (x0 * wd + zw * b) * s);
-        } else if (this.zeta === 1) {
-            const b = v0 + this.omega0 * x0;
-            x = decay * (x0 + b * dt);
-            v = decay * (b - this.omega0 * (x0 + b * dt));
-        } else {
-            const r1 = -zw + this.omegaD, r2 = -zw - this.omegaD;
-            const c2 = (v0 - r1 * x0) / (r2 - r1), c1 = x0 - c2;
-            const e1 = Math.exp(r1 * dt), e2 = Math.exp(r2 * dt);
-            x = c1 * e1 + c2 * e2;
-            v = c1 * r1 * e1 + c2 * r2 * e2;
-        }
-        if (Math.abs(v) <= this.restSpeed && Math.abs(x) <= this.restDelta) {
-            this.position = this.target; this.velocity = 0; this.resting = true;
-        } else {
-            this.position = this.target + x; this.velocity = v;
-        }
-    }
-}
+// The JS peers (Web/js-peers.mjs: one object per spring, and the struct-of-arrays loop) are the
+// browser benchmark's.
 
 // The JS peers read this frame's targets (natural order) from an array filled outside the timed part.
 function jsTargets(n, least) {
@@ -176,7 +126,7 @@ function jsTargets(n, least) {
 
 function objectContender(n, least = options.least, name = 'JS object') {
     const springs = [];
-    for (let i = 0; i < n; i++) springs.push(new Spring(anchor(i), anchor(i), tension, friction, mass, tolerance));
+    for (let i = 0; i < n; i++) springs.push(new Spring(anchor(i), anchor(i), 0, tension, friction, mass, tolerance));
     const targets = new Float64Array(n);
     const fill = jsTargets(n, least);
     return {
@@ -197,25 +147,14 @@ function soaContender(n) {
     const position = new Float32Array(n), velocity = new Float32Array(n), targets = new Float32Array(n);
     for (let i = 0; i < n; i++) position[i] = anchor(i);
     // The exact propagator of (x - target, v) over dt, for the default spring (under-damped).
-    const w0 = Math.sqrt(tension / mass), zeta = friction / (2 * Math.sqrt(tension * mass));
-    const zw = zeta * w0, wd = w0 * Math.sqrt(1 - zeta * zeta);
-    const e = Math.exp(-zw * dt), c = Math.cos(wd * dt), s = Math.sin(wd * dt);
-    const a11 = e * (c + (zw / wd) * s), a12 = (e * s) / wd, a21 = (-e * w0 * w0 * s) / wd, a22 = e * (c - (zw / wd) * s);
+    const step = soaStep(tension, friction, mass, dt);
     const fill = jsTargets(n, options.least);
-    // The loop compiled anew for each contender (new Function): V8 shares a function's optimized
-    // code among its closures, and one optimized for another size ran up to 4x slower.
-    const step = new Function('position', 'velocity', 'targets', 'n', 'a11', 'a12', 'a21', 'a22', `
-        for (let i = 0; i < n; i++) {
-            const t = targets[i], d = position[i] - t, v = velocity[i];
-            position[i] = t + a11 * d + a12 * v;
-            velocity[i] = a21 * d + a22 * v;
-        }`);
     return {
         name: 'JS SoA', frames: 1,
         prepareRepeat() {},
         prepare() { fill(targets); },
         frame() {
-            step(position, velocity, targets, n, a11, a12, a21, a22);
+            step(position, velocity, targets, n);
             return 0;
         },
         rests() { return 0; },

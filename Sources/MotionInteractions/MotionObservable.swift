@@ -41,9 +41,7 @@ public struct MotionObservable<T> {
     public func subscribe(
         in runtime: MotionRuntime, next: @escaping (T) -> Void, state: @escaping (MotionState) -> Void = { _ in }
     ) -> Subscription {
-        let subscription = connect(MotionObserver(runtime: runtime, next: next, state: state))
-        runtime.adopt(subscription)
-        return subscription
+        subscribe(MotionObserver(runtime: runtime, next: next, state: state))
     }
 
     /// Connects to this stream inside `runtime`, writing every value to `property` (as
@@ -53,9 +51,7 @@ public struct MotionObservable<T> {
     func subscribe(
         in runtime: MotionRuntime, writingTo property: ReactiveProperty<T>, state: @escaping (MotionState) -> Void = { _ in }
     ) -> Subscription {
-        let subscription = connect(MotionObserver(runtime: runtime, writingTo: property, state: state))
-        runtime.adopt(subscription)
-        return subscription
+        subscribe(MotionObserver(runtime: runtime, writingTo: property, state: state))
     }
 
     /// Connects to this stream inside `runtime`, writing every value to `property` and every state
@@ -64,8 +60,14 @@ public struct MotionObservable<T> {
     func subscribe(
         in runtime: MotionRuntime, writingTo property: ReactiveProperty<T>, statesTo stateProperty: ReactiveProperty<MotionState>
     ) -> Subscription {
-        let subscription = connect(MotionObserver(runtime: runtime, writingTo: property, statesTo: stateProperty))
-        runtime.adopt(subscription)
+        subscribe(MotionObserver(runtime: runtime, writingTo: property, statesTo: stateProperty))
+    }
+
+    /// Connects `observer` and hands the subscription to its runtime (an interaction being set up
+    /// adopts it).
+    private func subscribe(_ observer: MotionObserver<T>) -> Subscription {
+        let subscription = connect(observer)
+        observer.runtime.adopt(subscription)
         return subscription
     }
 }
@@ -92,29 +94,30 @@ public struct MotionObserver<T> {
 
     /// An observer in `runtime` with the two channels.
     public init(runtime: MotionRuntime, next: @escaping (T) -> Void, state: @escaping (MotionState) -> Void) {
-        self.runtime = runtime
-        self.next = next
-        self.state = state
-        valueSink = nil
-        stateSink = nil
+        self.init(runtime: runtime, next: next, state: state, valueSink: nil, stateSink: nil)
     }
 
     /// An observer in `runtime` that writes each value to `property` and sends states to `state`.
     init(runtime: MotionRuntime, writingTo property: ReactiveProperty<T>, state: @escaping (MotionState) -> Void) {
-        self.runtime = runtime
-        self.next = { property.write($0) }
-        self.state = state
-        valueSink = property
-        stateSink = nil
+        self.init(runtime: runtime, next: { property.write($0) }, state: state, valueSink: property, stateSink: nil)
     }
 
     /// An observer in `runtime` that writes each value to `property` and each state to `stateProperty`.
     init(runtime: MotionRuntime, writingTo property: ReactiveProperty<T>, statesTo stateProperty: ReactiveProperty<MotionState>) {
+        self.init(
+            runtime: runtime, next: { property.write($0) }, state: { stateProperty.write($0) }, valueSink: property,
+            stateSink: stateProperty)
+    }
+
+    private init(
+        runtime: MotionRuntime, next: @escaping (T) -> Void, state: @escaping (MotionState) -> Void,
+        valueSink: ReactiveProperty<T>?, stateSink: ReactiveProperty<MotionState>?
+    ) {
         self.runtime = runtime
-        self.next = { property.write($0) }
-        self.state = { stateProperty.write($0) }
-        valueSink = property
-        stateSink = stateProperty
+        self.next = next
+        self.state = state
+        self.valueSink = valueSink
+        self.stateSink = stateSink
     }
 
     /// Sends `state` on the state channel: written straight into ``stateSink`` when there is one.

@@ -176,26 +176,21 @@ extension MotionRuntime {
     /// nothing).
     @inline(__always)
     func queueRetarget(_ connection: SpringConnection, to destination: SIMD4<Float>) -> Bool {
-        guard connection.isActive, connection.isConnected, !stepAwaitingDelivery, !isDelivering else { return false }
-        let queue = retargets, slot = connection.slot
-        connection.handles.withUnsafeBufferPointer { handles in
-            for component in handles.indices where SpringInput.isUsable(destination[component]) {
-                queue.append(handles[component], to: destination[component], slot: slot, component: component)
-            }
-        }
-        // What the snapshot knew of the stream's rests is forgotten when the queue is flushed.
-        return true
+        guard connection.isConnected else { return false }
+        return connection.handles.withUnsafeBufferPointer { queueRetarget(slot: connection.slot, springs: $0, to: destination) }
     }
 
-    /// ``queueRetarget(_:to:)`` for the two springs of a stream of points, from what its
-    /// destination observation holds (its slot and springs) and the runtime's tables: the
-    /// stream's object is not read.
+    /// ``queueRetarget(_:to:)`` of the stream in `slot`, whose springs are `springs` (one per
+    /// component), from the runtime's tables: a destination observation that holds its stream's
+    /// slot and springs queues a retarget without reading the stream's object.
     @inline(__always)
-    func queueRetarget(slot: Int, springs: (SpringHandle, SpringHandle), to destination: SIMD4<Float>) -> Bool {
+    func queueRetarget(slot: Int, springs: UnsafeBufferPointer<SpringHandle>, to destination: SIMD4<Float>) -> Bool {
         guard streamActive[slot], !stepAwaitingDelivery, !isDelivering else { return false }
         let queue = retargets
-        if SpringInput.isUsable(destination[0]) { queue.append(springs.0, to: destination[0], slot: slot, component: 0) }
-        if SpringInput.isUsable(destination[1]) { queue.append(springs.1, to: destination[1], slot: slot, component: 1) }
+        for component in springs.indices where SpringInput.isUsable(destination[component]) {
+            queue.append(springs[component], to: destination[component], slot: slot, component: component)
+        }
+        // What the snapshot knew of the stream's rests is forgotten when the queue is flushed.
         return true
     }
 

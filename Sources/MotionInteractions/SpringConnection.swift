@@ -285,7 +285,11 @@ private final class PointDestinationObservation: Observation<CGPoint> {
 
     override func receive(_ destination: CGPoint) {
         let components = destination.springComponents
-        let queued = runtime._withUnsafeGuaranteedRef { $0.queueRetarget(slot: slot, springs: springs, to: components) }
+        let queued = withUnsafeBytes(of: springs) { bytes in
+            runtime._withUnsafeGuaranteedRef {
+                $0.queueRetarget(slot: slot, springs: bytes.bindMemory(to: SpringHandle.self), to: components)
+            }
+        }
         if !queued { retargetStream(connection, to: components) }
     }
 }
