@@ -74,6 +74,13 @@ typedef int32_t sk_i32x4 __attribute__((vector_size(16)));
 #else
 #define SK_LANE_BITS(mask) ({ sk_bool16 set_ = __builtin_convertvector((mask) != 0, sk_bool16); uint16_t bits_; __builtin_memcpy(&bits_, &set_, 2); (uint32_t)bits_; })
 #endif
+/// Whether any lane of `mask` (all ones or zeros) is set: one reduction, where SK_LANE_BITS
+/// narrows the lanes to bits (on AVX2, two packs, a shuffle and a movemask a bundle), so that
+/// a stream tests a bundle first and takes its bits only where it must.
+#define SK_ANY(mask) (__builtin_reduce_or((sk_bits16)(mask)) != 0)
+/// The largest magnitude among float lanes, as bits (a float's bits without its sign, compared as
+/// unsigned: NaN's lie above +infinity's), folded into `worst`.
+#define SK_FOLD_MAGNITUDE(worst, x) ((worst) = __builtin_elementwise_max((worst), (sk_bits16)(x) & 0x7fffffffu))
 /// All ones where -limit <= x <= limit (Int32 or float lanes; false for NaN).
 #define SK_WITHIN(x, limit) ((sk_bits16)((x) <= (limit)) & (sk_bits16)((x) >= -(limit)))
 /// All ones where |x| <= limit, as Float32Lanes.lanePattern(of:as:) accepts.
@@ -99,12 +106,16 @@ void sk_set_streaming_store_lanes(intptr_t lanes) {
 
 static inline __attribute__((always_inline)) intptr_t first_unstorable_f32(const float *restrict x, float limit, intptr_t count) {
     // A chunk at a time with no exit inside it (so it vectorizes), then the refused chunk's first.
+    // A chunk is refused where its largest magnitude (as bits) lies above the limit's bits: a
+    // mask and an unsigned max a vector (limit is a bound >= 0, not NaN).
     enum { chunk = 256 };
+    uint32_t bound;
+    __builtin_memcpy(&bound, &limit, 4);
     intptr_t start = 0;
     for (; start + chunk <= count; start += chunk) {
-        sk_bits16 refused = 0;
-        for (intptr_t b = 0; b < chunk / 16; b++) refused |= ~SK_STORABLE((sk_floats16)SK_LOAD_BITS(x + start + 16 * b), limit);
-        if (SK_LANE_BITS(refused) != 0) break;
+        sk_bits16 worst = 0;
+        for (intptr_t b = 0; b < chunk / 16; b++) SK_FOLD_MAGNITUDE(worst, SK_LOAD_BITS(x + start + 16 * b));
+        if (__builtin_reduce_max(worst) > bound) break;
     }
     for (intptr_t i = start; i < count; i++) {
         if (!(x[i] <= limit && x[i] >= -limit)) return i;
@@ -145,15 +156,22 @@ static inline __attribute__((always_inline)) void retarget_f32(
     for (intptr_t b = 0; b < bundles; b++) {
         intptr_t first = 16 * b;
         sk_bits16 goal = SK_LOAD_BITS(goals + first), target = SK_LOAD_BITS(targets + first);
-        sk_bits16 differs = (sk_bits16)(goal != target);
-        uint32_t bits = SK_LANE_BITS(differs);
-        changed[b] = (uint16_t)bits;
-        if (bits == 0) continue;
+        sk_bits16 same = (sk_bits16)(goal == target);
         sk_bits16 displacement = SK_LOAD_BITS(displacements + first);
         // The value kept, about the new target: (target + displacement) - goal, rounded as
         // Float32Lanes.retargetedDisplacement rounds it (no contraction: no product here).
         sk_bits16 moved = (sk_bits16)(((sk_floats16)target + (sk_floats16)displacement) - (sk_floats16)goal);
-        SK_STORE_BITS(displacements + first, (moved & differs) | (displacement & ~differs));
+        if (!SK_ANY(same)) {
+            // A drag: every target of the bundle moved (no lane bits to narrow, no blend).
+            changed[b] = 0xffff;
+            SK_STORE_BITS(displacements + first, moved);
+            SK_STORE_BITS(targets + first, goal);
+            continue;
+        }
+        uint32_t bits = SK_LANE_BITS(~same);
+        changed[b] = (uint16_t)bits;
+        if (bits == 0) continue;
+        SK_STORE_BITS(displacements + first, (moved & ~same) | (displacement & same));
         // Where the bits are equal, storing the goal stores the same target.
         SK_STORE_BITS(targets + first, goal);
     }
@@ -172,9 +190,10 @@ static inline __attribute__((always_inline)) void retarget_f32(
     changed[bundles] = (uint16_t)bits;
 }
 
-// The watch over springs retargeted since the last step (SpringBankCore+Watch.swift): after a
-// step, which of them lie within their batch's band. One read of the displacement lanes a
-// watched bundle, nothing written but a mask per bundle.
+// The watch over springs retargeted since the last step (SpringBankCore+Watch.swift): which of
+// them lie within their batch's band, asked by the step of each block of bundles it has just
+// advanced (StepWatch), so the lanes are read from the first-level cache. Nothing written but a
+// mask per bundle.
 static inline __attribute__((always_inline)) int watch_candidates(
     const uint32_t *restrict displacements, const uint16_t *restrict watched, const uint16_t *restrict aged,
     uint16_t *restrict candidates, uint32_t band, int32_t integerLanes, intptr_t bundles) {
@@ -189,7 +208,10 @@ static inline __attribute__((always_inline)) int watch_candidates(
         // an integer's two's-complement absolute value (INT32_MIN gives 2^31, above any band).
         sk_bits16 sign = (sk_bits16)((sk_ints16)lanes >> 31);
         sk_bits16 magnitude = integerLanes ? (lanes ^ sign) - sign : lanes & (sk_bits16)0x7fffffffu;
-        uint32_t inside = SK_LANE_BITS((sk_bits16)(magnitude <= bound)) & watching;
+        // Springs dragged behind their targets lie outside the band: one test a bundle.
+        sk_bits16 within = (sk_bits16)(magnitude <= bound);
+        if (!SK_ANY(within)) continue;
+        uint32_t inside = SK_LANE_BITS(within) & watching;
         candidates[b] = (uint16_t)inside;
         any |= inside;
     }

@@ -122,4 +122,54 @@ struct DragRestTests {
         #expect(early == 0, "\(Lanes.formatName) \(door) \(clock): \(early) of \(judged) rested early")
         #expect(late == 0, "\(Lanes.formatName) \(door) \(clock): \(late) of \(judged) rested more than a frame late")
     }
+
+    /// The step finds the watch's candidates as it goes (`StepWatch`), on every path it takes: the
+    /// inlined first batch, the other batches, the scalar loop and a frame split across threads
+    /// must rest the same springs on the same frames and leave the same bits.
+    @Test("the watch rests the same springs on the same frames on every step path and thread split")
+    func watchOnEveryStepPath() throws {
+        try compareStepPaths(Float32Lanes.self, value: { Float($0) })
+        try compareStepPaths(Q16Lanes.self, value: { Q16($0)! })
+    }
+
+    private func compareStepPaths<Lanes: SpringLaneArithmetic>(_: Lanes.Type, value: (Double) -> Lanes.Value) throws {
+        func run(threading: StepThreading, path: StepPath) throws -> (rests: [[UInt64]], hash: UInt64) {
+            var generator = SeededGenerator(seed: 4242)
+            let bank = SpringBank<Lanes>(threading: threading)
+            var configurations: [SpringConfiguration] = []
+            for _ in 0..<2 {
+                let zeta = generator.logUniform(0.3, 3), tension = generator.logUniform(50, 2000)
+                configurations.append(try SpringConfiguration(tension: tension, friction: zeta * 2 * tension.squareRoot()))
+            }
+            // 2,200 springs in two batches: more than one block of the watch (64 bundles) each.
+            let count = 2200
+            var handles: [SpringHandle] = [], anchors: [Double] = [], amplitudes: [Double] = []
+            for i in 0..<count {
+                anchors.append((generator.unit() * 400 - 200).rounded())
+                amplitudes.append(generator.logUniform(0.3, 200))
+                handles.append(try bank.add(
+                    value: value(anchors[i]), target: value(anchors[i]), configuration: configurations[i % configurations.count],
+                    tolerance: value(0.5), userValue: UInt64(i)))
+            }
+            var rests: [[UInt64]] = []
+            for frame in 0..<150 {
+                // Dragged for 30 to 90 frames each, then left to settle.
+                let moving = (0..<count).filter { frame < 30 + $0 % 60 }
+                let goals = moving.map { value(anchors[$0] + amplitudes[$0] * sin(2 * Double.pi * Double(frame) / 50 + Double($0))) }
+                try bank.retarget(moving.map { handles[$0] }, to: goals)
+                try bank.step(dt: 1.0 / 60, path: path)
+                rests.append(try bank.restedInLastStep.map { try bank.userValue(of: $0) }.sorted())
+            }
+            try bank._checkInvariants()
+            return (rests, bank.stateHash())
+        }
+        let reference = try run(threading: .single, path: .simd)
+        #expect(reference.rests.joined().count > 500, "\(Lanes.formatName): the drag rested too few springs to judge")
+        for (threading, path) in [(StepThreading.single, StepPath.scalar), (.fixed(3), .simd), (.fixed(3), .scalar)] {
+            let other = try run(threading: threading, path: path)
+            let differs = other.rests.indices.first { other.rests[$0] != reference.rests[$0] }
+            #expect(differs == nil, "\(Lanes.formatName) \(threading) \(path): other rests than one thread's SIMD step from frame \(differs ?? 0)")
+            #expect(other.hash == reference.hash, "\(Lanes.formatName) \(threading) \(path): other bits than one thread's SIMD step")
+        }
+    }
 }

@@ -43,8 +43,14 @@ final class ConfigurationBatch {
     /// not since (a pointer that stood still for a frame): watched once more, then back on the
     /// rest schedule unless retargeted again.
     @exclusivity(unchecked) private(set) var agedLanes: LaneMarks
-    /// Listed in ``SpringBankCore/watchingBatches``: some of its marks may be set.
-    @exclusivity(unchecked) var isWatching = false
+    /// The watched springs the last step found within the band (written by the step: see
+    /// ``StepWatch``), not kept past the step that wrote them, so not moved with their springs.
+    @exclusivity(unchecked) private(set) var candidateLanes: LaneMarks
+    /// What the step reads of the watch, while the batch is watching (see ``LaneWork/watch``).
+    let stepWatch: UnsafeMutablePointer<StepWatch>
+    /// Listed in ``SpringBankCore/watchingBatches``: some of its marks may be set. The step's
+    /// work for the batch looks for candidates while it is.
+    @exclusivity(unchecked) var isWatching = false { didSet { if isWatching != oldValue { planValidity.invalidate() } } }
     /// The largest tolerance any of its springs has had (a bound, never lowered while the batch
     /// lives): the watch's band, so that it needs no tolerance lane.
     @exclusivity(unchecked) var maximumTolerance = 0.0
@@ -119,6 +125,11 @@ final class ConfigurationBatch {
         retargetedLanes = LaneMarks(capacity: capacity)
         watchedLanes = LaneMarks(capacity: capacity)
         agedLanes = LaneMarks(capacity: capacity)
+        candidateLanes = LaneMarks(capacity: capacity)
+        stepWatch = .allocate(capacity: 1)
+        stepWatch.initialize(to: StepWatch(
+            watched: watchedLanes.base, aged: agedLanes.base, candidates: candidateLanes.base, band: 0,
+            integerLanes: integerLaneUnit == nil ? 0 : 1))
         publishLanes()
     }
 
@@ -142,6 +153,8 @@ final class ConfigurationBatch {
         retargetedLanes.deallocate()
         watchedLanes.deallocate()
         agedLanes.deallocate()
+        candidateLanes.deallocate()
+        stepWatch.deallocate()
         releaseSpareLanes()
     }
 
@@ -192,6 +205,10 @@ final class ConfigurationBatch {
         retargetedLanes.grow(to: grown)
         watchedLanes.grow(to: grown)
         agedLanes.grow(to: grown)
+        candidateLanes.grow(to: grown)
+        stepWatch.pointee.watched = watchedLanes.base
+        stepWatch.pointee.aged = agedLanes.base
+        stepWatch.pointee.candidates = candidateLanes.base
         releaseSpareLanes()
         capacity = grown
         publishLanes()
@@ -298,7 +315,7 @@ final class ConfigurationBatch {
         return LaneWork(
             displacements: displacements.base, velocities: velocities.base, bundleCount: bundles,
             finalBundleLanes: BundleIndexing.liveLanes(bundle: bundles - 1, springs: movingCount),
-            coefficients: coefficients)
+            coefficients: coefficients, watch: isWatching ? stepWatch : nil)
     }
 }
 

@@ -16,10 +16,14 @@ public struct LaneWork {
     @usableFromInline let displacements: UnsafeMutableRawPointer
     /// Velocities, laid out like `displacements`.
     @usableFromInline let velocities: UnsafeMutableRawPointer
-    /// Bundles holding moving springs.
-    @usableFromInline let bundleCount: Int
+    /// Bundles holding moving springs (32 bits, so that the work fits a 64-byte line with its
+    /// watch pointer).
+    @usableFromInline let bundles: Int32
     /// Lanes of the last bundle that hold moving springs.
     @usableFromInline let finalBundleLanes: UInt16
+    /// The batch's watch (its springs' targets move: see ``StepWatch``), nil when none of its
+    /// springs is watched: the step then finds the watched springs within their band as it goes.
+    @usableFromInline let watch: UnsafeMutablePointer<StepWatch>?
     /// The step's parameters: a11, a12, a21, a22 as 32-bit lane patterns, then any the lane format
     /// adds (see ``SpringLaneArithmetic/coefficients(of:)``).
     @usableFromInline let coefficients: SIMD8<UInt32>
@@ -28,20 +32,58 @@ public struct LaneWork {
     @inlinable
     init(
         displacements: UnsafeMutableRawPointer, velocities: UnsafeMutableRawPointer,
-        bundleCount: Int, finalBundleLanes: UInt16, coefficients: SIMD8<UInt32>
+        bundleCount: Int, finalBundleLanes: UInt16, coefficients: SIMD8<UInt32>,
+        watch: UnsafeMutablePointer<StepWatch>? = nil
     ) {
         self.displacements = displacements
         self.velocities = velocities
-        self.bundleCount = bundleCount
+        self.bundles = Int32(truncatingIfNeeded: bundleCount)
         self.finalBundleLanes = finalBundleLanes
         self.coefficients = coefficients
+        self.watch = watch
     }
+
+    /// Bundles holding moving springs.
+    @inlinable var bundleCount: Int { Int(bundles) }
 
     /// The lanes of bundle `bundle` whose results are stored: every lane but the last bundle's
     /// unused ones.
     @inlinable @inline(__always)
     func storedLanes(bundle: Int) -> UInt16 {
         bundle == bundleCount - 1 ? finalBundleLanes : UInt16.max
+    }
+}
+
+/// What the step needs of a batch whose springs are watched (their targets move every frame: see
+/// `SpringBankCore+Watch.swift`): the batch's marks and band, and where to put the springs found
+/// within it. Owned by its batch (one allocation, refreshed when its marks move or its band widens).
+///
+/// Public only so that the inlined step can reach it; its contents are the kernel's own.
+@frozen
+public struct StepWatch {
+    /// The springs watched by this step, and those watched once more (bit l of word b: slot 16b + l).
+    @usableFromInline var watched: UnsafeMutablePointer<UInt16>
+    @usableFromInline var aged: UnsafeMutablePointer<UInt16>
+    /// Written by the step: the watched springs whose displacement after it lies within `band`.
+    @usableFromInline var candidates: UnsafeMutablePointer<UInt16>
+    /// The batch's band as a lane magnitude (see `SpringBankCore.watchBand(_:)`).
+    @usableFromInline var band: UInt32
+    /// 1 for integer lanes (compared as Int32 magnitudes), 0 for float lanes.
+    @usableFromInline var integerLanes: Int32
+
+    /// Bundles stepped before the step looks for candidates among them: 64 bundles' two lane
+    /// arrays (8 KB) are still in the first-level cache, so the look costs no second trip to memory.
+    @usableFromInline static var blockBundles: Int { 64 }
+
+    init(
+        watched: UnsafeMutablePointer<UInt16>, aged: UnsafeMutablePointer<UInt16>, candidates: UnsafeMutablePointer<UInt16>,
+        band: UInt32, integerLanes: Int32
+    ) {
+        self.watched = watched
+        self.aged = aged
+        self.candidates = candidates
+        self.band = band
+        self.integerLanes = integerLanes
     }
 }
 

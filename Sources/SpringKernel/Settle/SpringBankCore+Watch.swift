@@ -16,9 +16,10 @@ import _SpringKernelShims
 ///   is 0): the rule the schedule applies, "rest on the first frame that ends at or after the
 ///   last time the motion leaves the band", asked of the one frame. The exact question is asked
 ///   only of the springs whose displacement lies within their batch's band (the largest tolerance
-///   of its springs, a little loosened: a spring outside it cannot be at rest), found by one
-///   read of the displacement lanes (`sk_watch_candidates`). A dragged spring lags its target by
-///   more than its tolerance and is never asked.
+///   of its springs, a little loosened: a spring outside it cannot be at rest), found by the step
+///   itself, a block of bundles at a time while their lanes are cached (``StepWatch``,
+///   `sk_watch_candidates`). A dragged spring lags its target by more than its tolerance and is
+///   never asked.
 /// - **Before the next step**, a spring retargeted before the last step and not since is watched
 ///   once more (a pointer that stands still for a frame at a turn); after a second step without a
 ///   retarget (the drag stopped) it goes back to the rest schedule, anchored at its lanes then: the
@@ -32,8 +33,8 @@ import _SpringKernelShims
 /// its marks cleared. The marks follow their spring from slot to slot like its lanes.
 ///
 /// Cost: a retarget writes its lanes and a bit; a frame with watched springs adds a pass over
-/// the watched batches' marks before the step (four bundles a 64-bit word) and a read of their
-/// displacement lanes after it, and for each spring found within its band the probes of
+/// the watched batches' marks before the step and after it (four bundles a 64-bit word), the
+/// band's compare in the step, and for each spring found within its band the probes of
 /// ``RestProbes`` (the exact search only when they cannot tell).
 extension SpringBankCore {
     /// A spring not moving (at rest, or paused) whose displacement and target lanes a retarget
@@ -115,6 +116,7 @@ extension SpringBankCore {
     /// Lists the batch among those the watch visits.
     func startWatching(_ batch: ConfigurationBatch) {
         batch.isWatching = true
+        batch.stepWatch.pointee.band = watchBand(batch)
         watchingBatches.append(Int32(batch.index))
         frameState.pointee.needsPreparation = true
     }
@@ -166,6 +168,8 @@ extension SpringBankCore {
                     }
                 }
                 batch.isWatching = any != 0
+                // The band as it is now: a spring added or given a larger tolerance widens it.
+                if any != 0 { batch.stepWatch.pointee.band = watchBand(batch) }
                 return any != 0
             }
             if stillWatching {
@@ -177,7 +181,9 @@ extension SpringBankCore {
     }
 
     /// After a step: every watched spring whose exact motion from its state now stays within its
-    /// tolerance rests (listed in `restedInLastStep`).
+    /// tolerance rests (listed in `restedInLastStep`). The step found the watched springs within
+    /// their batch's band (``ConfigurationBatch/candidateLanes``, see ``StepWatch``); the marks
+    /// are read again here, since a spring the step saturated has left the watch since.
     func settleWatchedSprings() {
         watchCandidates.removeAll(keepingCapacity: true)
         for batchIndex in watchingBatches {
@@ -185,19 +191,21 @@ extension SpringBankCore {
                 let moving = batch.movingCount
                 guard moving > 0 else { return }
                 let bundles = BundleIndexing.bundleCount(springs: moving)
-                let candidates = changedLaneMasks(springs: moving)
-                let found = sk_watch_candidates(
-                    UnsafePointer(batch.displacements.base.assumingMemoryBound(to: UInt32.self)),
-                    UnsafePointer(batch.watchedLanes.base), UnsafePointer(batch.agedLanes.base), candidates, watchBand(batch),
-                    Lanes.integerLaneUnit == nil ? 0 : 1, bundles)
-                guard found != 0 else { return }
+                let candidates = batch.candidateLanes.base, watched = batch.watchedLanes.base, aged = batch.agedLanes.base
                 // Most are carried through the band at speed: a probe of the batch's band, from
                 // the lanes, turns them away before their records are read.
                 let probes = batch.restProbes, band = batch.maximumTolerance
-                for b in 0..<bundles {
-                    var lanes = candidates[b] & BundleIndexing.liveLanes(bundle: b, springs: moving)
+                // Four bundles a word (the marks are whole words); the last bundle cut to the
+                // moving springs.
+                let words = (bundles + 3) / 4
+                let found = UnsafeRawPointer(candidates), watchedWords = UnsafeRawPointer(watched), agedWords = UnsafeRawPointer(aged)
+                for w in 0..<words {
+                    let offset = w * 8
+                    var lanes = found.load(fromByteOffset: offset, as: UInt64.self)
+                        & (watchedWords.load(fromByteOffset: offset, as: UInt64.self) | agedWords.load(fromByteOffset: offset, as: UInt64.self))
+                    if w == words - 1 { lanes &= Self.liveWordLanes(bundles: bundles, springs: moving) }
                     while lanes != 0 {
-                        let slot = b * BundleIndexing.laneCount + lanes.trailingZeroBitCount
+                        let slot = w * 4 * BundleIndexing.laneCount + lanes.trailingZeroBitCount
                         lanes &= lanes - 1
                         let (displacement, velocity) = batch.motionState(slot: slot)
                         if probes.leavesBand(displacement: displacement, velocity: velocity, tolerance: band) { continue }
@@ -239,6 +247,18 @@ extension SpringBankCore {
                     frameDuration: frameDuration) == 0
             }
         }
+    }
+
+    /// The lanes of the last word of marks (four bundles) over `bundles` bundles that hold
+    /// moving springs, of `springs`: the step looked at those bundles only, and the last one's
+    /// lanes past `springs` are not moving.
+    static func liveWordLanes(bundles: Int, springs: Int) -> UInt64 {
+        let first = (bundles - 1) / 4 * 4
+        var lanes: UInt64 = 0
+        for b in first..<bundles {
+            lanes |= UInt64(BundleIndexing.liveLanes(bundle: b, springs: springs)) << (16 * UInt64(b - first))
+        }
+        return lanes
     }
 
     /// The batch's band as a lane magnitude (``sk_watch_candidates``' `band`): its largest

@@ -1,3 +1,5 @@
+import _SpringKernelShims
+
 extension SpringBank {
     /// Advances every moving spring by `dt` seconds and settles the springs due in this frame.
     ///
@@ -139,12 +141,36 @@ enum StepExecution {
 
 extension StepExecution {
     /// Advances bundles `bundles` of one batch's work with the loop of its lane format: once the
-    /// step is specialised for a format, one call remains.
+    /// step is specialised for a format, one call remains (and a test, for a watched batch).
     @inlinable @inline(__always)
     static func advance<Lanes: SpringLaneArithmetic>(
         _ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool, lanes: Lanes.Type
     ) -> Int {
-        Lanes.advance(work, bundles: bundles, path: path, checksBound: checksBound)
+        guard let watch = work.watch else { return Lanes.advance(work, bundles: bundles, path: path, checksBound: checksBound) }
+        return advance(work, watch: watch, bundles: bundles, path: path, checksBound: checksBound, lanes: lanes)
+    }
+
+    /// A watched batch's bundles: stepped a block at a time, each block's watched springs within
+    /// the band found while its displacement lanes are still in the first-level cache
+    /// (`sk_watch_candidates`), so the watch costs no second pass over the lanes. Inlined, as the
+    /// plain loop is: a drag's frame is a common one, compiled for the caller's CPU.
+    @inlinable @inline(__always)
+    static func advance<Lanes: SpringLaneArithmetic>(
+        _ work: LaneWork, watch: UnsafeMutablePointer<StepWatch>, bundles: Range<Int>, path: StepPath, checksBound: Bool,
+        lanes: Lanes.Type
+    ) -> Int {
+        var saturated = 0
+        var start = bundles.lowerBound
+        let lanes = work.displacements.assumingMemoryBound(to: UInt32.self)
+        while start < bundles.upperBound {
+            let end = Swift.min(start + StepWatch.blockBundles, bundles.upperBound)
+            saturated |= Lanes.advance(work, bundles: start..<end, path: path, checksBound: checksBound)
+            _ = sk_watch_candidates(
+                lanes + start * BundleIndexing.laneCount, watch.pointee.watched + start, watch.pointee.aged + start,
+                watch.pointee.candidates + start, watch.pointee.band, watch.pointee.integerLanes, end - start)
+            start = end
+        }
+        return saturated
     }
 }
 
