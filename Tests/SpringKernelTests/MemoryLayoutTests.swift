@@ -13,9 +13,10 @@ struct MemoryLayoutTests {
         #expect(MemoryLayout<SIMD16<UInt32>>.size == 64)
     }
 
-    @Test("a spring's record is 88 bytes (the figure SpringBank's docs give), one type for both formats")
+    @Test("a spring's place is 12 bytes and its record 80 (92 a spring, the figure SpringBank's docs give), one type each for both formats")
     func springRecord() {
-        #expect(MemoryLayout<SpringRecord>.stride == 88)
+        #expect(MemoryLayout<SpringPlace>.stride == 12)
+        #expect(MemoryLayout<SpringRecord>.stride == 80)
     }
 
     @Test("the step's per-batch work and lanes entry stay small: read once per batch per frame")

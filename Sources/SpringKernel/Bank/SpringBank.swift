@@ -56,8 +56,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Parameters:
     ///   - threading: how many threads a step uses.
     ///   - capacity: springs to reserve room for, 0 to ``maximumSpringCount``. The records'
-    ///     reservation is asked of the system at once (88 bytes a spring's record, 94 GB for the
-    ///     maximum); their pages are only touched as springs are added.
+    ///     reservation is asked of the system at once (92 bytes a spring's record and place, 99 GB
+    ///     for the maximum); their pages are only touched as springs are added.
     /// - Throws: ``SpringKernelError/invalidCapacity(_:)`` for a negative capacity or one above
     ///   ``maximumSpringCount`` (more springs than a bank can ever hold);
     ///   ``SpringKernelError/outOfMemory`` when the system cannot give the reservation (no bank
@@ -66,7 +66,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         guard capacity >= 0, capacity <= BankLimits.maximumSpringCount else { throw .invalidCapacity(capacity) }
         core = SpringBankCore(threading: threading, reservingCapacity: 0)
         frameState = core.frameState
-        guard core.records.reserveCapacityIfAvailable(capacity) else { throw .outOfMemory }
+        guard core.records.reserveCapacityIfAvailable(capacity), core.places.reserveCapacityIfAvailable(capacity) else { throw .outOfMemory }
         core.reservedBatchSprings = Swift.min(capacity, BankLimits.reservedLaneSprings)
         core.schedule.reserveCapacity(core.reservedBatchSprings)
     }
@@ -555,7 +555,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// rebuilds it from the index.
     package func spring(atIndex index: UInt32) -> SpringHandle? {
         let record = Int(index)
-        guard record < core.records.count, core.records[record].isLive else { return nil }
+        guard record < core.records.count, core.places[record].isLive else { return nil }
         return core.handle(ofRecord: record)
     }
 
@@ -564,7 +564,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// generations past it when the bank is destroyed, so the next bank there issues none of them.
     package var highestGeneration: UInt32 {
         var highest: UInt32 = 0
-        for record in 0..<core.records.count { highest = Swift.max(highest, core.records[record].generation) }
+        for record in 0..<core.records.count { highest = Swift.max(highest, core.places[record].generation) }
         for mask in core.masks { highest = Swift.max(highest, mask.generation) }
         return highest
     }
@@ -572,7 +572,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// Retires every spring and mask record removed at generation `limit` instead of reusing it,
     /// so the bank never issues a handle of a higher generation: the C interface packs
     /// a generation into 17 bits and sets the limit so that no packed handle ever repeats. A
-    /// retired record costs its size in the record table (88 bytes a spring, in a table of at most
+    /// retired record costs its size in the record table (92 bytes a spring, in tables of at most
     /// 2^30 records: 2^30 records retire only after 2^46 removals at a limit of 2^16).
     package func retireRecords(pastGeneration limit: UInt32) {
         core.generationLimit = limit

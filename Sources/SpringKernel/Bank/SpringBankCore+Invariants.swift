@@ -13,7 +13,7 @@ extension SpringBankCore {
         var liveSprings = 0
         var pauseHolds = [Int: Int]()  // record → masks pausing it
         var springEdges = 0
-        for index in records.indices where records[index].isLive {
+        for index in records.indices where places[index].isLive {
             try check(records[index].listedAt == 0, "spring \(index) still marked by a bulk call")
             var edge = records[index].firstMaskEdge, previous = MaskEdge.none
             while edge != MaskEdge.none {
@@ -40,7 +40,7 @@ extension SpringBankCore {
                 let e = maskEdges[Int(edge)]
                 try check(Int(e.mask) == m && Int(e.position) == position && e.spring == mask.members[position],
                     "edge \(edge) of mask \(m) misplaced")
-                try check(records[Int(e.spring)].isLive, "mask \(m) lists a removed spring")
+                try check(places[Int(e.spring)].isLive, "mask \(m) lists a removed spring")
                 if mask.isPausing { pauseHolds[Int(e.spring), default: 0] += 1 }
             }
             maskEdgeCount += members
@@ -71,8 +71,9 @@ extension SpringBankCore {
                     try check(slot < batch.awakeCount, "resting spring \(spring) noted as changed")
                     record.awaitingPrediction = true
                 }
-                try check(record.isLive && Int(record.batch) == b && Int(record.slot) == slot, "slot \(slot) of batch \(b) and its record disagree")
-                try check(batch.generationOfSlot[slot] == record.generation, "slot \(slot) of batch \(b) has another generation than its record")
+                let place = places[spring]
+                try check(place.isLive && Int(place.batch) == b && Int(place.slot) == slot, "slot \(slot) of batch \(b) and its record disagree")
+                try check(batch.generationOfSlot[slot] == place.generation, "slot \(slot) of batch \(b) has another generation than its record")
                 try check(Int(record.pauseDepth) == pauseHolds[spring, default: 0], "pause depth of spring \(spring)")
                 try check((slot < batch.movingCount) == (slot < batch.awakeCount && record.pauseDepth == 0),
                     "spring \(spring) in the wrong region of batch \(b)")
@@ -104,7 +105,8 @@ extension SpringBankCore {
         try check(records.indices.filter { records[$0].queuedDue.isFinite }.count == queuedSprings,
             "\(queuedSprings) springs counted as queued")
         try check(liveSprings == springCount, "\(springCount) springs counted, \(liveSprings) in slots")
-        try check(records.indices.filter { records[$0].isLive }.count == springCount, "live records")
+        try check(records.indices.filter { places[$0].isLive }.count == springCount, "live records")
+        try check(places.count == records.count, "a place for every record")
     }
 }
 

@@ -1,11 +1,21 @@
 /// One spring's bookkeeping, plain data so the table holding it needs no reference counting.
 /// The spring's lanes live in `batches[batch]` at `slot`; the masks that list it are its edges
 /// in ``SpringBankCore/maskEdges``, from `firstMaskEdge`.
-struct SpringRecord {
+/// Where a spring lives and the generation its handles carry: the part of its record that
+/// every call naming a spring reads first (to check the handle and find the lanes), kept in a
+/// table of its own (``SpringBankCore/places``), 12 bytes a spring where the whole record is
+/// 76, so that a call over many handles reads five or more springs' places a cache line.
+struct SpringPlace {
     var generation: UInt32 = 0
     /// The configuration batch, or −1 when the record is free.
     var batch: Int32 = -1
     var slot: Int32 = 0
+
+    var isLive: Bool { batch >= 0 }
+}
+
+/// The rest of a spring's record: its rest schedule, tolerance and masks (see ``SpringPlace``).
+struct SpringRecord {
     /// Bumped whenever the spring's rest-schedule entry is replaced or dropped; entries with an
     /// older stamp are stale. A free record keeps its stamp and its entry (see `queuedDue`).
     var stamp: UInt32 = 0
@@ -44,8 +54,6 @@ struct SpringRecord {
     var scheduleSuspended = false
     /// How many pausing masks hold the spring: it is paused while this is non-zero.
     var pauseDepth: UInt8 = 0
-
-    var isLive: Bool { batch >= 0 }
 }
 
 /// A batch per configuration and lane scale (one scale for float lanes).
@@ -96,7 +104,9 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     /// ``retireBatchIfEmpty(_:)``).
     @exclusivity(unchecked) var retiringBatches: [(index: Int, steps: Int)] = []
 
-    /// Every spring's record, by handle index; read on every per-spring call.
+    /// Every spring's place (generation, batch, slot), by handle index; read on every per-spring call.
+    let places = UnsafeTable<SpringPlace>()
+    /// Every spring's record, by handle index, beside its place: the two tables grow together.
     let records = UnsafeTable<SpringRecord>()
     /// Each batch's lane buffers, by batch index, so reads need not touch the batch object.
     let batchLanes = UnsafeTable<BatchLanes>()
@@ -202,10 +212,12 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
             threadResults: threadResults))
         planValidity = PlanValidity(state: frameState)
         records.reserveCapacity(reservingCapacity)
+        places.reserveCapacity(reservingCapacity)
     }
 
     deinit {
         records.deallocate()
+        places.deallocate()
         batchLanes.deallocate()
         batchObjects.deallocate()
         maskEdges.deallocate()
@@ -219,12 +231,12 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     // MARK: Handles
 
     func handle(ofRecord index: Int) -> SpringHandle {
-        SpringHandle(index: UInt32(index), generation: records[index].generation, bankTag: tag)
+        SpringHandle(index: UInt32(index), generation: places[index].generation, bankTag: tag)
     }
 
     /// The record index a handle names, or the reason it names none.
     func recordIndex(_ handle: SpringHandle) throws(SpringKernelError) -> Int {
-        try recordIndex(of: handle, count: records.count) { (records[$0].isLive, records[$0].generation) }
+        try recordIndex(of: handle, count: places.count) { (places[$0].isLive, places[$0].generation) }
     }
 
     /// Refuses a mutation from a caller's closure; otherwise first predicts the springs a
@@ -259,7 +271,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     /// record right after a write to it stalls on store forwarding).
     @inline(__always)
     func location(ofRecord index: Int) -> (batch: Int, slot: Int) {
-        (Int(records[index].batch), Int(records[index].slot))
+        (Int(places[index].batch), Int(places[index].slot))
     }
 
     /// The scale springs of this configuration and tolerance are stored at.
@@ -410,7 +422,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     // MARK: Lanes at the API and in storage
 
     /// The scale and natural frequency of the spring's batch.
-    func storage(ofRecord index: Int) -> BatchLanes { batchLanes[Int(records[index].batch)] }
+    func storage(ofRecord index: Int) -> BatchLanes { batchLanes[Int(places[index].batch)] }
 
     /// The spring's displacement, velocity and target at the API's resolution, for lanes of `L`
     /// (the bank's own format: called from its specialised code, not through `lanes`).
@@ -438,8 +450,8 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         guard a != b else { return }
         let springA = Int(batch.springOfSlot[a]), springB = Int(batch.springOfSlot[b])
         batch.swapSlots(a, b)
-        records[springA].slot = Int32(b)
-        records[springB].slot = Int32(a)
+        places[springA].slot = Int32(b)
+        places[springB].slot = Int32(a)
     }
 
     // The regions of a batch are [moving | paused mid-motion | at rest]; a spring crosses a
@@ -546,7 +558,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     private func moveSlot(batch: ConfigurationBatch, from: Int, to: Int) {
         guard from != to else { return }
         batch.copySlot(from, to: to)
-        records[Int(batch.springOfSlot[to])].slot = Int32(to)
+        places[Int(batch.springOfSlot[to])].slot = Int32(to)
     }
 
     /// Places a spring in a slot of `batchIndex`: awake unless its lanes are a state of rest and it
@@ -583,11 +595,11 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
             }
             batch.place(
                 slot: slot, displacement: atRest ? 0 : displacement, velocity: atRest ? 0 : velocity, target: target,
-                spring: UInt32(index), generation: records[index].generation, userValue: userValue)
+                spring: UInt32(index), generation: places[index].generation, userValue: userValue)
             return slot
         }
-        records[index].batch = Int32(batchIndex)
-        records[index].slot = Int32(slot)
+        places[index].batch = Int32(batchIndex)
+        places[index].slot = Int32(slot)
         raiseWatchBand(record: index)
     }
 
@@ -607,7 +619,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
                 shift: scale, scale: scale, naturalFrequency: configuration.naturalFrequency)
             : (displacement: displacement, velocity: velocity)
         // A new record's room first, so that growth the system cannot give throws, changing nothing.
-        if freeRecords.isEmpty { try records.reserveCapacity(appending: 1) }
+        if freeRecords.isEmpty { try reserveRecords(appending: 1) }
         let batchIndex = try batchIndex(for: configuration, scale: scale)
         let index = newRecord(tolerance: tolerance)
         attach(
@@ -616,6 +628,13 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         springCount += 1
         if isAwake(record: index) { trajectoryChanged(record: index) }
         return handle(ofRecord: index)
+    }
+
+    /// Room for `count` more records and places, or a thrown ``SpringKernelError/outOfMemory``
+    /// with neither table changed in size.
+    func reserveRecords(appending count: Int) throws(SpringKernelError) {
+        try records.reserveCapacity(appending: count)
+        try places.reserveCapacity(appending: count)
     }
 
     /// A record for a new spring, not yet in a batch: the last freed one if any, else a new one.
@@ -631,13 +650,13 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         fresh.tolerance = tolerance
         guard let free else {
             records.append(fresh)
+            places.append(SpringPlace())
             return records.count - 1
         }
         let index = Int(free)
         // A reused record starts clean but for its generation, which tells the old handle apart,
         // and its schedule entry (stamp and queued time), which the new spring takes over:
         // popping early is safe, it is queued again at its own due time. Written whole, once.
-        fresh.generation = records[index].generation
         fresh.stamp = records[index].stamp
         fresh.queuedDue = records[index].queuedDue
         records[index] = fresh
@@ -647,7 +666,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     func remove(_ handle: SpringHandle) throws(SpringKernelError) {
         try checkMutable()
         let index = try recordIndex(handle)
-        let batchIndex = Int(records[index].batch)
+        let batchIndex = Int(places[index].batch)
         if removeChecked(record: index) { retireBatchIfEmpty(batchIndex) }
     }
 
@@ -659,10 +678,10 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         while records[index].firstMaskEdge != MaskEdge.none { removeEdge(records[index].firstMaskEdge) }
         let emptied = detaching && detach(record: index)
         retireSchedule(record: index)
-        records[index].batch = -1
-        records[index].generation &+= 1
+        places[index].batch = -1
+        places[index].generation &+= 1
         // Past the generation limit the record is retired, never reused: no handle names it again.
-        if records[index].generation <= generationLimit { freeRecords.append(UInt32(index)) }
+        if places[index].generation <= generationLimit { freeRecords.append(UInt32(index)) }
         springCount -= 1
         return emptied
     }
@@ -734,7 +753,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     func setConfiguration(
         record index: Int, _ configuration: SpringConfiguration, tolerance: Double
     ) throws(SpringKernelError) {
-        let oldBatch = Int(records[index].batch), slot = Int(records[index].slot)
+        let oldBatch = Int(places[index].batch), slot = Int(places[index].slot)
         // Unretained, as on every per-event path.
         let (oldKey, wasAwake) = batchObjects[oldBatch].unsafelyUnwrapped._withUnsafeGuaranteedRef {
             (BatchKey(configuration: $0.configuration, scale: $0.scale), slot < $0.awakeCount)

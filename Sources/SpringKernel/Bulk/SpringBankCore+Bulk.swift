@@ -31,7 +31,7 @@ extension SpringBankCore {
         let count = handles.count
         guard springCount <= Self.maximumSpringCount - count else { throw .tooManySprings }
         guard count > 0 else { return }
-        try records.reserveCapacity(appending: max(0, count - freeRecords.count))
+        try reserveRecords(appending: max(0, count - freeRecords.count))
         let batchIndex = try batchIndex(for: configuration, scale: scale)
         batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.reserve($0.count + count) }
         // The last freed records, taken in the order they were freed: springs removed as a list
@@ -64,7 +64,7 @@ extension SpringBankCore {
                 let index = try recordIndex(springs[i])
                 guard records[index].listedAt == 0 else { throw .staleHandle(springs[i]) }
                 records[index].listedAt = 1
-                noteDeparture(fromBatch: Int(records[index].batch))
+                noteDeparture(fromBatch: Int(places[index].batch))
             } catch {
                 for listed in springs[..<i] { records[Int(listed.index)].listedAt = 0 }
                 for batchIndex in touchedBatches { batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.pendingRemovals = 0 } }
@@ -78,7 +78,7 @@ extension SpringBankCore {
         freeRecords.reserveCapacity(freeRecords.count + springs.count)
         for spring in springs {
             let index = Int(spring.index)
-            let batchIndex = Int(records[index].batch)
+            let batchIndex = Int(places[index].batch)
             let atOnce = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.dropsRemovalsAtOnce }
             records[index].listedAt = 0
             if removeChecked(record: index, detaching: !atOnce) { retireBatchIfEmpty(batchIndex) }
@@ -129,12 +129,12 @@ extension SpringBankCore {
         var kept = 0, moving = 0, awake = 0
         for slot in 0..<batch.count {
             let spring = Int(batch.springOfSlot[slot])
-            guard Int(records[spring].batch) == batchIndex, Int(records[spring].slot) == slot else { continue }
+            guard Int(places[spring].batch) == batchIndex, Int(places[spring].slot) == slot else { continue }
             if slot < batch.movingCount { moving += 1 }
             if slot < batch.awakeCount { awake += 1 }
             if kept != slot {
                 batch.copySlot(slot, to: kept)
-                records[spring].slot = Int32(kept)
+                places[spring].slot = Int32(kept)
             }
             kept += 1
         }
@@ -156,8 +156,8 @@ extension SpringBankCore {
         var emptied: [Int] = []
         let count = staged.count
         touchedBatches.removeAll(keepingCapacity: true)
-        for i in 0..<count where Int(records[Int(staged[i].record)].batch) != Int(staged[i].batch) {
-            noteDeparture(fromBatch: Int(records[Int(staged[i].record)].batch))
+        for i in 0..<count where Int(places[Int(staged[i].record)].batch) != Int(staged[i].batch) {
+            noteDeparture(fromBatch: Int(places[Int(staged[i].record)].batch))
         }
         decideDepartures()
         // Awake springs move first, resting ones after: a resting spring already in a batch is

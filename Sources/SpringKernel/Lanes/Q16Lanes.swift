@@ -168,13 +168,23 @@ public enum Q16Lanes: SpringLaneArithmetic {
         let d = Double(Int32(bitPattern: displacement))
         // The velocity over ω, in displacement lane steps: the energy norm's second coordinate.
         let stepsPerVelocityStep = LaneScale.powerOfTwo(scale.displacementShift - scale.velocityShift)
-        let w = Double(Int32(bitPattern: velocity)) * stepsPerVelocityStep / naturalFrequency
+        let vk = Double(Int32(bitPattern: velocity)) * stepsPerVelocityStep
+        let goal = Double(Int32(bitPattern: target))
+        // Most motions lie far inside the format: accepted first with no division and no square
+        // root (a retarget every frame asks this of every spring), by the norm's bound |d| + |w|,
+        // multiplied through by ω, with a margin of 2⁻²⁰ that dwarfs every rounding of the exact
+        // test below, so whatever this accepts the exact test accepts too: the same answers.
+        if naturalFrequency > 0, naturalFrequency < .infinity {
+            let bound = (abs(d) * naturalFrequency + abs(vk)) * (1 + 0x1p-20)
+            let room = Swift.min(laneBound, (Double(Int32.max) - abs(goal)) * LaneScale.powerOfTwo(scale.displacementShift))
+            if bound <= room * naturalFrequency { return true }
+        }
+        let w = vk / naturalFrequency
         let normSquared = d * d + w * w
         // The energy never grows, so no later lane exceeds the norm (NaN, from ω = 0, is refused).
         guard normSquared <= laneBound * laneBound else { return false }
         // Nor does the value leave the format: |target| + norm, in Q16 steps.
         let reach = normSquared.squareRoot() * scale.displacementFactor
-        let goal = Double(Int32(bitPattern: target))
         return goal + reach <= Double(Int32.max) && goal - reach >= Double(Int32.min)
     }
 

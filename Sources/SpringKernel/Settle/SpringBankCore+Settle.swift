@@ -271,11 +271,11 @@ extension SpringBankCore {
         let now = clockReading
         for spring in pending {
             let index = Int(spring)
-            guard records[index].isLive, records[index].awaitingPrediction else { continue }
+            guard places[index].isLive, records[index].awaitingPrediction else { continue }
             records[index].awaitingPrediction = false
             // A paused spring is scheduled when it resumes (which changes its trajectory again).
-            let slot = Int(records[index].slot)
-            batchObjects[Int(records[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            let slot = Int(places[index].slot)
+            batchObjects[Int(places[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
                 guard slot < batch.movingCount else { return }
                 switch frameClock {
                 case .variable:
@@ -298,7 +298,7 @@ extension SpringBankCore {
             guard records[index].stamp == entry.stamp else { continue }
             records[index].queuedDue = .infinity
             queuedSprings -= 1
-            guard records[index].isLive, isMoving(record: index), !records[index].awaitingPrediction else { continue }
+            guard places[index].isLive, isMoving(record: index), !records[index].awaitingPrediction else { continue }
             // Retargeted lately: the watch decides its rest, and schedules it again once it stops.
             if isWatched(record: index) { continue }
             if records[index].due > now {
@@ -314,7 +314,7 @@ extension SpringBankCore {
                     let rest = record.changeTime + SettlePredictor.restTime(
                         displacement: record.changeDisplacement, velocity: record.changeVelocity,
                         tolerance: record.tolerance,
-                        motion: batchObjects[Int(record.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.motion })
+                        motion: batchObjects[Int(places[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.motion })
                     if rest > now {
                         setDue(record: index, rest, isRest: true, now: now)
                         continue
@@ -399,7 +399,7 @@ extension SpringBankCore {
         for index in records.indices where records[index].queuedDue.isFinite {
             records[index].queuedDue = .infinity
             // A paused spring is queued again when it resumes; a free record needs no entry.
-            if records[index].isLive, !records[index].scheduleSuspended { queueIfEarlier(record: index, now: clockReading) }
+            if places[index].isLive, !records[index].scheduleSuspended { queueIfEarlier(record: index, now: clockReading) }
         }
     }
 
@@ -416,7 +416,7 @@ extension SpringBankCore {
         for index in records.indices {
             records[index].queuedDue = .infinity
             records[index].due = .infinity
-            if records[index].isLive, isAwake(record: index) { trajectoryChanged(record: index) }
+            if places[index].isLive, isAwake(record: index) { trajectoryChanged(record: index) }
         }
         publishNextDue()
     }

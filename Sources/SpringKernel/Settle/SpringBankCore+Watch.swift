@@ -74,7 +74,7 @@ extension SpringBankCore {
             return
         }
         wake(record: index)
-        let slot = Int(records[index].slot)
+        let slot = Int(places[index].slot)
         let watched = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { markRetargeted(batch: $0, slot: slot) }
         if !watched { trajectoryChanged(record: index) }
     }
@@ -124,7 +124,7 @@ extension SpringBankCore {
     /// Widens the band of the spring's batch to its tolerance.
     func raiseWatchBand(record index: Int) {
         let tolerance = records[index].tolerance
-        batchObjects[Int(records[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+        batchObjects[Int(places[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             if tolerance > batch.maximumTolerance { batch.maximumTolerance = tolerance }
         }
     }
