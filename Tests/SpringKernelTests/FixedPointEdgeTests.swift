@@ -334,3 +334,54 @@ struct FixedPointEdgeTests {
         #expect(saturated > 100)
     }
 }
+
+/// Q16.16's motion check accepts most motions by a quick bound (no division, no square root) and
+/// asks the exact energy test only of the rest: the quick path must never accept what the exact
+/// test refuses. Lanes drawn across every magnitude and near both of the test's edges (the lane
+/// bound 2^30 and the format's range about the target), at the scales banks use.
+@Suite("Q16.16's quick motion check")
+struct Q16MotionCheckTests {
+    @Test("the quick acceptance agrees with the exact energy test, edges included")
+    func quickAgreesWithExact() {
+        var generator = SeededGenerator(seed: 3705)
+        var accepted = 0, refused = 0, nearEdge = 0
+        func lane(_ x: Double) -> UInt32 { UInt32(bitPattern: Int32(Swift.max(Swift.min(x.rounded(), 2147483647), -2147483648))) }
+        for i in 0..<200_000 {
+            let displacementShift = Int.random(in: 0...12, using: &generator)
+            let velocityShift = displacementShift - Int.random(in: -8...8, using: &generator)
+            let scale = LaneScale(displacementShift: displacementShift, velocityShift: velocityShift)
+            let omega = generator.logUniform(0.05, 5000)
+            let sign = { (g: inout SeededGenerator) -> Double in Bool.random(using: &g) ? 1 : -1 }
+            var d = sign(&generator) * generator.logUniform(1, 0x1p31)
+            var v = sign(&generator) * generator.logUniform(1, 0x1p31)
+            var target = sign(&generator) * generator.logUniform(1, 0x1p31)
+            switch i % 4 {
+            case 0:
+                // On the lane bound: the norm within a few parts in 2^20 of 2^30.
+                let angle = Double.random(in: 0...(Double.pi / 2), using: &generator)
+                let norm = 0x1p30 * (1 + Double.random(in: -4e-6...4e-6, using: &generator))
+                d = sign(&generator) * norm * cos(angle)
+                v = sign(&generator) * norm * sin(angle) * omega / LaneScale.powerOfTwo(displacementShift - velocityShift)
+                target = 0
+                nearEdge += 1
+            case 1:
+                // On the format's range: |target| + norm · 2^-shift within a few parts in 2^20 of 2^31.
+                let reach = Double.random(in: 0...0x1p29, using: &generator)
+                target = sign(&generator) * (0x1p31 - reach * (1 + Double.random(in: -4e-6...4e-6, using: &generator)))
+                d = sign(&generator) * reach * LaneScale.powerOfTwo(displacementShift)
+                v = 0
+                nearEdge += 1
+            default:
+                break
+            }
+            let (dl, vl, tl) = (lane(d), lane(v), lane(target))
+            let quick = Q16Lanes.holdsMotion(displacement: dl, velocity: vl, target: tl, scale: scale, naturalFrequency: omega)
+            let exact = Q16Lanes.holdsMotionExactly(displacement: dl, velocity: vl, target: tl, scale: scale, naturalFrequency: omega)
+            #expect(quick == exact, "d \(Int32(bitPattern: dl)), v \(Int32(bitPattern: vl)), target \(Int32(bitPattern: tl)), scale \(scale), ω \(omega)")
+            if quick != exact { return }
+            if exact { accepted += 1 } else { refused += 1 }
+        }
+        // Both answers are exercised, and near the edges.
+        #expect(accepted > 20_000 && refused > 20_000 && nearEdge == 100_000, "accepted \(accepted), refused \(refused)")
+    }
+}

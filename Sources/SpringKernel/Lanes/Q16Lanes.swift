@@ -179,7 +179,19 @@ public enum Q16Lanes: SpringLaneArithmetic {
             let room = Swift.min(laneBound, (Double(Int32.max) - abs(goal)) * LaneScale.powerOfTwo(scale.displacementShift))
             if bound <= room * naturalFrequency { return true }
         }
-        let w = vk / naturalFrequency
+        return holdsMotionExactly(displacement: displacement, velocity: velocity, target: target, scale: scale, naturalFrequency: naturalFrequency)
+    }
+
+    /// ``holdsMotion(displacement:velocity:target:scale:naturalFrequency:)`` without its quick
+    /// acceptance: the energy norm against the lane bound and the format's range (the tests check
+    /// that the two always agree).
+    static func holdsMotionExactly(
+        displacement: UInt32, velocity: UInt32, target: UInt32, scale: LaneScale, naturalFrequency: Double
+    ) -> Bool {
+        let d = Double(Int32(bitPattern: displacement))
+        let stepsPerVelocityStep = LaneScale.powerOfTwo(scale.displacementShift - scale.velocityShift)
+        let w = Double(Int32(bitPattern: velocity)) * stepsPerVelocityStep / naturalFrequency
+        let goal = Double(Int32(bitPattern: target))
         let normSquared = d * d + w * w
         // The energy never grows, so no later lane exceeds the norm (NaN, from ω = 0, is refused).
         guard normSquared <= laneBound * laneBound else { return false }
