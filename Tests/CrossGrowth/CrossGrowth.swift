@@ -1,5 +1,5 @@
 // The program `.ci/cross check` runs on wasm32 only: a bank grown past 2^24 springs, where the
-// record table's next size (2^25 records of 88 bytes) does not fit in a 32-bit `Int` of bytes.
+// record table's next size (2^25 records of 72 bytes) does not fit in a 32-bit `Int` of bytes.
 // The add must throw (`.outOfMemory`, or `.tooManySprings`), not trap: it trapped in
 // `UnsafeTable.reserveCapacity(appending:)` (then `fatalError` on every platform when the system
 // could not give the memory). Prints one line: the springs held, and the error.

@@ -10,6 +10,24 @@ enum ResultsSummary {
         return names.filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: "\(root)/\($0)/results.json") }.sorted()
     }
 
+    /// The other folders under `root` that hold results but not a run of the main job (the
+    /// browser benchmark's, .ci/wasm-drag's), each with what its first file says it is.
+    static func otherResultFolders(in root: String) -> [(folder: String, what: String)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return names.filter { !$0.hasPrefix(".") && !FileManager.default.fileExists(atPath: "\(root)/\($0)/results.json") }.sorted().compactMap { name in
+            let folder = "\(root)/\(name)"
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+            if let readme = try? String(contentsOfFile: "\(folder)/README.md", encoding: .utf8),
+               let heading = readme.split(separator: "\n").first(where: { $0.hasPrefix("# ") }) {
+                return (name, String(heading.dropFirst(2)))
+            }
+            let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+            guard !files.isEmpty else { return nil }
+            return (name, files.map { "`\($0)`" }.joined(separator: ", "))
+        }
+    }
+
     /// `2.50x`, `1234x`, `0.00157x`.
     static func ratio(_ value: Double) -> String {
         value >= 100 ? String(format: "%.0fx", value) : (value >= 0.1 ? String(format: "%.2fx", value) : String(format: "%.3gx", value))
@@ -47,6 +65,11 @@ enum ResultsSummary {
         if !otherRuns.isEmpty {
             lines += ["The latest run, `\(plotFolder)/`. Runs kept here (each a full run of the main job, with its README):", ""]
             lines += runIndex(otherRuns, root: indexRoot)
+            let others = otherResultFolders(in: indexRoot)
+            if !others.isEmpty {
+                lines += ["Other results kept here (not runs of the main job):", ""]
+                lines += others.map { "- [`\($0.folder)`](\($0.folder)/): \($0.what)" } + [""]
+            }
         }
         lines += noiseLines(results) + [
             "## Machine", "",

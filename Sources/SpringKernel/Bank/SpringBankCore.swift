@@ -3,8 +3,8 @@
 /// in ``SpringBankCore/maskEdges``, from `firstMaskEdge`.
 /// Where a spring lives and the generation its handles carry: the part of its record that
 /// every call naming a spring reads first (to check the handle and find the lanes), kept in a
-/// table of its own (``SpringBankCore/places``), 12 bytes a spring where the whole record is
-/// 76, so that a call over many handles reads five or more springs' places a cache line.
+/// table of its own (``SpringBankCore/places``), 12 bytes a spring where the rest of the record is
+/// 72, so that a call over many handles reads five or more springs' places a cache line.
 struct SpringPlace {
     var generation: UInt32 = 0
     /// The configuration batch, or −1 when the record is free.
@@ -15,10 +15,9 @@ struct SpringPlace {
 }
 
 /// The rest of a spring's record: its rest schedule, tolerance and masks (see ``SpringPlace``).
+/// 72 bytes: its `Double`s first, then its 32-bit fields, then one byte of flags and one of
+/// pause depth (no padding between them).
 struct SpringRecord {
-    /// Bumped whenever the spring's rest-schedule entry is replaced or dropped; entries with an
-    /// older stamp are stale. A free record keeps its stamp and its entry (see `queuedDue`).
-    var stamp: UInt32 = 0
     var tolerance: Double = 0 { didSet { inverseToleranceSquared = 1 / (tolerance * tolerance) } }
     /// 1 / tolerance², for the rest predictor's per-event bound (a multiply, not a divide).
     var inverseToleranceSquared = Double.infinity
@@ -38,22 +37,48 @@ struct SpringRecord {
     /// with its record until it pops, and a spring added in the record takes it over, so
     /// removing and adding springs every frame queues nothing new.
     var queuedDue = Double.infinity
+    /// Bumped whenever the spring's rest-schedule entry is replaced or dropped; entries with an
+    /// older stamp are stale. A free record keeps its stamp and its entry (see `queuedDue`).
+    var stamp: UInt32 = 0
     /// The spring's first edge in ``SpringBankCore/maskEdges``, or ``MaskEdge/none``.
     var firstMaskEdge = MaskEdge.none
     /// While a bulk call runs: the spring's position in the call's list, plus one (0: not
     /// listed). It finds a spring listed twice, or a spring's restart values, with no table.
     var listedAt: UInt32 = 0
+    /// The four flags below, a bit each.
+    private var flags: UInt8 = 0
+    /// How many pausing masks hold the spring: it is paused while this is non-zero.
+    var pauseDepth: UInt8 = 0
+
     /// `due` is the spring's rest, not the time to predict it.
-    var dueIsRest = false
+    var dueIsRest: Bool {
+        get { flag(0) }
+        set { setFlag(0, newValue) }
+    }
     /// A step saturated one of the spring's lanes (the format could not hold the exact result).
-    var wasSaturated = false
-    var awaitingPrediction = false
+    var wasSaturated: Bool {
+        get { flag(1) }
+        set { setFlag(1, newValue) }
+    }
+    var awaitingPrediction: Bool {
+        get { flag(2) }
+        set { setFlag(2, newValue) }
+    }
     /// Paused mid-motion with its schedule kept: `due` is then measured from the moment it was
     /// paused, so a resume that leaves its state alone moves it on instead of predicting
     /// again (the motion is the same, later; see ``SpringBankCore/resumeSchedule(record:)``).
-    var scheduleSuspended = false
-    /// How many pausing masks hold the spring: it is paused while this is non-zero.
-    var pauseDepth: UInt8 = 0
+    var scheduleSuspended: Bool {
+        get { flag(3) }
+        set { setFlag(3, newValue) }
+    }
+
+    @inline(__always)
+    private func flag(_ bit: UInt8) -> Bool { flags & (1 << bit) != 0 }
+
+    @inline(__always)
+    private mutating func setFlag(_ bit: UInt8, _ value: Bool) {
+        flags = value ? flags | (1 << bit) : flags & ~(1 << bit)
+    }
 }
 
 /// A batch per configuration and lane scale (one scale for float lanes).
