@@ -141,33 +141,28 @@ enum StepExecution {
 
 extension StepExecution {
     /// Advances bundles `bundles` of one batch's work with the loop of its lane format: once the
-    /// step is specialised for a format, one call remains (and a test, for a watched batch).
+    /// step is specialised for a format, one call of it remains, inlined once. A watched batch
+    /// (see ``StepWatch``) goes through the same loop a block at a time, each block's watched
+    /// springs within the band found while its displacement lanes are still in the first-level
+    /// cache (`sk_watch_candidates`), so the watch costs no second pass over the lanes; any other
+    /// batch is one block.
     @inlinable @inline(__always)
     static func advance<Lanes: SpringLaneArithmetic>(
         _ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool, lanes: Lanes.Type
     ) -> Int {
-        guard let watch = work.watch else { return Lanes.advance(work, bundles: bundles, path: path, checksBound: checksBound) }
-        return advance(work, watch: watch, bundles: bundles, path: path, checksBound: checksBound, lanes: lanes)
-    }
-
-    /// A watched batch's bundles: stepped a block at a time, each block's watched springs within
-    /// the band found while its displacement lanes are still in the first-level cache
-    /// (`sk_watch_candidates`), so the watch costs no second pass over the lanes. Inlined, as the
-    /// plain loop is: a drag's frame is a common one, compiled for the caller's CPU.
-    @inlinable @inline(__always)
-    static func advance<Lanes: SpringLaneArithmetic>(
-        _ work: LaneWork, watch: UnsafeMutablePointer<StepWatch>, bundles: Range<Int>, path: StepPath, checksBound: Bool,
-        lanes: Lanes.Type
-    ) -> Int {
+        let watch = work.watch
+        let block = watch == nil ? bundles.count : StepWatch.blockBundles
         var saturated = 0
         var start = bundles.lowerBound
-        let lanes = work.displacements.assumingMemoryBound(to: UInt32.self)
         while start < bundles.upperBound {
-            let end = Swift.min(start + StepWatch.blockBundles, bundles.upperBound)
+            let end = Swift.min(start + block, bundles.upperBound)
             saturated |= Lanes.advance(work, bundles: start..<end, path: path, checksBound: checksBound)
-            _ = sk_watch_candidates(
-                lanes + start * BundleIndexing.laneCount, watch.pointee.watched + start, watch.pointee.aged + start,
-                watch.pointee.candidates + start, watch.pointee.band, watch.pointee.integerLanes, end - start)
+            if let watch {
+                _ = sk_watch_candidates(
+                    work.displacements.assumingMemoryBound(to: UInt32.self) + start * BundleIndexing.laneCount,
+                    watch.pointee.watched + start, watch.pointee.aged + start, watch.pointee.candidates + start, watch.pointee.band,
+                    watch.pointee.integerLanes, end - start)
+            }
             start = end
         }
         return saturated
