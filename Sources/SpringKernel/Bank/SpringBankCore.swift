@@ -205,6 +205,12 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     /// This frame's work, one entry per batch with moving springs.
     @exclusivity(unchecked) var work: UnsafeMutablePointer<LaneWork>
     @exclusivity(unchecked) var workCapacity: Int
+    /// A step that also retargets: each planned batch's target lanes and goals (see
+    /// ``prepareRetargetingStep(_:goals:duration:)``); allocated by the first such step.
+    @exclusivity(unchecked) var retargetingLanes: UnsafeMutablePointer<RetargetingLanes>?
+    @exclusivity(unchecked) var retargetingCapacity = 0
+    /// Steps that retargeted in their one pass (for the tests: the others went as two calls).
+    var retargetingStepsInOnePass = 0
     /// What every step reads and writes; owned here, deallocated in deinit.
     @usableFromInline let frameState: UnsafeMutablePointer<FrameState>
     private let threadResults: UnsafeMutablePointer<Int>
@@ -249,6 +255,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         staged.deallocate()
         changedLaneMaskStorage.deallocate()
         work.deallocate()
+        retargetingLanes?.deallocate()
         frameState.deallocate()
         threadResults.deallocate()
     }

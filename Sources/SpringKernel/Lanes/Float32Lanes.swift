@@ -142,6 +142,97 @@ public enum Float32Lanes: SpringLaneArithmetic {
         return 0
     }
 
+    /// True: the step pulls lanes toward new targets as it advances them.
+    public static var retargetsInStep: Bool { true }
+
+    /// The SIMD loop or the scalar one, each lane pulled toward its goal first.
+    ///
+    /// - Complexity: O(bundles in `bundles`).
+    @inlinable @inline(__always)
+    public static func advance(
+        _ work: LaneWork, retargeting targets: UnsafeMutableRawPointer, toward goals: UnsafeRawPointer, bundles: Range<Int>,
+        path: StepPath
+    ) {
+        if path == .simd {
+            advance(work, retargeting: targets, toward: goals, bundles: bundles)
+        } else {
+            advanceScalar(work, retargeting: targets, toward: goals, bundles: bundles)
+        }
+    }
+
+    /// One pass over the lanes: a bundle's goals, targets, displacements and velocities read,
+    /// the displacements pulled where the goals differ, stepped, and the three stored.
+    @inlinable @inline(__always)
+    static func advance(_ work: LaneWork, retargeting targets: UnsafeMutableRawPointer, toward goals: UnsafeRawPointer, bundles: Range<Int>) {
+        let step = Step(work.coefficients)
+        let d = work.displacements, v = work.velocities, size = MemoryLayout<SIMD16<Float>>.size
+        let last = work.bundleCount - 1
+        let wholeEnd = bundles.upperBound > last && work.finalBundleLanes != .max ? last : bundles.upperBound
+        for b in bundles.lowerBound..<wholeEnd {
+            let offset = b &* size
+            let goal = goals.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt32>.self)
+            let (displacement, velocity) = step(
+                pulled(d.load(fromByteOffset: offset, as: SIMD16<Float>.self),
+                       from: targets.load(fromByteOffset: offset, as: SIMD16<UInt32>.self), toward: goal),
+                v.load(fromByteOffset: offset, as: SIMD16<Float>.self))
+            d.storeBytes(of: displacement, toByteOffset: offset, as: SIMD16<Float>.self)
+            v.storeBytes(of: velocity, toByteOffset: offset, as: SIMD16<Float>.self)
+            targets.storeBytes(of: goal, toByteOffset: offset, as: SIMD16<UInt32>.self)
+        }
+        guard wholeEnd < bundles.upperBound else { return }
+        // The last bundle: goals read for its moving lanes only (the caller's buffer may end
+        // there); the other lanes keep their targets and are computed, not stored.
+        let offset = last * size
+        let target = targets.load(fromByteOffset: offset, as: SIMD16<UInt32>.self)
+        var goal = target
+        for lane in 0..<BundleIndexing.laneCount where work.finalBundleLanes & (1 &<< UInt16(lane)) != 0 {
+            goal[lane] = goals.loadUnaligned(fromByteOffset: offset + lane * 4, as: UInt32.self)
+        }
+        let store = laneMask(work.finalBundleLanes)
+        let (displacement, velocity) = step(
+            pulled(d.load(fromByteOffset: offset, as: SIMD16<Float>.self), from: target, toward: goal),
+            v.load(fromByteOffset: offset, as: SIMD16<Float>.self))
+        var storedDisplacement = d.load(fromByteOffset: offset, as: SIMD16<Float>.self)
+        var storedVelocity = v.load(fromByteOffset: offset, as: SIMD16<Float>.self)
+        storedDisplacement.replace(with: displacement, where: store)
+        storedVelocity.replace(with: velocity, where: store)
+        d.storeBytes(of: storedDisplacement, toByteOffset: offset, as: SIMD16<Float>.self)
+        v.storeBytes(of: storedVelocity, toByteOffset: offset, as: SIMD16<Float>.self)
+        targets.storeBytes(of: goal, toByteOffset: offset, as: SIMD16<UInt32>.self)
+    }
+
+    /// The displacements about new targets where `goal` differs in its bits from `target`:
+    /// (target + displacement) − goal, rounded as ``retargetedDisplacement(_:from:to:scale:)``
+    /// and `sk_stream_retarget_f32` round it; the others as they are.
+    @inlinable @inline(__always)
+    static func pulled(_ displacement: SIMD16<Float>, from target: SIMD16<UInt32>, toward goal: SIMD16<UInt32>) -> SIMD16<Float> {
+        let moved = (unsafeBitCast(target, to: SIMD16<Float>.self) + displacement) - unsafeBitCast(goal, to: SIMD16<Float>.self)
+        return displacement.replacing(with: moved, where: goal .!= target)
+    }
+
+    @inlinable
+    static func advanceScalar(
+        _ work: LaneWork, retargeting targets: UnsafeMutableRawPointer, toward goals: UnsafeRawPointer, bundles: Range<Int>
+    ) {
+        let step = Step(work.coefficients)
+        for b in bundles {
+            let stored = work.storedLanes(bundle: b)
+            for lane in 0..<BundleIndexing.laneCount where stored & (1 &<< UInt16(lane)) != 0 {
+                let offset = (b * BundleIndexing.laneCount + lane) * 4
+                let goal = goals.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                let target = targets.load(fromByteOffset: offset, as: UInt32.self)
+                var displacement = work.displacements.load(fromByteOffset: offset, as: Float.self)
+                if goal != target {
+                    displacement = (Float(bitPattern: target) + displacement) - Float(bitPattern: goal)
+                    targets.storeBytes(of: goal, toByteOffset: offset, as: UInt32.self)
+                }
+                let (d, v) = step(displacement, work.velocities.load(fromByteOffset: offset, as: Float.self))
+                work.displacements.storeBytes(of: d, toByteOffset: offset, as: Float.self)
+                work.velocities.storeBytes(of: v, toByteOffset: offset, as: Float.self)
+            }
+        }
+    }
+
     /// The SIMD lane mask of a bundle's lane word. LLVM turns the test into one `kmovw` on AVX-512.
     @inlinable @inline(__always)
     static func laneMask(_ lanes: UInt16) -> SIMDMask<SIMD16<Int32>> {

@@ -119,6 +119,24 @@ public protocol SpringLaneArithmetic: Sendable {
     /// - Complexity: O(bundles in `bundles`).
     static func advance(_ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool) -> Int
 
+    /// Whether the step can pull lanes toward new targets as it advances them
+    /// (``advance(_:retargeting:toward:bundles:path:)``); false: a retarget is its own pass
+    /// before the step.
+    static var retargetsInStep: Bool { get }
+
+    /// Advances bundles `bundles` of one batch's work by one frame as
+    /// ``advance(_:bundles:path:checksBound:)`` does, each moving lane first pulled toward its
+    /// goal where the goal differs in its bits from its target lane, as
+    /// ``streamRetarget(goals:targets:displacements:changed:count:)`` pulls it, and its target
+    /// lane set to the goal. `goals` holds the API values of the batch's slots from slot 0, 4
+    /// bytes each, with no alignment; it is read for moving lanes only. Only for a format whose
+    /// ``retargetsInStep`` is true, with every goal checked; the lanes never saturate.
+    ///
+    /// - Complexity: O(bundles in `bundles`).
+    static func advance(
+        _ work: LaneWork, retargeting targets: UnsafeMutableRawPointer, toward goals: UnsafeRawPointer, bundles: Range<Int>,
+        path: StepPath)
+
     // MARK: Storage-order streams (all optional: a format without them is read and written one
     // spring at a time, through the requirements above)
 
@@ -163,6 +181,15 @@ public protocol SpringLaneArithmetic: Sendable {
     /// them one by one); nil when the format compares one spring at a time.
     @_spi(KernelInternals)
     static func scanTargets(goals: UnsafeRawPointer, stored targets: UnsafeRawPointer, count: Int) -> (anyChanged: Bool, allStorable: Bool)?
+
+    /// For a format whose ``retargetsInStep`` is true: sets bit l of `changed[b]` for each of
+    /// `count` lanes 16b + l whose API goal differs in its bits from its stored target, and
+    /// returns whether any does and whether every goal is one ``lanePattern(of:as:)`` accepts.
+    /// Writes nothing else.
+    @_spi(KernelInternals)
+    static func scanRetarget(
+        goals: UnsafeRawPointer, stored targets: UnsafeRawPointer, changed: UnsafeMutablePointer<UInt16>, count: Int
+    ) -> (anyChanged: Bool, allStorable: Bool)
 
     /// A format without scaled lanes: pulls every lane whose target differs (in its bits) from
     /// `goals[i]` toward it in place, as ``retargetedDisplacement(_:from:to:scale:)`` pulls one,
@@ -238,6 +265,23 @@ extension SpringLaneArithmetic {
 
     /// False: the lanes follow the thread's rounding mode.
     public static var stepsInNearestRounding: Bool { false }
+
+    /// False: a retarget is its own pass before the step.
+    public static var retargetsInStep: Bool { false }
+
+    public static func advance(
+        _ work: LaneWork, retargeting targets: UnsafeMutableRawPointer, toward goals: UnsafeRawPointer, bundles: Range<Int>,
+        path: StepPath
+    ) {
+        preconditionFailure("a format whose retargetsInStep is true implements advance(_:retargeting:toward:bundles:path:)")
+    }
+
+    @_spi(KernelInternals)
+    public static func scanRetarget(
+        goals: UnsafeRawPointer, stored targets: UnsafeRawPointer, changed: UnsafeMutablePointer<UInt16>, count: Int
+    ) -> (anyChanged: Bool, allStorable: Bool) {
+        preconditionFailure("a format whose retargetsInStep is true implements scanRetarget")
+    }
 
     @_spi(KernelInternals)
     public static func streamValues(

@@ -88,19 +88,40 @@ enum StepExecution {
         return saturated
     }
 
+    /// Advances the frame as ``advance(_:path:lanes:)`` does, each batch's moving lanes pulled
+    /// toward their goals as they go (`retargeting[i]`: the plan's i-th batch's target lanes and
+    /// goals); the common frame inline, the rest out of line. The lanes never saturate.
+    @inlinable @inline(__always)
+    static func advance<Lanes: SpringLaneArithmetic>(
+        _ state: UnsafeMutablePointer<FrameState>, retargeting: UnsafePointer<RetargetingLanes>, path: StepPath, lanes: Lanes.Type
+    ) {
+        let plan = state.pointee.plan
+        guard plan.threadCount <= 1, path == .simd else {
+            _ = advanceOffTheCommonPath(
+                plan, threadResults: state.pointee.threadResults, path: path, checksBound: false, lanes: lanes,
+                retargeting: retargeting)
+            return
+        }
+        for item in 0..<plan.workCount {
+            let work = item == 0 ? state.pointee.firstWork : plan.work[item]
+            _ = advance(work, bundles: 0..<work.bundleCount, path: .simd, checksBound: false, lanes: lanes, retargeting: retargeting[item])
+        }
+    }
+
     /// The frames ``advance(_:path:lanes:)`` does not take inline: the scalar path, and a plan
     /// split across threads in equal bundle ranges.
     @inlinable @inline(never)
     static func advanceOffTheCommonPath<Lanes: SpringLaneArithmetic>(
         _ plan: StepPlan, threadResults: UnsafeMutablePointer<Int>, path: StepPath, checksBound: Bool,
-        lanes: Lanes.Type
+        lanes: Lanes.Type, retargeting: UnsafePointer<RetargetingLanes>? = nil
     ) -> Int {
         guard plan.threadCount > 1 else {
-            return advance(plan, bundles: 0..<plan.totalBundles, path: path, checksBound: checksBound, lanes: lanes)
+            return advance(
+                plan, bundles: 0..<plan.totalBundles, path: path, checksBound: checksBound, lanes: lanes, retargeting: retargeting)
         }
-        let shared = UncheckedSendable((plan, threadResults))
+        let shared = UncheckedSendable((plan, threadResults, retargeting))
         Platform.concurrentPerform(iterations: plan.threadCount) { part in
-            let (plan, results) = shared.value
+            let (plan, results, retargeting) = shared.value
             let start = plan.totalBundles * part / plan.threadCount
             let end = plan.totalBundles * (part + 1) / plan.threadCount
             // Each thread writes its own slot; they are read after concurrentPerform returns.
@@ -108,10 +129,12 @@ enum StepExecution {
             // there too.
             if Lanes.stepsInNearestRounding, !NearestRounding.isCurrent {
                 let saved = NearestRounding.enter()
-                results[part] = advance(plan, bundles: start..<end, path: path, checksBound: checksBound, lanes: lanes)
+                results[part] = advance(
+                    plan, bundles: start..<end, path: path, checksBound: checksBound, lanes: lanes, retargeting: retargeting)
                 NearestRounding.leave(saved)
             } else {
-                results[part] = advance(plan, bundles: start..<end, path: path, checksBound: checksBound, lanes: lanes)
+                results[part] = advance(
+                    plan, bundles: start..<end, path: path, checksBound: checksBound, lanes: lanes, retargeting: retargeting)
             }
         }
         var saturated = 0
@@ -123,7 +146,8 @@ enum StepExecution {
     /// (one thread's share, the scalar path, or the batches after the first), out of line.
     @inlinable @inline(never)
     static func advance<Lanes: SpringLaneArithmetic>(
-        _ plan: StepPlan, bundles: Range<Int>, path: StepPath, checksBound: Bool, lanes: Lanes.Type
+        _ plan: StepPlan, bundles: Range<Int>, path: StepPath, checksBound: Bool, lanes: Lanes.Type,
+        retargeting: UnsafePointer<RetargetingLanes>? = nil
     ) -> Int {
         var saturated = 0
         var offset = 0
@@ -131,7 +155,10 @@ enum StepExecution {
             let work = plan.work[item]
             let start = max(bundles.lowerBound - offset, 0)
             let end = min(bundles.upperBound - offset, work.bundleCount)
-            if start < end { saturated |= advance(work, bundles: start..<end, path: path, checksBound: checksBound, lanes: lanes) }
+            if start < end {
+                saturated |= advance(
+                    work, bundles: start..<end, path: path, checksBound: checksBound, lanes: lanes, retargeting: retargeting?[item])
+            }
             offset += work.bundleCount
             if offset >= bundles.upperBound { break }
         }
@@ -146,9 +173,13 @@ extension StepExecution {
     /// springs within the band found while its displacement lanes are still in the first-level
     /// cache (`sk_watch_candidates`), so the watch costs no second pass over the lanes; any other
     /// batch is one block.
+    ///
+    /// With `retargeting`, each lane is pulled toward its goal as the block is advanced (see
+    /// ``SpringBank/step(dt:retargetingIn:to:path:)``).
     @inlinable @inline(__always)
     static func advance<Lanes: SpringLaneArithmetic>(
-        _ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool, lanes: Lanes.Type
+        _ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool, lanes: Lanes.Type,
+        retargeting: RetargetingLanes? = nil
     ) -> Int {
         let watch = work.watch
         let block = watch == nil ? bundles.count : StepWatch.blockBundles
@@ -156,7 +187,11 @@ extension StepExecution {
         var start = bundles.lowerBound
         while start < bundles.upperBound {
             let end = Swift.min(start + block, bundles.upperBound)
-            saturated |= Lanes.advance(work, bundles: start..<end, path: path, checksBound: checksBound)
+            if let retargeting {
+                Lanes.advance(work, retargeting: retargeting.targets, toward: retargeting.goals, bundles: start..<end, path: path)
+            } else {
+                saturated |= Lanes.advance(work, bundles: start..<end, path: path, checksBound: checksBound)
+            }
             if let watch {
                 _ = sk_watch_candidates(
                     work.displacements.assumingMemoryBound(to: UInt32.self) + start * BundleIndexing.laneCount,
@@ -166,6 +201,19 @@ extension StepExecution {
             start = end
         }
         return saturated
+    }
+}
+
+/// Where a step that also retargets (``SpringBank/step(dt:retargetingIn:to:path:)``) finds one
+/// batch's target lanes and the caller's goals for its slots, from slot 0.
+@usableFromInline
+struct RetargetingLanes {
+    @usableFromInline let targets: UnsafeMutableRawPointer
+    @usableFromInline let goals: UnsafeRawPointer
+
+    init(targets: UnsafeMutableRawPointer, goals: UnsafeRawPointer) {
+        self.targets = targets
+        self.goals = goals
     }
 }
 

@@ -72,10 +72,7 @@ extension SpringBankCore {
     func prepareStep(duration: Double) throws(SpringKernelError) {
         // Refuse before changing anything: a refused step keeps the last step's events.
         try checkMutable()
-        guard duration.isFinite, duration > 0 else { throw .invalidTimeStep(duration) }
-        if case .fixed(let frameDuration) = frameClock, frameDuration.bitPattern != duration.bitPattern {
-            throw .timeStepMismatch(declared: frameDuration, given: duration)
-        }
+        try checkFrameDuration(duration)
         if !restedInLastStep.isEmpty { restedInLastStep.removeAll(keepingCapacity: true) }
         if !saturatedInLastStep.isEmpty { saturatedInLastStep.removeAll(keepingCapacity: true) }
         if !watchingBatches.isEmpty {
@@ -95,6 +92,15 @@ extension SpringBankCore {
         if !watchingBatches.isEmpty {
             frameState.pointee.nextDueTime = -.infinity
             frameState.pointee.nextDueFrame = .min
+        }
+    }
+
+    /// Refuses a frame duration the step cannot take: not finite and positive, or not the fixed
+    /// clock's.
+    func checkFrameDuration(_ duration: Double) throws(SpringKernelError) {
+        guard duration.isFinite, duration > 0 else { throw .invalidTimeStep(duration) }
+        if case .fixed(let frameDuration) = frameClock, frameDuration.bitPattern != duration.bitPattern {
+            throw .timeStepMismatch(declared: frameDuration, given: duration)
         }
     }
 

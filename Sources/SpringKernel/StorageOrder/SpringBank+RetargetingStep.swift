@@ -1,0 +1,112 @@
+import _SpringKernelShims
+
+/// A frame in which every target may move (a drag, an attachment, a camera follow) as one pass
+/// over the lanes: the retarget is applied by the step itself.
+///
+/// ``SpringBank/retarget(in:to:)`` then ``SpringBank/step(dt:path:)`` reads and writes each
+/// spring's lanes twice: the retarget reads the goals, targets and displacements and writes the
+/// targets and displacements, and the step reads and writes the displacements and velocities
+/// again. Here the call first reads the goals and targets (the check of every goal, and the marks
+/// of the springs whose targets move, which the watch of the rest rule takes before the step,
+/// as it takes a retarget's), then the step pulls each lane toward its goal as it advances it.
+extension SpringBank {
+    /// Pulls the layout's i-th spring toward `targets[i]`, for every i, and advances every moving
+    /// spring by `dt`: ``retarget(in:to:)`` then ``step(dt:path:)``, the same lanes, rests and
+    /// events to the bit, in one pass over the lanes where the two calls make two.
+    ///
+    /// Float32 banks whose retargeted springs are all moving take the one pass. Otherwise (a
+    /// Q16.16 bank, whose retarget checks each motion against its format's bounds; a spring at
+    /// rest or paused given a new target; a target refused) the call is ``retarget(in:to:)``
+    /// then ``step(dt:path:)``.
+    ///
+    /// - Parameters:
+    ///   - dt: the frame's duration, as ``step(dt:path:)`` takes it.
+    ///   - layout: the bank's current ``StorageLayout`` of the springs `targets` are for.
+    ///   - targets: one target per spring of `layout`, in its order.
+    ///   - path: ``StepPath/simd`` or the bit-identical ``StepPath/scalar`` loop.
+    /// - Throws: what ``retarget(in:to:)`` or ``step(dt:path:)`` throws, the frame duration
+    ///   checked first; nothing is changed then.
+    ///
+    /// - Complexity: what ``retarget(in:to:)`` and ``step(dt:path:)`` cost, less a pass over
+    ///   the moving springs' lanes.
+    @inlinable @inline(__always)
+    public func step(
+        dt: Double, retargetingIn layout: StorageLayout, to targets: UnsafeBufferPointer<Lanes.Value>, path: StepPath = .simd
+    ) throws(SpringKernelError) {
+        guard let retargeting = try core.prepareRetargetingStep(layout, goals: UnsafeRawBufferPointer(targets), duration: dt) else {
+            try retarget(in: layout, to: targets)
+            return try step(dt: dt, path: path)
+        }
+        let state = frameState
+        StepExecution.advance(state, retargeting: retargeting, path: path, lanes: Lanes.self)
+        state.pointee.frame += 1
+        state.pointee.time += dt
+        if state.pointee.frame >= state.pointee.nextDueFrame || state.pointee.time >= state.pointee.nextDueTime {
+            core.finishStep(saturated: false)
+        }
+    }
+}
+
+extension SpringBankCore {
+    /// Before a step that also retargets the springs of `layout` to `goals` (one API value
+    /// each): checks the call as ``SpringBank/retarget(in:to:)`` and ``SpringBank/step(dt:path:)``
+    /// check theirs, marks the moving springs whose targets move for the watch, prepares the step
+    /// and returns each planned batch's target lanes and goals. Nil, with nothing changed, when
+    /// the call is to go as the retarget then the step: a format that does not retarget in its
+    /// step, a goal that moves a spring at rest or paused, a goal refused (the retarget names it),
+    /// or no goal moved. Refuses a frame duration the step would refuse, before anything is changed.
+    @usableFromInline
+    func prepareRetargetingStep(
+        _ layout: StorageLayout, goals: UnsafeRawBufferPointer, duration: Double
+    ) throws(SpringKernelError) -> UnsafePointer<RetargetingLanes>? {
+        try checkMutable(predictingChanges: false)
+        try checkFrameDuration(duration)
+        guard Lanes.retargetsInStep else { return nil }
+        try check(layout, count: goals.count / MemoryLayout<UInt32>.size)
+        guard let goals = goals.baseAddress else { return nil }
+        let laneSize = MemoryLayout<UInt32>.size
+        // The moving springs' marks, a run's after the last's, and whether any moved; a goal
+        // for a spring at rest or paused that moves, or any goal refused, leaves it to the two calls.
+        let marks = changedLaneMasks(springs: layout.count + BundleIndexing.laneCount * Swift.max(batches.count, 1))
+        var mark = 0, moved = false, fuses = true, items = 0
+        forEachRun(in: layout.region) { batch, slots, offset in
+            guard fuses else { return }
+            let moving = Swift.min(batch.movingCount, slots)
+            if moving < slots,
+               sk_lanes_differ(goals + (offset + moving) * laneSize, batch.targets.base + moving * laneSize, slots - moving) != 0 {
+                fuses = false
+                return
+            }
+            guard moving > 0 else { return }
+            let scan = Lanes.scanRetarget(goals: goals + offset * laneSize, stored: batch.targets.base, changed: marks + mark, count: moving)
+            fuses = scan.allStorable
+            moved = moved || scan.anyChanged
+            mark += BundleIndexing.bundleCount(springs: moving)
+            items += 1
+        }
+        guard fuses, moved else { return nil }
+        if retargetingCapacity < items {
+            retargetingLanes?.deallocate()
+            retargetingCapacity = Swift.max(items, 2 * retargetingCapacity)
+            retargetingLanes = .allocate(capacity: retargetingCapacity)
+        }
+        let retargeting = retargetingLanes.unsafelyUnwrapped
+        // Marked as a retarget marks them: the watch decides their rest from this step on.
+        mark = 0
+        items = 0
+        forEachRun(in: layout.region) { batch, slots, offset in
+            let moving = Swift.min(batch.movingCount, slots)
+            guard moving > 0 else { return }
+            noteRetargeted(batch: batch, changedLanes: marks + mark, slots: 0..<moving)
+            (retargeting + items).initialize(to: RetargetingLanes(targets: batch.targets.base, goals: goals + offset * laneSize))
+            mark += BundleIndexing.bundleCount(springs: moving)
+            items += 1
+        }
+        // Checked above: it does not throw.
+        try prepareStep(duration: duration)
+        // The plan's batches are those with moving springs, in the order of the runs.
+        precondition(frameState.pointee.plan.workCount == items, "the step's plan and the layout's runs disagree")
+        retargetingStepsInOnePass += 1
+        return UnsafePointer(retargeting)
+    }
+}
