@@ -192,7 +192,7 @@ struct DefaultRun {
             kinds: quick ? ["default"] : ["default", "corpus"], modes: DragCommand.Mode.allCases, timer: dragTimer
         ).measure(progress: progress, noise: noise)
         if !quick {
-            var slow = DragCommand(sizes: [10_000, 100_000, 1_000_000], kernels: ["float"], kinds: ["default"], modes: [.storage, .handles], timer: dragTimer)
+            var slow = DragCommand(sizes: [10_000, 100_000, 1_000_000], kernels: ["float"], kinds: ["default"], modes: [.storage, .storageStep, .handles], timer: dragTimer)
             slow.paths = ["slow"]
             drag += try slow.measure(progress: progress, noise: noise)
         }

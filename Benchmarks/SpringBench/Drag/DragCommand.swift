@@ -8,7 +8,7 @@ struct DragCommand {
     /// The command's `--help`.
     static let help = """
         spring-bench drag [--springs 10000,100000,1000000] [--kernel float,fixed] [--springs-kind default,corpus]
-                          [--path drag,slow] [--modes storage,handles,half,one-percent,calls] [--repeats R]
+                          [--path drag,slow] [--modes storage,storage-step,handles,half,one-percent,calls] [--repeats R]
                           [--format table|json|csv] [--output DIR] [--quick]
 
           N springs whose targets move every frame along a pointer's path (each spring's own anchor plus
@@ -20,6 +20,8 @@ struct DragCommand {
           or 64 configurations drawn as the settle corpus draws them (tension 10-5000 and damping ratio
           0.01-30 log-uniform, mass 0.25-4), so rests come due and are predicted as a real drag makes them.
             storage      every target written in storage order (retarget(in:to:)), then the step
+            storage-step every target written in storage order by the step itself, in one pass over
+                         the lanes (step(dt:retargetingIn:to:))
             handles      every target by handle in one call (retarget(_:to:) with buffers), then the step
             half         every other spring by handle in one call, then the step
             one-percent  every 100th spring by handle in one call, then the step
@@ -29,7 +31,7 @@ struct DragCommand {
                          again before each repeat, so none comes to rest during one)
           The targets are computed in a lap of their own, outside the figure (in storage order, from the
           user values that the layout says each slot holds). Figures: ns per spring-frame of each mode; the
-          storage mode over the plain step (bound 2.0x); handles in ns per spring-frame (bound 5 ns);
+          storage and storage-step modes over the plain step (bound 2.0x); handles in ns per spring-frame (bound 5 ns);
           half, one-percent and calls as ns per retargeted spring above the plain step (bounds 5, 5, 10 ns).
           Medians of interleaved repeats, with 95 % intervals.
           --quick: 10000 and 100000 springs, float, the default spring.
@@ -37,12 +39,12 @@ struct DragCommand {
 
     /// What is done to the targets each frame.
     enum Mode: String, CaseIterable, Codable {
-        case storage, handles, half, onePercent = "one-percent", calls
+        case storage, storageStep = "storage-step", handles, half, onePercent = "one-percent", calls
 
         /// Every how many springs one is retargeted.
         var stride: Int {
             switch self {
-            case .storage, .handles, .calls: 1
+            case .storage, .storageStep, .handles, .calls: 1
             case .half: 2
             case .onePercent: 100
             }
@@ -106,7 +108,9 @@ struct DragCommand {
         kinds = try arguments.list("springs-kind", from: ["default", "corpus"]) ?? (quick ? ["default"] : ["default", "corpus"])
         var modes: [Mode] = []
         for name in arguments.list("modes") ?? Mode.allCases.map(\.rawValue) {
-            guard let mode = Mode(rawValue: name) else { throw .usage("unknown mode \(printable(name)) (storage, handles, half, one-percent, calls)") }
+            guard let mode = Mode(rawValue: name) else {
+                throw .usage("unknown mode \(printable(name)) (storage, storage-step, handles, half, one-percent, calls)")
+            }
             modes.append(mode)
         }
         self.modes = modes
@@ -214,7 +218,8 @@ struct DragCommand {
         for mode in modes {
             let listed = stride(from: 0, to: count, by: mode.stride).map { handles[$0] }
             let listedIDs = stride(from: 0, to: count, by: mode.stride).map { $0 }
-            var goals = [Lanes.Value](repeating: value(0), count: mode == .storage ? count : listed.count)
+            let inStorageOrder = mode == .storage || mode == .storageStep
+            var goals = [Lanes.Value](repeating: value(0), count: inStorageOrder ? count : listed.count)
             var ids = [UInt64](repeating: 0, count: count)
             var layout = bank.storageLayout(of: .all)
             try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: layout, into: $0) }
@@ -228,7 +233,7 @@ struct DragCommand {
                     laps.start()
                     // The user's part: this frame's targets, in the order the call takes them.
                     for group in 0..<16 { shifts[group] = offset(group: group, frame: frame, least: least) }
-                    if mode == .storage {
+                    if inStorageOrder {
                         if layout.version != bank.layoutVersion || layout.count != count {
                             layout = bank.storageLayout(of: .all)
                             try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: layout, into: $0) }
@@ -241,6 +246,8 @@ struct DragCommand {
                     switch mode {
                     case .storage:
                         try goals.withUnsafeBufferPointer { try bank.retarget(in: layout, to: $0) }
+                    case .storageStep:
+                        break
                     case .handles, .half, .onePercent:
                         try listed.withUnsafeBufferPointer { springs in
                             try goals.withUnsafeBufferPointer { try bank.retarget(springs, to: $0) }
@@ -252,7 +259,11 @@ struct DragCommand {
                             }
                         }
                     }
-                    try bank.step(dt: dt)
+                    if mode == .storageStep {
+                        try goals.withUnsafeBufferPointer { try bank.step(dt: dt, retargetingIn: layout, to: $0) }
+                    } else {
+                        try bank.step(dt: dt)
+                    }
                     rests += bank.restedInLastStep.count
                     laps.lap(1)
                 },

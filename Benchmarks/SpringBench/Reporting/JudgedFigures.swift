@@ -200,8 +200,9 @@ enum JudgedFigures {
             let rests = String(format: "%.1f rests a frame; the plain step %.3f ns a spring", row.restsPerFrame, row.plainNanosecondsPerSpring)
             func interval(_ value: Double, _ known: Interval?) -> Interval { known ?? Interval(estimate: value, low: value, high: value, confidence: 0) }
             switch row.mode {
-            case "storage":
-                rows.append(timed("\(what): every target in storage order + step, over the plain step", Target(.atMost, 2.0),
+            case "storage", "storage-step":
+                let how = row.mode == "storage" ? "every target in storage order + step" : "every target in storage order by the step itself"
+                rows.append(timed("\(what): \(how), over the plain step", Target(.atMost, 2.0),
                                   interval(row.ratio, row.ratioInterval), unit: .ratio, repeats: row.repeats, noise: noise, slowdown: slowdown, details: rests))
             case "handles":
                 rows.append(timed("\(what): every target by handle (one call) + step, a spring-frame", Target(.atMost, 5),

@@ -161,14 +161,17 @@ public enum Float32Lanes: SpringLaneArithmetic {
     }
 
     /// One pass over the lanes: a bundle's goals, targets, displacements and velocities read,
-    /// the displacements pulled where the goals differ, stepped, and the three stored.
+    /// the displacements pulled where the goals differ, stepped, and the three stored; for a
+    /// watched batch, the watched springs left within its band marked as the step goes (what
+    /// `sk_watch_candidates` finds), with no second read of the lanes.
     @inlinable @inline(__always)
     static func advance(_ work: LaneWork, retargeting targets: UnsafeMutableRawPointer, toward goals: UnsafeRawPointer, bundles: Range<Int>) {
         let step = Step(work.coefficients)
         let d = work.displacements, v = work.velocities, size = MemoryLayout<SIMD16<Float>>.size
         let last = work.bundleCount - 1
         let wholeEnd = bundles.upperBound > last && work.finalBundleLanes != .max ? last : bundles.upperBound
-        for b in bundles.lowerBound..<wholeEnd {
+        @inline(__always)
+        func advance(bundle b: Int) -> SIMD16<Float> {
             let offset = b &* size
             let goal = goals.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt32>.self)
             let (displacement, velocity) = step(
@@ -178,6 +181,16 @@ public enum Float32Lanes: SpringLaneArithmetic {
             d.storeBytes(of: displacement, toByteOffset: offset, as: SIMD16<Float>.self)
             v.storeBytes(of: velocity, toByteOffset: offset, as: SIMD16<Float>.self)
             targets.storeBytes(of: goal, toByteOffset: offset, as: SIMD16<UInt32>.self)
+            return displacement
+        }
+        if let watch = work.watch {
+            let band = SIMD16<UInt32>(repeating: watch.pointee.band)
+            let watched = watch.pointee.watched, aged = watch.pointee.aged, candidates = watch.pointee.candidates
+            for b in bundles.lowerBound..<wholeEnd {
+                candidates[b] = withinBand(advance(bundle: b), band, lanes: watched[b] | aged[b])
+            }
+        } else {
+            for b in bundles.lowerBound..<wholeEnd { _ = advance(bundle: b) }
         }
         guard wholeEnd < bundles.upperBound else { return }
         // The last bundle: goals read for its moving lanes only (the caller's buffer may end
@@ -199,6 +212,21 @@ public enum Float32Lanes: SpringLaneArithmetic {
         d.storeBytes(of: storedDisplacement, toByteOffset: offset, as: SIMD16<Float>.self)
         v.storeBytes(of: storedVelocity, toByteOffset: offset, as: SIMD16<Float>.self)
         targets.storeBytes(of: goal, toByteOffset: offset, as: SIMD16<UInt32>.self)
+        if let watch = work.watch {
+            watch.pointee.candidates[last] = withinBand(
+                storedDisplacement, SIMD16(repeating: watch.pointee.band), lanes: (watch.pointee.watched[last] | watch.pointee.aged[last]) & work.finalBundleLanes)
+        }
+    }
+
+    /// The lanes of `lanes` whose displacement's magnitude (its bits without the sign, compared
+    /// as unsigned: NaN lies above any band) is at most `band`'s, as `sk_watch_candidates` marks
+    /// them. Dragged springs lie outside the band: one compare and one test a bundle.
+    @inlinable @inline(__always)
+    static func withinBand(_ displacement: SIMD16<Float>, _ band: SIMD16<UInt32>, lanes: UInt16) -> UInt16 {
+        let within = (unsafeBitCast(displacement, to: SIMD16<UInt32>.self) & 0x7fff_ffff) .<= band
+        guard lanes != 0, any(within) else { return 0 }
+        let laneBits = SIMD16<UInt32>(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
+        return UInt16(truncatingIfNeeded: SIMD16<UInt32>(repeating: 0).replacing(with: laneBits, where: within).wrappedSum()) & lanes
     }
 
     /// The displacements about new targets where `goal` differs in its bits from `target`:
@@ -217,6 +245,7 @@ public enum Float32Lanes: SpringLaneArithmetic {
         let step = Step(work.coefficients)
         for b in bundles {
             let stored = work.storedLanes(bundle: b)
+            var within: UInt16 = 0
             for lane in 0..<BundleIndexing.laneCount where stored & (1 &<< UInt16(lane)) != 0 {
                 let offset = (b * BundleIndexing.laneCount + lane) * 4
                 let goal = goals.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
@@ -229,7 +258,9 @@ public enum Float32Lanes: SpringLaneArithmetic {
                 let (d, v) = step(displacement, work.velocities.load(fromByteOffset: offset, as: Float.self))
                 work.displacements.storeBytes(of: d, toByteOffset: offset, as: Float.self)
                 work.velocities.storeBytes(of: v, toByteOffset: offset, as: Float.self)
+                if let watch = work.watch, d.bitPattern & 0x7fff_ffff <= watch.pointee.band { within |= 1 &<< UInt16(lane) }
             }
+            if let watch = work.watch { watch.pointee.candidates[b] = within & (watch.pointee.watched[b] | watch.pointee.aged[b]) }
         }
     }
 

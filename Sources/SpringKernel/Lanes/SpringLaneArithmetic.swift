@@ -129,8 +129,10 @@ public protocol SpringLaneArithmetic: Sendable {
     /// goal where the goal differs in its bits from its target lane, as
     /// ``streamRetarget(goals:targets:displacements:changed:count:)`` pulls it, and its target
     /// lane set to the goal. `goals` holds the API values of the batch's slots from slot 0, 4
-    /// bytes each, with no alignment; it is read for moving lanes only. Only for a format whose
-    /// ``retargetsInStep`` is true, with every goal checked; the lanes never saturate.
+    /// bytes each, with no alignment; it is read for moving lanes only. For a watched batch
+    /// (`work.watch`), also marks the watched springs left within its band, as the step's
+    /// `sk_watch_candidates` marks them. Only for a format whose ``retargetsInStep`` is true, with
+    /// every goal checked; the lanes never saturate.
     ///
     /// - Complexity: O(bundles in `bundles`).
     static func advance(

@@ -181,17 +181,18 @@ extension StepExecution {
         _ work: LaneWork, bundles: Range<Int>, path: StepPath, checksBound: Bool, lanes: Lanes.Type,
         retargeting: RetargetingLanes? = nil
     ) -> Int {
+        if let retargeting {
+            // The format's one pass marks the watch's candidates itself.
+            Lanes.advance(work, retargeting: retargeting.targets, toward: retargeting.goals, bundles: bundles, path: path)
+            return 0
+        }
         let watch = work.watch
         let block = watch == nil ? bundles.count : StepWatch.blockBundles
         var saturated = 0
         var start = bundles.lowerBound
         while start < bundles.upperBound {
             let end = Swift.min(start + block, bundles.upperBound)
-            if let retargeting {
-                Lanes.advance(work, retargeting: retargeting.targets, toward: retargeting.goals, bundles: start..<end, path: path)
-            } else {
-                saturated |= Lanes.advance(work, bundles: start..<end, path: path, checksBound: checksBound)
-            }
+            saturated |= Lanes.advance(work, bundles: start..<end, path: path, checksBound: checksBound)
             if let watch {
                 _ = sk_watch_candidates(
                     work.displacements.assumingMemoryBound(to: UInt32.self) + start * BundleIndexing.laneCount,
