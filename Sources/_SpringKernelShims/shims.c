@@ -190,42 +190,6 @@ static inline __attribute__((always_inline)) void retarget_f32(
     changed[bundles] = (uint16_t)bits;
 }
 
-/// The marks of a retarget the step will apply itself (SpringBank.step(dt:retargetingIn:to:)):
-/// changed[b] gets bit l for each lane 16b + l whose goal differs in its bits from its target, as
-/// retarget_f32 marks them, and every goal is checked as scan_targets_f32 checks them, in one
-/// read of the two arrays that writes nothing else.
-static inline __attribute__((always_inline)) int scan_retarget_f32(
-    const float *restrict goals, const float *restrict targets, float limit, uint16_t *restrict changed, intptr_t count) {
-    uint32_t bound;
-    __builtin_memcpy(&bound, &limit, 4);
-    intptr_t bundles = count / 16;
-    sk_bits16 worst = 0;
-    uint32_t any = 0;
-    for (intptr_t b = 0; b < bundles; b++) {
-        sk_bits16 goal = SK_LOAD_BITS(goals + 16 * b), target = SK_LOAD_BITS(targets + 16 * b);
-        SK_FOLD_MAGNITUDE(worst, goal);
-        sk_bits16 same = (sk_bits16)(goal == target);
-        // A drag: every target of the bundle moves (no lane bits to narrow).
-        uint32_t bits = SK_ANY(same) ? SK_LANE_BITS(~same) : 0xffffu;
-        changed[b] = (uint16_t)bits;
-        any |= bits;
-    }
-    int refused = __builtin_reduce_max(worst) > bound;
-    if (bundles * 16 < count) {
-        uint32_t bits = 0;
-        for (intptr_t i = bundles * 16; i < count; i++) {
-            uint32_t g, t;
-            __builtin_memcpy(&g, goals + i, 4);
-            __builtin_memcpy(&t, targets + i, 4);
-            refused |= !(goals[i] <= limit && goals[i] >= -limit);
-            if (g != t) bits |= 1u << (i - bundles * 16);
-        }
-        changed[bundles] = (uint16_t)bits;
-        any |= bits;
-    }
-    return (any != 0) | (refused ? 2 : 0);
-}
-
 // The watch over springs retargeted since the last step (SpringBankCore+Watch.swift): which of
 // them lie within their batch's band, asked by the step of each block of bundles it has just
 // advanced (StepWatch), so the lanes are read from the first-level cache. Nothing written but a
@@ -432,9 +396,6 @@ static inline __attribute__((always_inline)) int retarget_q16(
     X(void, , sk_stream_retarget_f32, retarget_f32, \
       (const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count), \
       (goals, targets, displacements, changed, count)) \
-    X(int, return, sk_scan_retarget_f32, scan_retarget_f32, \
-      (const float *goals, const float *targets, float limit, uint16_t *changed, intptr_t count), \
-      (goals, targets, limit, changed, count)) \
     X(int, return, sk_watch_candidates, watch_candidates, \
       (const uint32_t *displacements, const uint16_t *watched, const uint16_t *aged, uint16_t *candidates, uint32_t band, \
        int32_t integerLanes, intptr_t bundles), \

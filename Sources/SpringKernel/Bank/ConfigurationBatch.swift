@@ -128,7 +128,7 @@ final class ConfigurationBatch {
         candidateLanes = LaneMarks(capacity: capacity)
         stepWatch = .allocate(capacity: 1)
         stepWatch.initialize(to: StepWatch(
-            watched: watchedLanes.base, aged: agedLanes.base, candidates: candidateLanes.base, band: 0,
+            watched: watchedLanes.base, aged: agedLanes.base, retargeted: retargetedLanes.base, candidates: candidateLanes.base, band: 0,
             integerLanes: integerLaneUnit == nil ? 0 : 1))
         publishLanes()
     }
@@ -208,6 +208,7 @@ final class ConfigurationBatch {
         candidateLanes.grow(to: grown)
         stepWatch.pointee.watched = watchedLanes.base
         stepWatch.pointee.aged = agedLanes.base
+        stepWatch.pointee.retargeted = retargetedLanes.base
         stepWatch.pointee.candidates = candidateLanes.base
         releaseSpareLanes()
         capacity = grown

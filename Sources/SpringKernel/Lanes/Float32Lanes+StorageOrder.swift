@@ -50,12 +50,8 @@ extension Float32Lanes {
     }
 
     @_spi(KernelInternals)
-    public static func scanRetarget(
-        goals: UnsafeRawPointer, stored targets: UnsafeRawPointer, changed: UnsafeMutablePointer<UInt16>, count: Int
-    ) -> (anyChanged: Bool, allStorable: Bool) {
-        let flags = sk_scan_retarget_f32(
-            goals.assumingMemoryBound(to: Float.self), targets.assumingMemoryBound(to: Float.self), valueLimit, changed, count)
-        return (flags & 1 != 0, flags & 2 == 0)
+    public static func acceptsAll(goals: UnsafeRawPointer, count: Int) -> Bool {
+        sk_first_unstorable_f32(goals.assumingMemoryBound(to: Float.self), valueLimit, count) == count
     }
 
     @_spi(KernelInternals)

@@ -161,8 +161,10 @@ public enum Float32Lanes: SpringLaneArithmetic {
     }
 
     /// One pass over the lanes: a bundle's goals, targets, displacements and velocities read,
-    /// the displacements pulled where the goals differ, stepped, and the three stored; for a
-    /// watched batch, the watched springs left within its band marked as the step goes (what
+    /// the displacements pulled where the goals differ, stepped, and the three stored. In a
+    /// watched batch the watch's marks move on as they go (the springs whose goals differ, and
+    /// those retargeted since the last step, are watched by this step; those watched by the last
+    /// are aged), and the watched springs left within the band are marked (what
     /// `sk_watch_candidates` finds), with no second read of the lanes.
     @inlinable @inline(__always)
     static func advance(_ work: LaneWork, retargeting targets: UnsafeMutableRawPointer, toward goals: UnsafeRawPointer, bundles: Range<Int>) {
@@ -170,52 +172,53 @@ public enum Float32Lanes: SpringLaneArithmetic {
         let d = work.displacements, v = work.velocities, size = MemoryLayout<SIMD16<Float>>.size
         let last = work.bundleCount - 1
         let wholeEnd = bundles.upperBound > last && work.finalBundleLanes != .max ? last : bundles.upperBound
+        // A bundle with its goals; returns its new displacements and the lanes whose goals differ.
         @inline(__always)
-        func advance(bundle b: Int) -> SIMD16<Float> {
+        func advance(bundle b: Int, goal: SIMD16<UInt32>, stored: SIMDMask<SIMD16<Int32>>?) -> (SIMD16<Float>, UInt16) {
             let offset = b &* size
-            let goal = goals.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt32>.self)
-            let (displacement, velocity) = step(
-                pulled(d.load(fromByteOffset: offset, as: SIMD16<Float>.self),
-                       from: targets.load(fromByteOffset: offset, as: SIMD16<UInt32>.self), toward: goal),
+            let target = targets.load(fromByteOffset: offset, as: SIMD16<UInt32>.self)
+            let moved = goal .!= target
+            var (displacement, velocity) = step(
+                pulled(d.load(fromByteOffset: offset, as: SIMD16<Float>.self), from: target, toward: goal, where: moved),
                 v.load(fromByteOffset: offset, as: SIMD16<Float>.self))
+            if let stored {
+                // The last bundle's unused lanes hold paused or resting springs: computed, not stored.
+                displacement = d.load(fromByteOffset: offset, as: SIMD16<Float>.self).replacing(with: displacement, where: stored)
+                velocity = v.load(fromByteOffset: offset, as: SIMD16<Float>.self).replacing(with: velocity, where: stored)
+            }
             d.storeBytes(of: displacement, toByteOffset: offset, as: SIMD16<Float>.self)
             v.storeBytes(of: velocity, toByteOffset: offset, as: SIMD16<Float>.self)
             targets.storeBytes(of: goal, toByteOffset: offset, as: SIMD16<UInt32>.self)
-            return displacement
+            return (displacement, all(moved) ? .max : laneBits(moved))
         }
-        if let watch = work.watch {
-            let band = SIMD16<UInt32>(repeating: watch.pointee.band)
-            let watched = watch.pointee.watched, aged = watch.pointee.aged, candidates = watch.pointee.candidates
-            for b in bundles.lowerBound..<wholeEnd {
-                candidates[b] = withinBand(advance(bundle: b), band, lanes: watched[b] | aged[b])
-            }
-        } else {
-            for b in bundles.lowerBound..<wholeEnd { _ = advance(bundle: b) }
-        }
-        guard wholeEnd < bundles.upperBound else { return }
+        @inline(__always)
+        func goal(bundle b: Int) -> SIMD16<UInt32> { goals.loadUnaligned(fromByteOffset: b &* size, as: SIMD16<UInt32>.self) }
         // The last bundle: goals read for its moving lanes only (the caller's buffer may end
-        // there); the other lanes keep their targets and are computed, not stored.
-        let offset = last * size
-        let target = targets.load(fromByteOffset: offset, as: SIMD16<UInt32>.self)
-        var goal = target
-        for lane in 0..<BundleIndexing.laneCount where work.finalBundleLanes & (1 &<< UInt16(lane)) != 0 {
-            goal[lane] = goals.loadUnaligned(fromByteOffset: offset + lane * 4, as: UInt32.self)
+        // there); the other lanes keep their targets.
+        let partial = wholeEnd < bundles.upperBound
+        var lastGoal = SIMD16<UInt32>()
+        if partial {
+            lastGoal = targets.load(fromByteOffset: last * size, as: SIMD16<UInt32>.self)
+            for lane in 0..<BundleIndexing.laneCount where work.finalBundleLanes & (1 &<< UInt16(lane)) != 0 {
+                lastGoal[lane] = goals.loadUnaligned(fromByteOffset: last * size + lane * 4, as: UInt32.self)
+            }
         }
-        let store = laneMask(work.finalBundleLanes)
-        let (displacement, velocity) = step(
-            pulled(d.load(fromByteOffset: offset, as: SIMD16<Float>.self), from: target, toward: goal),
-            v.load(fromByteOffset: offset, as: SIMD16<Float>.self))
-        var storedDisplacement = d.load(fromByteOffset: offset, as: SIMD16<Float>.self)
-        var storedVelocity = v.load(fromByteOffset: offset, as: SIMD16<Float>.self)
-        storedDisplacement.replace(with: displacement, where: store)
-        storedVelocity.replace(with: velocity, where: store)
-        d.storeBytes(of: storedDisplacement, toByteOffset: offset, as: SIMD16<Float>.self)
-        v.storeBytes(of: storedVelocity, toByteOffset: offset, as: SIMD16<Float>.self)
-        targets.storeBytes(of: goal, toByteOffset: offset, as: SIMD16<UInt32>.self)
-        if let watch = work.watch {
-            watch.pointee.candidates[last] = withinBand(
-                storedDisplacement, SIMD16(repeating: watch.pointee.band), lanes: (watch.pointee.watched[last] | watch.pointee.aged[last]) & work.finalBundleLanes)
+        guard let watch = work.watch else {
+            for b in bundles.lowerBound..<wholeEnd { _ = advance(bundle: b, goal: goal(bundle: b), stored: nil) }
+            if partial { _ = advance(bundle: last, goal: lastGoal, stored: laneMask(work.finalBundleLanes)) }
+            return
         }
+        let marks = watch.pointee, band = SIMD16<UInt32>(repeating: marks.band)
+        @inline(__always)
+        func mark(bundle b: Int, _ advanced: (displacement: SIMD16<Float>, moved: UInt16)) {
+            let now = marks.retargeted[b] | advanced.moved, watchedLast = marks.watched[b]
+            marks.watched[b] = now
+            marks.aged[b] = watchedLast & ~now
+            marks.retargeted[b] = 0
+            marks.candidates[b] = withinBand(advanced.displacement, band, lanes: now | watchedLast)
+        }
+        for b in bundles.lowerBound..<wholeEnd { mark(bundle: b, advance(bundle: b, goal: goal(bundle: b), stored: nil)) }
+        if partial { mark(bundle: last, advance(bundle: last, goal: lastGoal, stored: laneMask(work.finalBundleLanes))) }
     }
 
     /// The lanes of `lanes` whose displacement's magnitude (its bits without the sign, compared
@@ -225,17 +228,26 @@ public enum Float32Lanes: SpringLaneArithmetic {
     static func withinBand(_ displacement: SIMD16<Float>, _ band: SIMD16<UInt32>, lanes: UInt16) -> UInt16 {
         let within = (unsafeBitCast(displacement, to: SIMD16<UInt32>.self) & 0x7fff_ffff) .<= band
         guard lanes != 0, any(within) else { return 0 }
-        let laneBits = SIMD16<UInt32>(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
-        return UInt16(truncatingIfNeeded: SIMD16<UInt32>(repeating: 0).replacing(with: laneBits, where: within).wrappedSum()) & lanes
+        return laneBits(within) & lanes
     }
 
-    /// The displacements about new targets where `goal` differs in its bits from `target`:
+    /// Bit l set where lane l of `mask` is.
+    @inlinable @inline(__always)
+    static func laneBits(_ mask: SIMDMask<SIMD16<Int32>>) -> UInt16 {
+        let laneBits = SIMD16<UInt32>(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
+        return UInt16(truncatingIfNeeded: SIMD16<UInt32>(repeating: 0).replacing(with: laneBits, where: mask).wrappedSum())
+    }
+
+    /// The displacements about new targets where `goal` differs in its bits from `target` (the
+    /// lanes of `moved`):
     /// (target + displacement) − goal, rounded as ``retargetedDisplacement(_:from:to:scale:)``
     /// and `sk_stream_retarget_f32` round it; the others as they are.
     @inlinable @inline(__always)
-    static func pulled(_ displacement: SIMD16<Float>, from target: SIMD16<UInt32>, toward goal: SIMD16<UInt32>) -> SIMD16<Float> {
-        let moved = (unsafeBitCast(target, to: SIMD16<Float>.self) + displacement) - unsafeBitCast(goal, to: SIMD16<Float>.self)
-        return displacement.replacing(with: moved, where: goal .!= target)
+    static func pulled(
+        _ displacement: SIMD16<Float>, from target: SIMD16<UInt32>, toward goal: SIMD16<UInt32>, where moved: SIMDMask<SIMD16<Int32>>
+    ) -> SIMD16<Float> {
+        let pulled = (unsafeBitCast(target, to: SIMD16<Float>.self) + displacement) - unsafeBitCast(goal, to: SIMD16<Float>.self)
+        return displacement.replacing(with: pulled, where: moved)
     }
 
     @inlinable
@@ -245,7 +257,7 @@ public enum Float32Lanes: SpringLaneArithmetic {
         let step = Step(work.coefficients)
         for b in bundles {
             let stored = work.storedLanes(bundle: b)
-            var within: UInt16 = 0
+            var within: UInt16 = 0, moved: UInt16 = 0
             for lane in 0..<BundleIndexing.laneCount where stored & (1 &<< UInt16(lane)) != 0 {
                 let offset = (b * BundleIndexing.laneCount + lane) * 4
                 let goal = goals.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
@@ -254,13 +266,22 @@ public enum Float32Lanes: SpringLaneArithmetic {
                 if goal != target {
                     displacement = (Float(bitPattern: target) + displacement) - Float(bitPattern: goal)
                     targets.storeBytes(of: goal, toByteOffset: offset, as: UInt32.self)
+                    moved |= 1 &<< UInt16(lane)
                 }
                 let (d, v) = step(displacement, work.velocities.load(fromByteOffset: offset, as: Float.self))
                 work.displacements.storeBytes(of: d, toByteOffset: offset, as: Float.self)
                 work.velocities.storeBytes(of: v, toByteOffset: offset, as: Float.self)
                 if let watch = work.watch, d.bitPattern & 0x7fff_ffff <= watch.pointee.band { within |= 1 &<< UInt16(lane) }
             }
-            if let watch = work.watch { watch.pointee.candidates[b] = within & (watch.pointee.watched[b] | watch.pointee.aged[b]) }
+            if let watch = work.watch {
+                // The marks moved on as the SIMD loop moves them.
+                let marks = watch.pointee
+                let now = marks.retargeted[b] | moved, watchedLast = marks.watched[b]
+                marks.watched[b] = now
+                marks.aged[b] = watchedLast & ~now
+                marks.retargeted[b] = 0
+                marks.candidates[b] = within & (now | watchedLast)
+            }
         }
     }
 

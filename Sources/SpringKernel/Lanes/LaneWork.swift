@@ -64,6 +64,10 @@ public struct StepWatch {
     /// The springs watched by this step, and those watched once more (bit l of word b: slot 16b + l).
     @usableFromInline var watched: UnsafeMutablePointer<UInt16>
     @usableFromInline var aged: UnsafeMutablePointer<UInt16>
+    /// The springs retargeted since the last step, which a step that retargets
+    /// (``SpringLaneArithmetic/advance(_:retargeting:toward:bundles:path:)``) moves into
+    /// `watched` with those whose goals move, as the watch's preparation does before any other step.
+    @usableFromInline var retargeted: UnsafeMutablePointer<UInt16>
     /// Written by the step: the watched springs whose displacement after it lies within `band`.
     @usableFromInline var candidates: UnsafeMutablePointer<UInt16>
     /// The batch's band as a lane magnitude (see `SpringBankCore.watchBand(_:)`).
@@ -76,11 +80,12 @@ public struct StepWatch {
     @usableFromInline static var blockBundles: Int { 64 }
 
     init(
-        watched: UnsafeMutablePointer<UInt16>, aged: UnsafeMutablePointer<UInt16>, candidates: UnsafeMutablePointer<UInt16>,
-        band: UInt32, integerLanes: Int32
+        watched: UnsafeMutablePointer<UInt16>, aged: UnsafeMutablePointer<UInt16>, retargeted: UnsafeMutablePointer<UInt16>,
+        candidates: UnsafeMutablePointer<UInt16>, band: UInt32, integerLanes: Int32
     ) {
         self.watched = watched
         self.aged = aged
+        self.retargeted = retargeted
         self.candidates = candidates
         self.band = band
         self.integerLanes = integerLanes

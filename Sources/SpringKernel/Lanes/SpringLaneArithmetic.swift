@@ -130,9 +130,11 @@ public protocol SpringLaneArithmetic: Sendable {
     /// ``streamRetarget(goals:targets:displacements:changed:count:)`` pulls it, and its target
     /// lane set to the goal. `goals` holds the API values of the batch's slots from slot 0, 4
     /// bytes each, with no alignment; it is read for moving lanes only. For a watched batch
-    /// (`work.watch`), also marks the watched springs left within its band, as the step's
-    /// `sk_watch_candidates` marks them. Only for a format whose ``retargetsInStep`` is true, with
-    /// every goal checked; the lanes never saturate.
+    /// (`work.watch`), also moves the watch's marks on as its preparation before a step does
+    /// (watched: the springs retargeted since the last step and those whose goals differ; aged:
+    /// the others the last step watched; none retargeted) and marks the watched and aged springs
+    /// left within its band, as the step's `sk_watch_candidates` marks them. Only for a format
+    /// whose ``retargetsInStep`` is true, with every goal checked; the lanes never saturate.
     ///
     /// - Complexity: O(bundles in `bundles`).
     static func advance(
@@ -184,14 +186,10 @@ public protocol SpringLaneArithmetic: Sendable {
     @_spi(KernelInternals)
     static func scanTargets(goals: UnsafeRawPointer, stored targets: UnsafeRawPointer, count: Int) -> (anyChanged: Bool, allStorable: Bool)?
 
-    /// For a format whose ``retargetsInStep`` is true: sets bit l of `changed[b]` for each of
-    /// `count` lanes 16b + l whose API goal differs in its bits from its stored target, and
-    /// returns whether any does and whether every goal is one ``lanePattern(of:as:)`` accepts.
-    /// Writes nothing else.
+    /// For a format whose ``retargetsInStep`` is true: whether every one of `count` API goals is
+    /// one ``lanePattern(of:as:)`` accepts as a target.
     @_spi(KernelInternals)
-    static func scanRetarget(
-        goals: UnsafeRawPointer, stored targets: UnsafeRawPointer, changed: UnsafeMutablePointer<UInt16>, count: Int
-    ) -> (anyChanged: Bool, allStorable: Bool)
+    static func acceptsAll(goals: UnsafeRawPointer, count: Int) -> Bool
 
     /// A format without scaled lanes: pulls every lane whose target differs (in its bits) from
     /// `goals[i]` toward it in place, as ``retargetedDisplacement(_:from:to:scale:)`` pulls one,
@@ -279,10 +277,8 @@ extension SpringLaneArithmetic {
     }
 
     @_spi(KernelInternals)
-    public static func scanRetarget(
-        goals: UnsafeRawPointer, stored targets: UnsafeRawPointer, changed: UnsafeMutablePointer<UInt16>, count: Int
-    ) -> (anyChanged: Bool, allStorable: Bool) {
-        preconditionFailure("a format whose retargetsInStep is true implements scanRetarget")
+    public static func acceptsAll(goals: UnsafeRawPointer, count: Int) -> Bool {
+        preconditionFailure("a format whose retargetsInStep is true implements acceptsAll(goals:count:)")
     }
 
     @_spi(KernelInternals)

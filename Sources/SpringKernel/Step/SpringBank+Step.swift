@@ -211,10 +211,13 @@ extension StepExecution {
 struct RetargetingLanes {
     @usableFromInline let targets: UnsafeMutableRawPointer
     @usableFromInline let goals: UnsafeRawPointer
+    /// The batch's index in the bank.
+    let batch: Int
 
-    init(targets: UnsafeMutableRawPointer, goals: UnsafeRawPointer) {
+    init(targets: UnsafeMutableRawPointer, goals: UnsafeRawPointer, batch: Int) {
         self.targets = targets
         self.goals = goals
+        self.batch = batch
     }
 }
 

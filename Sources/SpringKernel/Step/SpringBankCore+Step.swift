@@ -68,14 +68,18 @@ extension SpringBankCore {
     /// Before a step that cannot take the common path: clears the last step's events, and if the
     /// plan is stale validates the step, brings the rest schedule up to date and lays out this
     /// frame's work. The plan is kept in ``FrameState`` and reused while nothing changes.
+    ///
+    /// `watchMovesInStep`: the step moves the watch's marks on itself (a step that retargets,
+    /// ``prepareRetargetingStep(_:goals:duration:)``), which has sent the springs leaving the
+    /// watch to the schedule already.
     @usableFromInline
-    func prepareStep(duration: Double) throws(SpringKernelError) {
+    func prepareStep(duration: Double, watchMovesInStep: Bool = false) throws(SpringKernelError) {
         // Refuse before changing anything: a refused step keeps the last step's events.
         try checkMutable()
         try checkFrameDuration(duration)
         if !restedInLastStep.isEmpty { restedInLastStep.removeAll(keepingCapacity: true) }
         if !saturatedInLastStep.isEmpty { saturatedInLastStep.removeAll(keepingCapacity: true) }
-        if !watchingBatches.isEmpty {
+        if !watchingBatches.isEmpty, !watchMovesInStep {
             prepareWatchedSprings()
             // The watch has ended: the schedule's own next due time again (while it lasts, every
             // step reaches finishStep, below).

@@ -50,11 +50,12 @@ extension SpringBank {
 extension SpringBankCore {
     /// Before a step that also retargets the springs of `layout` to `goals` (one API value
     /// each): checks the call as ``SpringBank/retarget(in:to:)`` and ``SpringBank/step(dt:path:)``
-    /// check theirs, marks the moving springs whose targets move for the watch, prepares the step
-    /// and returns each planned batch's target lanes and goals. Nil, with nothing changed, when
-    /// the call is to go as the retarget then the step: a format that does not retarget in its
-    /// step, a goal that moves a spring at rest or paused, a goal refused (the retarget names it),
-    /// or no goal moved. Refuses a frame duration the step would refuse, before anything is changed.
+    /// check theirs, does what the watch's preparation (``prepareWatchedSprings()``) does before
+    /// the lanes move, prepares the step, and returns each planned batch's target lanes and goals;
+    /// the step moves the watch's marks on as it goes. Nil, with nothing changed, when the call is
+    /// to go as the retarget then the step: a format that does not retarget in its step, a goal
+    /// that moves a spring at rest or paused, or a goal refused (the retarget names it). Refuses a
+    /// frame duration the step would refuse, before anything is changed.
     @usableFromInline
     func prepareRetargetingStep(
         _ layout: StorageLayout, goals: UnsafeRawBufferPointer, duration: Double
@@ -65,48 +66,71 @@ extension SpringBankCore {
         try check(layout, count: goals.count / MemoryLayout<UInt32>.size)
         guard let goals = goals.baseAddress else { return nil }
         let laneSize = MemoryLayout<UInt32>.size
-        // The moving springs' marks, a run's after the last's, and whether any moved; a goal
-        // for a spring at rest or paused that moves, or any goal refused, leaves it to the two calls.
-        let marks = changedLaneMasks(springs: layout.count + BundleIndexing.laneCount * Swift.max(batches.count, 1))
-        var mark = 0, moved = false, fuses = true, items = 0
+        // Every goal checked; a goal for a spring at rest or paused that moves it leaves the call
+        // to the two calls (it wakes or predicts that spring, which moves slots).
+        var fuses = true, items = 0
         forEachRun(in: layout.region) { batch, slots, offset in
             guard fuses else { return }
             let moving = Swift.min(batch.movingCount, slots)
-            if moving < slots,
-               sk_lanes_differ(goals + (offset + moving) * laneSize, batch.targets.base + moving * laneSize, slots - moving) != 0 {
-                fuses = false
-                return
-            }
-            guard moving > 0 else { return }
-            let scan = Lanes.scanRetarget(goals: goals + offset * laneSize, stored: batch.targets.base, changed: marks + mark, count: moving)
-            fuses = scan.allStorable
-            moved = moved || scan.anyChanged
-            mark += BundleIndexing.bundleCount(springs: moving)
-            items += 1
+            fuses = (moving == slots
+                || sk_lanes_differ(goals + (offset + moving) * laneSize, batch.targets.base + moving * laneSize, slots - moving) == 0)
+                && Lanes.acceptsAll(goals: goals + offset * laneSize, count: moving)
+            if moving > 0 { items += 1 }
         }
-        guard fuses, moved else { return nil }
+        guard fuses else { return nil }
         if retargetingCapacity < items {
             retargetingLanes?.deallocate()
             retargetingCapacity = Swift.max(items, 2 * retargetingCapacity)
             retargetingLanes = .allocate(capacity: retargetingCapacity)
         }
         let retargeting = retargetingLanes.unsafelyUnwrapped
-        // Marked as a retarget marks them: the watch decides their rest from this step on.
-        mark = 0
+        // Every batch with moving springs is watched by this step (one whose springs keep their
+        // targets finds none to watch, and leaves the watch at the next step).
         items = 0
         forEachRun(in: layout.region) { batch, slots, offset in
-            let moving = Swift.min(batch.movingCount, slots)
-            guard moving > 0 else { return }
-            noteRetargeted(batch: batch, changedLanes: marks + mark, slots: 0..<moving)
-            (retargeting + items).initialize(to: RetargetingLanes(targets: batch.targets.base, goals: goals + offset * laneSize))
-            mark += BundleIndexing.bundleCount(springs: moving)
+            guard batch.movingCount > 0 else { return }
+            (retargeting + items).initialize(
+                to: RetargetingLanes(targets: batch.targets.base, goals: goals + offset * laneSize, batch: batch.index))
             items += 1
+            if !batch.isWatching { startWatching(batch) }
         }
-        // Checked above: it does not throw.
-        try prepareStep(duration: duration)
+        // The springs the last step watched once more (aged) that are neither retargeted since
+        // nor given a new goal leave the watch for the schedule, anchored at their lanes now, as
+        // the watch's preparation sends them, in its order; and every band as it is now.
+        for batchIndex in watchingBatches {
+            batchObjects[Int(batchIndex)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+                batch.stepWatch.pointee.band = watchBand(batch)
+                let moving = batch.movingCount
+                let goalLanes = Self.goals(ofBatch: batch.index, in: UnsafeBufferPointer(start: retargeting, count: items))
+                let words = (BundleIndexing.bundleCount(springs: batch.count) + 3) / 4
+                let aged = UnsafeRawPointer(batch.agedLanes.base), retargeted = UnsafeRawPointer(batch.retargetedLanes.base)
+                for w in 0..<words {
+                    var leaving = aged.load(fromByteOffset: w * 8, as: UInt64.self) & ~retargeted.load(fromByteOffset: w * 8, as: UInt64.self)
+                    while leaving != 0 {
+                        let slot = w * 4 * BundleIndexing.laneCount + leaving.trailingZeroBitCount
+                        leaving &= leaving - 1
+                        if slot < moving, let goalLanes,
+                           goalLanes.load(fromByteOffset: slot * laneSize, as: UInt32.self) != batch.targets[slot] { continue }
+                        trajectoryChanged(record: Int(batch.springOfSlot[slot]), batch: batch, slot: slot)
+                    }
+                }
+            }
+        }
+        try prepareStep(duration: duration, watchMovesInStep: true)
         // The plan's batches are those with moving springs, in the order of the runs.
         precondition(frameState.pointee.plan.workCount == items, "the step's plan and the layout's runs disagree")
         retargetingStepsInOnePass += 1
         return UnsafePointer(retargeting)
+    }
+
+    /// Where the goals of batch `index`'s slots start, found among `items` (in batch order), or
+    /// nil if it has no moving springs.
+    private static func goals(ofBatch index: Int, in items: UnsafeBufferPointer<RetargetingLanes>) -> UnsafeRawPointer? {
+        var low = 0, high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if items[middle].batch < index { low = middle + 1 } else { high = middle }
+        }
+        return low < items.count && items[low].batch == index ? items[low].goals : nil
     }
 }

@@ -142,10 +142,6 @@ intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t coun
 /// displacements[i]) - goals[i], targets[i] = goals[i]. changed[b] (one per 16 lanes, the last
 /// for a partial bundle) gets bit l for each lane 16b + l so changed.
 void sk_stream_retarget_f32(const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count);
-/// The marks and check of a retarget the step applies itself: changed[b] (one per 16 lanes, the last for a
-/// partial bundle) gets bit l for each lane 16b + l whose goal differs in its bits from its target; returns bit 0
-/// set if any does, bit 1 set if some goal is not storable (NaN, or magnitude above `limit`). Writes nothing else.
-int sk_scan_retarget_f32(const float *goals, const float *targets, float limit, uint16_t *changed, intptr_t count);
 /// The watch's scan of a block of bundles the step has just advanced: candidates[b] = the lanes of watched[b] | aged[b] whose
 /// displacement lane (whole bundles of 16, `bundles` of them) has magnitude at most `band`: a
 /// float's bits without the sign, or (integerLanes != 0) an Int32's absolute value, compared as
