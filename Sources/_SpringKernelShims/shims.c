@@ -190,6 +190,66 @@ static inline __attribute__((always_inline)) void retarget_f32(
     changed[bundles] = (uint16_t)bits;
 }
 
+/// One bundle of the step that retargets (advance_retargeting_f32): returns the lanes whose goals
+/// differ from their targets; the new displacements in *out.
+static inline __attribute__((always_inline)) uint32_t advance_retargeting_bundle_f32(
+    const float *restrict goals, float *restrict targets, float *restrict displacements, float *restrict velocities,
+    const sk_floats16 *restrict a, sk_bits16 *out) {
+#pragma STDC FP_CONTRACT OFF
+    sk_bits16 goal = SK_LOAD_BITS(goals), target = SK_LOAD_BITS(targets);
+    sk_floats16 d, v;
+    __builtin_memcpy(&d, displacements, sizeof d);
+    __builtin_memcpy(&v, velocities, sizeof v);
+    sk_bits16 same = (sk_bits16)(goal == target);
+    // The value kept, about the new target: (target + displacement) - goal, as retarget_f32.
+    sk_floats16 pulled = ((sk_floats16)target + d) - (sk_floats16)goal;
+    uint32_t moved = 0xffffu;
+    if (SK_ANY(same)) {
+        moved = SK_LANE_BITS(~same);
+        pulled = (sk_floats16)(((sk_bits16)pulled & ~same) | ((sk_bits16)d & same));
+    }
+    // The step as Float32Lanes.Step computes it: each product rounded, then the sum; none fused.
+    sk_floats16 d11 = a[0] * pulled, d12 = a[1] * v, v21 = a[2] * pulled, v22 = a[3] * v;
+    sk_floats16 nd = d11 + d12, nv = v21 + v22;
+    __builtin_memcpy(displacements, &nd, sizeof nd);
+    __builtin_memcpy(velocities, &nv, sizeof nv);
+    SK_STORE_BITS(targets, goal);
+    *out = (sk_bits16)nd;
+    return moved;
+}
+
+/// The step that retargets, float32 lanes (Float32Lanes.advance(_:retargeting:toward:bundles:path:)):
+/// bundles first..<end, each lane pulled toward its goal where the goal differs in its bits from
+/// its target (as retarget_f32), stepped (d' = a11 d + a12 v, v' = a21 d + a22 v, each product
+/// and sum rounded, as the Swift step), its target set to the goal. With marks (watched non-NULL,
+/// a watched batch): the watch's marks moved on (watched = retargeted | lanes whose goal differs,
+/// aged = the last watched not watched now, retargeted cleared) and candidates = the watched and
+/// aged lanes whose new displacement's magnitude bits are at most `band`, as watch_candidates.
+static inline __attribute__((always_inline)) void advance_retargeting_f32(
+    const float *restrict goals, float *restrict targets, float *restrict displacements, float *restrict velocities,
+    const float *restrict coefficients, uint16_t *restrict retargeted, uint16_t *restrict watched, uint16_t *restrict aged,
+    uint16_t *restrict candidates, uint32_t band, intptr_t first, intptr_t end) {
+    sk_floats16 a[4] = {coefficients[0], coefficients[1], coefficients[2], coefficients[3]};
+    sk_bits16 out;
+    if (!watched) {
+        for (intptr_t b = first; b < end; b++)
+            (void)advance_retargeting_bundle_f32(
+                goals + 16 * b, targets + 16 * b, displacements + 16 * b, velocities + 16 * b, a, &out);
+        return;
+    }
+    sk_bits16 bound = (sk_bits16)band;
+    for (intptr_t b = first; b < end; b++) {
+        uint32_t moved = advance_retargeting_bundle_f32(
+            goals + 16 * b, targets + 16 * b, displacements + 16 * b, velocities + 16 * b, a, &out);
+        uint32_t now = (uint32_t)retargeted[b] | moved, last = watched[b];
+        watched[b] = (uint16_t)now;
+        aged[b] = (uint16_t)(last & ~now);
+        retargeted[b] = 0;
+        sk_bits16 within = (sk_bits16)((out & (sk_bits16)0x7fffffffu) <= bound);
+        candidates[b] = SK_ANY(within) ? (uint16_t)(SK_LANE_BITS(within) & (now | last)) : 0;
+    }
+}
+
 // The watch over springs retargeted since the last step (SpringBankCore+Watch.swift): which of
 // them lie within their batch's band, asked by the step of each block of bundles it has just
 // advanced (StepWatch), so the lanes are read from the first-level cache. Nothing written but a
@@ -396,6 +456,11 @@ static inline __attribute__((always_inline)) int retarget_q16(
     X(void, , sk_stream_retarget_f32, retarget_f32, \
       (const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count), \
       (goals, targets, displacements, changed, count)) \
+    X(void, , sk_advance_retargeting_f32, advance_retargeting_f32, \
+      (const float *goals, float *targets, float *displacements, float *velocities, const float *coefficients, \
+       uint16_t *retargeted, uint16_t *watched, uint16_t *aged, uint16_t *candidates, uint32_t band, intptr_t first, \
+       intptr_t end), \
+      (goals, targets, displacements, velocities, coefficients, retargeted, watched, aged, candidates, band, first, end)) \
     X(int, return, sk_watch_candidates, watch_candidates, \
       (const uint32_t *displacements, const uint16_t *watched, const uint16_t *aged, uint16_t *candidates, uint32_t band, \
        int32_t integerLanes, intptr_t bundles), \

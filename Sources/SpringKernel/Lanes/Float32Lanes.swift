@@ -1,3 +1,5 @@
+import _SpringKernelShims
+
 /// IEEE-754 single-precision lanes.
 ///
 /// A spring is stored as its displacement d = x − target and velocity v, so its precision follows
@@ -165,60 +167,49 @@ public enum Float32Lanes: SpringLaneArithmetic {
     /// watched batch the watch's marks move on as they go (the springs whose goals differ, and
     /// those retargeted since the last step, are watched by this step; those watched by the last
     /// are aged), and the watched springs left within the band are marked (what
-    /// `sk_watch_candidates` finds), with no second read of the lanes.
+    /// `sk_watch_candidates` finds), with no second read of the lanes. Whole bundles go through
+    /// `sk_advance_retargeting_f32` (compiled for AVX-512 and AVX2 too, chosen by the CPU: its
+    /// lane masks narrowed to bits are one or two instructions there, where Swift's mask
+    /// reductions are calls); the last bundle, cut to the moving lanes, here.
     @inlinable @inline(__always)
     static func advance(_ work: LaneWork, retargeting targets: UnsafeMutableRawPointer, toward goals: UnsafeRawPointer, bundles: Range<Int>) {
-        let step = Step(work.coefficients)
         let d = work.displacements, v = work.velocities, size = MemoryLayout<SIMD16<Float>>.size
         let last = work.bundleCount - 1
         let wholeEnd = bundles.upperBound > last && work.finalBundleLanes != .max ? last : bundles.upperBound
-        // A bundle with its goals; returns its new displacements and the lanes whose goals differ.
-        @inline(__always)
-        func advance(bundle b: Int, goal: SIMD16<UInt32>, stored: SIMDMask<SIMD16<Int32>>?) -> (SIMD16<Float>, UInt16) {
-            let offset = b &* size
-            let target = targets.load(fromByteOffset: offset, as: SIMD16<UInt32>.self)
-            let moved = goal .!= target
-            var (displacement, velocity) = step(
-                pulled(d.load(fromByteOffset: offset, as: SIMD16<Float>.self), from: target, toward: goal, where: moved),
-                v.load(fromByteOffset: offset, as: SIMD16<Float>.self))
-            if let stored {
-                // The last bundle's unused lanes hold paused or resting springs: computed, not stored.
-                displacement = d.load(fromByteOffset: offset, as: SIMD16<Float>.self).replacing(with: displacement, where: stored)
-                velocity = v.load(fromByteOffset: offset, as: SIMD16<Float>.self).replacing(with: velocity, where: stored)
+        let marks = work.watch?.pointee
+        if bundles.lowerBound < wholeEnd {
+            withUnsafePointer(to: work.coefficients) { coefficients in
+                sk_advance_retargeting_f32(
+                    goals.assumingMemoryBound(to: Float.self), targets.assumingMemoryBound(to: Float.self),
+                    d.assumingMemoryBound(to: Float.self), v.assumingMemoryBound(to: Float.self),
+                    UnsafeRawPointer(coefficients).assumingMemoryBound(to: Float.self), marks?.retargeted, marks?.watched, marks?.aged,
+                    marks?.candidates, marks?.band ?? 0, bundles.lowerBound, wholeEnd)
             }
-            d.storeBytes(of: displacement, toByteOffset: offset, as: SIMD16<Float>.self)
-            v.storeBytes(of: velocity, toByteOffset: offset, as: SIMD16<Float>.self)
-            targets.storeBytes(of: goal, toByteOffset: offset, as: SIMD16<UInt32>.self)
-            return (displacement, all(moved) ? .max : laneBits(moved))
         }
-        @inline(__always)
-        func goal(bundle b: Int) -> SIMD16<UInt32> { goals.loadUnaligned(fromByteOffset: b &* size, as: SIMD16<UInt32>.self) }
+        guard wholeEnd < bundles.upperBound else { return }
         // The last bundle: goals read for its moving lanes only (the caller's buffer may end
-        // there); the other lanes keep their targets.
-        let partial = wholeEnd < bundles.upperBound
-        var lastGoal = SIMD16<UInt32>()
-        if partial {
-            lastGoal = targets.load(fromByteOffset: last * size, as: SIMD16<UInt32>.self)
-            for lane in 0..<BundleIndexing.laneCount where work.finalBundleLanes & (1 &<< UInt16(lane)) != 0 {
-                lastGoal[lane] = goals.loadUnaligned(fromByteOffset: last * size + lane * 4, as: UInt32.self)
-            }
+        // there); the other lanes keep their targets and are computed, not stored.
+        let offset = last * size
+        let target = targets.load(fromByteOffset: offset, as: SIMD16<UInt32>.self)
+        var goal = target
+        for lane in 0..<BundleIndexing.laneCount where work.finalBundleLanes & (1 &<< UInt16(lane)) != 0 {
+            goal[lane] = goals.loadUnaligned(fromByteOffset: offset + lane * 4, as: UInt32.self)
         }
-        guard let watch = work.watch else {
-            for b in bundles.lowerBound..<wholeEnd { _ = advance(bundle: b, goal: goal(bundle: b), stored: nil) }
-            if partial { _ = advance(bundle: last, goal: lastGoal, stored: laneMask(work.finalBundleLanes)) }
-            return
-        }
-        let marks = watch.pointee, band = SIMD16<UInt32>(repeating: marks.band)
-        @inline(__always)
-        func mark(bundle b: Int, _ advanced: (displacement: SIMD16<Float>, moved: UInt16)) {
-            let now = marks.retargeted[b] | advanced.moved, watchedLast = marks.watched[b]
-            marks.watched[b] = now
-            marks.aged[b] = watchedLast & ~now
-            marks.retargeted[b] = 0
-            marks.candidates[b] = withinBand(advanced.displacement, band, lanes: now | watchedLast)
-        }
-        for b in bundles.lowerBound..<wholeEnd { mark(bundle: b, advance(bundle: b, goal: goal(bundle: b), stored: nil)) }
-        if partial { mark(bundle: last, advance(bundle: last, goal: lastGoal, stored: laneMask(work.finalBundleLanes))) }
+        let moved = goal .!= target, stored = laneMask(work.finalBundleLanes)
+        let (displacement, velocity) = Step(work.coefficients)(
+            pulled(d.load(fromByteOffset: offset, as: SIMD16<Float>.self), from: target, toward: goal, where: moved),
+            v.load(fromByteOffset: offset, as: SIMD16<Float>.self))
+        let newDisplacement = d.load(fromByteOffset: offset, as: SIMD16<Float>.self).replacing(with: displacement, where: stored)
+        d.storeBytes(of: newDisplacement, toByteOffset: offset, as: SIMD16<Float>.self)
+        v.storeBytes(of: v.load(fromByteOffset: offset, as: SIMD16<Float>.self).replacing(with: velocity, where: stored), toByteOffset: offset,
+                     as: SIMD16<Float>.self)
+        targets.storeBytes(of: goal, toByteOffset: offset, as: SIMD16<UInt32>.self)
+        guard let marks else { return }
+        let now = marks.retargeted[last] | laneBits(moved), watchedLast = marks.watched[last]
+        marks.watched[last] = now
+        marks.aged[last] = watchedLast & ~now
+        marks.retargeted[last] = 0
+        marks.candidates[last] = withinBand(newDisplacement, SIMD16(repeating: marks.band), lanes: now | watchedLast)
     }
 
     /// The lanes of `lanes` whose displacement's magnitude (its bits without the sign, compared

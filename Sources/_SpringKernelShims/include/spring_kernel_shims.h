@@ -142,6 +142,15 @@ intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t coun
 /// displacements[i]) - goals[i], targets[i] = goals[i]. changed[b] (one per 16 lanes, the last
 /// for a partial bundle) gets bit l for each lane 16b + l so changed.
 void sk_stream_retarget_f32(const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count);
+/// The step that retargets, float32 lanes, whole bundles first..<end (Float32Lanes.advance(_:retargeting:toward:bundles:path:)):
+/// each lane pulled toward goals[i] where it differs in its bits from targets[i] (as sk_stream_retarget_f32), stepped with
+/// coefficients a11, a12, a21, a22 (d' = a11 d + a12 v, v' = a21 d + a22 v, every operation rounded, none fused), targets[i] =
+/// goals[i]. With watched non-NULL (a watched batch, one mark word per bundle): watched = retargeted | the lanes whose goals
+/// differ, aged = the lanes watched before and not now, retargeted = 0, candidates = the watched and aged lanes whose new
+/// displacement's magnitude bits are at most `band`. goals need no alignment; the lanes are 64-byte aligned.
+void sk_advance_retargeting_f32(
+    const float *goals, float *targets, float *displacements, float *velocities, const float *coefficients, uint16_t *retargeted,
+    uint16_t *watched, uint16_t *aged, uint16_t *candidates, uint32_t band, intptr_t first, intptr_t end);
 /// The watch's scan of a block of bundles the step has just advanced: candidates[b] = the lanes of watched[b] | aged[b] whose
 /// displacement lane (whole bundles of 16, `bundles` of them) has magnitude at most `band`: a
 /// float's bits without the sign, or (integerLanes != 0) an Int32's absolute value, compared as
