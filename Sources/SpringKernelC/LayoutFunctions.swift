@@ -203,6 +203,46 @@ public func sk_layout_retarget_q16(
     }
 }
 
+/// `sk_layout_retarget_f32` then `sk_bank_step` in one call: each of the `count` springs of
+/// `region` at layout `version` pulled toward `targets[i]`, in the bank's order, and every moving
+/// spring advanced by `dt`, with the same lanes, rests and events to the bit. A float32 bank whose
+/// springs given new targets are all moving takes one pass over the lanes where the two calls make
+/// two (a drag, an attachment, a camera follow: every target moved every frame); otherwise (a
+/// spring at rest or paused given a new target, a target refused) the call is the two calls.
+///
+/// Returns `sk_status_invalid_time_step` or `sk_status_time_step_mismatch` (checked first), or
+/// what `sk_layout_retarget_f32` returns; nothing is changed then.
+///
+/// - Complexity: O(count), as the two calls, less a pass over the moving springs' lanes.
+@c(sk_layout_retarget_step_f32)
+public func sk_layout_retarget_step_f32(
+    _ bank: UInt64, _ region: Int32, _ version: UInt64, _ targets: UnsafePointer<Float>?, _ count: UInt, _ dt: Double
+) -> sk_status {
+    status(using: bank) { entry throws(Refusal) in
+        guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let layout = try layout(of: bank, region, version, in: entry)
+        let targets = try input(targets, try checkedCount(count, refusing: ._count_mismatch))
+        try kernel { () throws(SpringKernelError) in try bank.step(dt: dt, retargetingIn: layout, to: targets) }
+    }
+}
+
+/// `sk_layout_retarget_step_f32` for a Q16.16 bank (raw `int32_t` targets): the two calls, whose
+/// retarget checks each motion against the format's bounds.
+///
+/// - Complexity: O(count), as the two calls.
+@c(sk_layout_retarget_step_q16)
+public func sk_layout_retarget_step_q16(
+    _ bank: UInt64, _ region: Int32, _ version: UInt64, _ targets: UnsafePointer<Int32>?, _ count: UInt, _ dt: Double
+) -> sk_status {
+    status(using: bank) { entry throws(Refusal) in
+        guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
+        let layout = try layout(of: bank, region, version, in: entry)
+        try withQ16(try input(targets, try checkedCount(count, refusing: ._count_mismatch))) { targets throws(Refusal) in
+            try kernel { () throws(SpringKernelError) in try bank.step(dt: dt, retargetingIn: layout, to: targets) }
+        }
+    }
+}
+
 /// Sets the value and velocity of each of the `count` springs of `region` at layout `version` to
 /// `values[i]` and `velocities[i]` (NULL: 0), in the bank's order, keeping its target, as
 /// `sk_bank_set_state_f32` does by handle. A spring at rest given another state starts to move,

@@ -246,7 +246,10 @@ static inline __attribute__((always_inline)) void advance_retargeting_f32(
         aged[b] = (uint16_t)(last & ~now);
         retargeted[b] = 0;
         sk_bits16 within = (sk_bits16)((out & (sk_bits16)0x7fffffffu) <= bound);
-        candidates[b] = SK_ANY(within) ? (uint16_t)(SK_LANE_BITS(within) & (now | last)) : 0;
+        // Dragged springs lie outside the band: the lanes narrowed to bits only where one is not.
+        uint16_t found = 0;
+        if (__builtin_expect(SK_ANY(within), 0)) found = (uint16_t)(SK_LANE_BITS(within) & (now | last));
+        candidates[b] = found;
     }
 }
 

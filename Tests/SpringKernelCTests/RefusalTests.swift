@@ -139,6 +139,16 @@ struct RefusalTests {
                 _ = sk_bank_layout(b, sk_region._all.rawValue, nil, &version)
                 return sk_layout_retarget_f32(b, sk_region._all.rawValue, version, Self.with([Float](repeating: 9, count: 4), nan, at: p), 4)
             }))
+            float.append(("sk_layout_retarget_step_f32", { b, _, _, _ in
+                var version: UInt64 = 0
+                _ = sk_bank_layout(b, sk_region._all.rawValue, nil, &version)
+                return sk_layout_retarget_step_f32(b, sk_region._all.rawValue, version, Self.with([Float](repeating: 9, count: 4), nan, at: p), 4, 1.0 / 60)
+            }))
+            float.append(("sk_layout_retarget_step_f32, dt 0", { b, _, _, _ in
+                var version: UInt64 = 0
+                _ = sk_bank_layout(b, sk_region._all.rawValue, nil, &version)
+                return sk_layout_retarget_step_f32(b, sk_region._all.rawValue, version, [Float](repeating: 9, count: 4), 4, 0)
+            }))
             float.append(("sk_layout_set_state_f32", { b, _, _, _ in
                 var version: UInt64 = 0
                 _ = sk_bank_layout(b, sk_region._all.rawValue, nil, &version)
@@ -160,6 +170,11 @@ struct RefusalTests {
                 var version: UInt64 = 0
                 _ = sk_bank_layout(b, sk_region._all.rawValue, nil, &version)
                 return sk_layout_retarget_q16(b, sk_region._all.rawValue, version, Self.with([Int32](repeating: nine, count: 4), low, at: p), 4)
+            }))
+            fixed.append(("sk_layout_retarget_step_q16", { b, _, _, _ in
+                var version: UInt64 = 0
+                _ = sk_bank_layout(b, sk_region._all.rawValue, nil, &version)
+                return sk_layout_retarget_step_q16(b, sk_region._all.rawValue, version, Self.with([Int32](repeating: nine, count: 4), low, at: p), 4, 1.0 / 60)
             }))
             fixed.append(("sk_layout_set_state_q16", { b, _, _, _ in
                 var version: UInt64 = 0

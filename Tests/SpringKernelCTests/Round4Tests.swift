@@ -101,6 +101,7 @@ struct Round4Tests {
         let before = Self.hash(bank)
         #expect(sk_layout_set_state_f32(bank, sk_region._all.rawValue, version, values, nil, n) == ._count_mismatch)
         #expect(sk_layout_retarget_f32(bank, sk_region._all.rawValue, version, values, n) == ._count_mismatch)
+        #expect(sk_layout_retarget_step_f32(bank, sk_region._all.rawValue, version, values, n, 1.0 / 60) == ._count_mismatch)
         #expect(sk_layout_read_f32(bank, sk_quantity._value.rawValue, sk_region._all.rawValue, version, &read, n) == ._count_mismatch)
         #expect(sk_layout_read_springs(bank, sk_region._all.rawValue, version, &out, n) == ._count_mismatch)
         #expect(Self.hash(bank) == before)

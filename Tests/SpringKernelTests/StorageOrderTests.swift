@@ -344,6 +344,17 @@ struct StorageOrderTests {
             for i in fixedTargets.indices where i % 3 == 1 { fixedTargets[i] = Q16(raw: fixedTargets[i].raw &+ (Int32(i % 9) - 4) << 15) }
             try fixedTargets.withUnsafeBufferPointer { try fixed.retarget(in: fixedMoving, to: $0) }
             seen.append(fixed.stateHash())
+            // Steps that retarget every moving spring (sk_advance_retargeting_f32), some goals
+            // unmoved, some near the band (the watch's candidates).
+            for frame in 0..<12 {
+                let moving = bank.storageLayout(of: .moving)
+                var goals = [Float](repeating: 0, count: moving.count)
+                try goals.withUnsafeMutableBufferPointer { try bank.targets(in: moving, into: $0) }
+                for i in goals.indices where (i + frame) % 5 != 0 { goals[i] += Float((i + frame) % 9 - 4) * (frame < 6 ? 3 : 0.01) }
+                try goals.withUnsafeBufferPointer { try bank.step(dt: 1.0 / 60, retargetingIn: moving, to: $0) }
+                seen.append(bank.stateHash())
+                seen += bank.restedInLastStep.map { UInt64($0.index) }
+            }
             for _ in 0..<30 {
                 try bank.step(dt: 1.0 / 60)
                 try fixed.step(dt: 1.0 / 60)

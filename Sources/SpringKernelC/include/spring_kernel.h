@@ -463,6 +463,29 @@ SPRING_KERNEL_NODISCARD sk_status sk_layout_retarget_q16(
     uint64_t bank, int32_t region, uint64_t version, const int32_t *targets,
     size_t count) SPRING_KERNEL_NOEXCEPT;
 
+/// `sk_layout_retarget_f32` then `sk_bank_step` in one call: each of the `count` springs of
+/// `region` at layout `version` pulled toward `targets[i]`, in the bank's order, and every moving
+/// spring advanced by `dt`, with the same lanes, rests and events to the bit. A float32 bank whose
+/// springs given new targets are all moving takes one pass over the lanes where the two calls make
+/// two (a drag, an attachment, a camera follow: every target moved every frame); otherwise (a
+/// spring at rest or paused given a new target, a target refused) the call is the two calls.
+///
+/// Returns `sk_status_invalid_time_step` or `sk_status_time_step_mismatch` (checked first), or
+/// what `sk_layout_retarget_f32` returns; nothing is changed then.
+///
+/// - Complexity: O(count), as the two calls, less a pass over the moving springs' lanes.
+SPRING_KERNEL_NODISCARD sk_status sk_layout_retarget_step_f32(
+    uint64_t bank, int32_t region, uint64_t version, const float *targets, size_t count,
+    double dt) SPRING_KERNEL_NOEXCEPT;
+
+/// `sk_layout_retarget_step_f32` for a Q16.16 bank (raw `int32_t` targets): the two calls, whose
+/// retarget checks each motion against the format's bounds.
+///
+/// - Complexity: O(count), as the two calls.
+SPRING_KERNEL_NODISCARD sk_status sk_layout_retarget_step_q16(
+    uint64_t bank, int32_t region, uint64_t version, const int32_t *targets, size_t count,
+    double dt) SPRING_KERNEL_NOEXCEPT;
+
 /// Sets the value and velocity of each of the `count` springs of `region` at layout `version` to
 /// `values[i]` and `velocities[i]` (NULL: 0), in the bank's order, keeping its target, as
 /// `sk_bank_set_state_f32` does by handle. A spring at rest given another state starts to move,
