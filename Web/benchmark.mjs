@@ -7,8 +7,8 @@
 //                 (342, 30, mass 1, tolerance 0.5) at anchor ((i * 7919) % 2000) - 1000, its target
 //                 the anchor plus (40 + 10 g) sin(2 pi (frame / 60 + 5 g / 16)), g = i % 16
 //   impl 'kernel-simd' | 'kernel-scalar'  the kernel (SIMD128 or scalar module, an instance of its
-//                 own): drag writes the targets in the bank's storage order (sk_layout_retarget_f32),
-//                 then sk_bank_step
+//                 own): drag writes the targets in the bank's storage order and steps, in one call
+//                 (sk_layout_retarget_step_f32: one pass over the lanes)
 //   impl 'js-object'  one JavaScript object per spring stepping the closed form (exp, sin, cos each
 //                 frame, re-anchored on its target), as web animation libraries step
 //   impl 'js-soa'  one loop over Float32Arrays applying the exact 2x2 propagator (one dt)
@@ -54,7 +54,6 @@ function kernelContender(kernel, n, mode) {
     const targets = kernel.allocate(Float32Array, n), userValues = kernel.allocate(BigUint64Array, n);
     const ids = new Uint32Array(n), anchors = Float64Array.from({ length: n }, (_, i) => anchor(i));
     let version = null, layout = null, rests = 0;
-    const parts = { retarget: 0 };
     return {
         prepare() {
             frame += 1;
@@ -69,14 +68,7 @@ function kernelContender(kernel, n, mode) {
             const t = targets.view;
             for (let j = 0; j < n; j++) { const i = ids[j]; t[j] = anchors[i] + shift[i & 15]; }
         },
-        // The frame's two calls, timed apart as well (the retarget's share of the drag).
-        frame() {
-            const start = performance.now();
-            bank.layoutRetarget(layout, targets);
-            parts.retarget += performance.now() - start;
-            bank.step(dt);
-        },
-        parts,
+        frame() { bank.layoutRetargetStep(layout, targets, dt); },
         after() { rests += bank.rested().length; },
         rests: () => rests,
         dispose() { bank.destroy(); targets.free(); userValues.free(); },
@@ -146,7 +138,6 @@ export async function benchmark({ n = 100_000, mode = 'plain', impl = 'kernel-si
         } else {
             for (let f = 0; f < warm; f++) { contender.prepare(); contender.frame(); contender.after?.(); }
             const restsBefore = contender.rests?.() ?? 0;
-            if (contender.parts) contender.parts.retarget = 0;
             for (let f = 0; f < frames; f++) {
                 contender.prepare();
                 const start = performance.now();
@@ -160,7 +151,5 @@ export async function benchmark({ n = 100_000, mode = 'plain', impl = 'kernel-si
         contender.dispose();
     }
     return { n, mode, impl, frames, warmup: warm, milliseconds, nsPerSpringFrame: (milliseconds * 1e6) / (frames * n),
-        restsPerFrame: contender.restsPerFrame ?? 0, crossOriginIsolated: globalThis.crossOriginIsolated === true,
-        // The kernel's drag: the storage-order retarget's part of each frame (the rest is the step).
-        retargetNsPerSpringFrame: contender.parts ? (contender.parts.retarget * 1e6) / (frames * n) : null };
+        restsPerFrame: contender.restsPerFrame ?? 0, crossOriginIsolated: globalThis.crossOriginIsolated === true };
 }

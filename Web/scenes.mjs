@@ -310,10 +310,12 @@ export class ManySpringsScene {
         if (this.moved) {
             const layout = this.layout(), t = this.targets.view, ids = this.ids, o = this.offsets, px = this.pointer.x, py = this.pointer.y;
             for (let j = 0; j < this.n; j++) { const i = ids[j]; t[j] = (i & 1 ? py : px) + o[i]; }
-            this.bank.layoutRetarget(layout, this.targets);
+            // The targets and the step in one call: one pass over the lanes.
+            this.bank.layoutRetargetStep(layout, this.targets, dt);
             this.moved = false;
+        } else {
+            this.bank.step(dt);
         }
-        this.bank.step(dt);
         this.frameNumber += 1;
         this.time += dt;
         const t1 = performance.now();

@@ -136,6 +136,8 @@ export declare class SpringBank {
     layoutUserValues<T extends BigUint64Array | WasmArray<BigUint64Array>>(layout: Layout, out: T, region?: RegionName): T;
     /** sk_layout_retarget_*. */
     layoutRetarget(layout: Layout, targets: LaneList, region?: RegionName): void;
+    /** sk_layout_retarget_step_*: layoutRetarget then step(dt), in one call. */
+    layoutRetargetStep(layout: Layout, targets: LaneList, dt: number, region?: RegionName): void;
     /** sk_bank_set_fixed_timestep (0: the variable clock). */
     setFixedTimestep(seconds: number): void;
     /** sk_bank_state_hash. */

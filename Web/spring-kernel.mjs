@@ -337,6 +337,16 @@ export class SpringBank {
         k._check(call, this._k[call](this.id, Region[region], layout.version, k._in(0, this._lanes(), targets), lengthOf(targets)));
     }
 
+    /**
+     * Pulls each of the layout's springs toward targets[i], in the bank's order, and advances the
+     * bank by dt in one call: layoutRetarget then step, the same bits and rests, in one pass over
+     * the lanes where the targets move (sk_layout_retarget_step_*).
+     */
+    layoutRetargetStep(layout, targets, dt, region = 'all') {
+        const k = this.kernel, call = `sk_layout_retarget_step_${this._suffix()}`;
+        k._check(call, this._k[call](this.id, Region[region], layout.version, k._in(0, this._lanes(), targets), lengthOf(targets), dt));
+    }
+
     /** Declares a fixed timestep (0: the variable clock again; sk_bank_set_fixed_timestep). */
     setFixedTimestep(seconds) {
         this.kernel._check('sk_bank_set_fixed_timestep', this._k.sk_bank_set_fixed_timestep(this.id, seconds));

@@ -72,18 +72,14 @@ def main():
         rows = []
         for n in sizes:
             samples = {(impl, mode): [] for impl in impls for mode in modes}
-            retarget = {impl: [] for impl in ("kernel-simd", "kernel-scalar")}
             for r in range(repeats):
                 for j in range(len(impls)):
                     impl = impls[(j + r) % len(impls)]
                     for mode in modes:
                         result = browser.evaluate("springKernelDemo.benchmark({n: %d, mode: %r, impl: %r, frames: %d})" % (n, mode, impl, frames_for(impl, n)))
                         samples[(impl, mode)].append(result["nsPerSpringFrame"])
-                        if result.get("retargetNsPerSpringFrame") is not None:
-                            retarget[impl].append(result["retargetNsPerSpringFrame"])
             row = {"springs": n, "repeats": repeats,
                    "nsPerSpringFrameBest": {"%s/%s" % k: min(v) for k, v in samples.items()},
-                   "dragRetargetNsPerSpringFrame": {impl: median(v) for impl, v in retarget.items() if v},
                    "framesPerRepeat": {impl: frames_for(impl, n) for impl in impls},
                    "nsPerSpringFrame": {"%s/%s" % k: median(v) for k, v in samples.items()},
                    "nsPerSpringFrameRepeats": {"%s/%s" % k: v for k, v in samples.items()}, "ratios": {}}
@@ -127,14 +123,8 @@ def main():
             lines.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 row["springs"], mode, *(fmt(ns["%s/%s" % (impl, mode)]) for impl in impls),
                 cell("js-object/%s over kernel-simd" % mode), cell("js-soa/%s over kernel-simd" % mode), cell("kernel-scalar/%s over kernel-simd" % mode)))
-    lines += ["", "(ratios: median [lowest, highest] of the repeats' ratios)", "",
-              "The kernel's drag frame in its two calls (medians, ns per spring-frame): the storage-order retarget (sk_layout_retarget_f32), and the rest of the frame (sk_bank_step):", "",
-              "| springs | SIMD128 retarget | SIMD128 step | scalar retarget | scalar step |", "|---|---|---|---|---|"]
-    for row in rows:
-        r, ns = row["dragRetargetNsPerSpringFrame"], row["nsPerSpringFrame"]
-        lines.append("| %d | %s | %s | %s | %s |" % (row["springs"], fmt(r["kernel-simd"]), fmt(ns["kernel-simd/drag"] - r["kernel-simd"]),
-                                                 fmt(r["kernel-scalar"]), fmt(ns["kernel-scalar/drag"] - r["kernel-scalar"])))
-    lines += ["",
+    lines += ["", "(ratios: median [lowest, highest] of the repeats' ratios; the kernel's drag frame is one call,"
+              " sk_layout_retarget_step_f32: the storage-order targets and the step in one pass over the lanes)", "",
               "The same, each implementation's best repeat (the least disturbed by the machine's other work; ratios of the bests):", "",
               "| springs | mode | kernel SIMD128 | kernel scalar | JS object | JS SoA | JS object / kernel SIMD | JS SoA / kernel SIMD |", "|---|---|---|---|---|---|---|---|"]
     for row in rows:

@@ -66,6 +66,25 @@ for (const simd of [true, false]) {
     const values = bank.read('value', springs);
     check(values[0] === 100 && values[2] === 60, 'snapped exactly onto their targets');
 
+    // A drag in one call a frame (layoutRetargetStep) leaves the bits and rests of layoutRetarget
+    // then step, in two banks of the same springs.
+    const pair = [kernel.createBank(), kernel.createBank()];
+    const count = 700, starts = Float32Array.from({ length: count }, (_, i) => (i * 37) % 400 - 200);
+    for (const b of pair) b.add({ values: starts, targets: starts, velocities: new Float32Array(count), tension: 342, friction: 30 });
+    const pairRests = [[], []];
+    for (let frame = 1; frame <= 150; frame++) {
+        pair.forEach((b, k) => {
+            // Slot j's goal: the banks stay equal, so their layouts hold the same springs.
+            const at = b.layout('all'), goals = b.layoutRead('target', at, new Float32Array(at.count));
+            for (let j = 0; j < at.count; j++) if (frame <= 60 + (j % 40)) goals[j] = starts[j] + 80 * Math.sin(frame / 9 + (j % 16));
+            if (k === 0) b.layoutRetargetStep(at, goals, 1 / 60); else { b.layoutRetarget(at, goals); b.step(1 / 60); }
+            pairRests[k].push(b.rested().length);
+        });
+    }
+    check(pair[0].stateHash() === pair[1].stateHash() && pairRests[0].join() === pairRests[1].join() && pairRests[0].some((r) => r > 0),
+        `layoutRetargetStep leaves the bits and rests of layoutRetarget then step (${pairRests[0].reduce((a, b) => a + b, 0)} rests)`);
+    for (const b of pair) b.destroy();
+
     // The layer: Tests/CrossLayer's drag to open (15 pt a frame for 10 frames at 60 Hz, released
     // at 150 pt, past the 100 pt boundary), through the exports.
     const stage = new MotionStage(kernel);
