@@ -27,7 +27,47 @@ struct CrossDeterminism {
         streams(Q16Lanes.self, name: "q16.16", value: { Q16(raw: Int32($0) << 10) }, bits: { UInt64(UInt32(bitPattern: $0.raw)) })
         fixedClock(Q16Lanes.self, value: { Q16(raw: Int32($0) << 12) })
         fixedClock(Float32Lanes.self, value: { Float($0) / 16 })
+        retargetingStep(Float32Lanes.self, value: { Float($0) / 16 })
+        retargetingStep(Q16Lanes.self, value: { Q16(raw: Int32($0) << 12) })
         checkedMultiply()
+    }
+
+    /// A drag of 700 springs in one call a frame (`step(dt:retargetingIn:to:)`: on float32 this
+    /// target's build of `sk_advance_retargeting_f32`) beside `retarget(in:to:)` then `step(dt:)`:
+    /// the frames whose bits or rests differ (0), the rests and the hash.
+    static func retargetingStep<Lanes: SpringLaneArithmetic>(_ lanes: Lanes.Type, value: (Int) -> Lanes.Value) {
+        let fused = SpringBank<Lanes>(threading: .single), twoCalls = SpringBank<Lanes>(threading: .single)
+        do {
+            for bank in [fused, twoCalls] {
+                for i in 0..<700 {
+                    let start = value((i * 37) % 6400 - 3200)
+                    _ = try bank.add(value: start, target: start, configuration: .default, tolerance: value(8))
+                }
+            }
+            var rests = 0, differing = 0
+            for frame in 1...150 {
+                for bank in [fused, twoCalls] {
+                    let layout = bank.storageLayout()
+                    var goals = [Lanes.Value](repeating: value(0), count: layout.count)
+                    try goals.withUnsafeMutableBufferPointer { buffer throws(SpringKernelError) in try bank.targets(in: layout, into: buffer) }
+                    // Slot j's goal: the banks stay equal, so their layouts hold the same springs.
+                    for j in goals.indices where frame <= 60 + j % 40 { goals[j] = value((j * 37) % 6400 - 3200 + (frame * 7 + j * 3) % 961 - 480) }
+                    if bank === fused {
+                        try goals.withUnsafeBufferPointer { buffer throws(SpringKernelError) in
+                            try bank.step(dt: 1.0 / 60, retargetingIn: layout, to: buffer)
+                        }
+                    } else {
+                        try goals.withUnsafeBufferPointer { buffer throws(SpringKernelError) in try bank.retarget(in: layout, to: buffer) }
+                        try bank.step(dt: 1.0 / 60)
+                    }
+                }
+                rests += fused.restedInLastStep.count
+                if fused.restedInLastStep.count != twoCalls.restedInLastStep.count || fused.stateHash() != twoCalls.stateHash() { differing += 1 }
+            }
+            print("retargeting step \(Lanes.formatName): \(rests) rests, \(differing) frames differing from two calls, hash \(hex(fused.stateHash()))")
+        } catch {
+            print("retargeting step \(Lanes.formatName): \(name(of: error))")
+        }
     }
 
     /// A bank with a fixed frame clock (1/60 s), springs of assorted configurations stepped until
