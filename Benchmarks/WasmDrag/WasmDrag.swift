@@ -16,6 +16,7 @@
 //   wd_ids(bank) -> Uint32 address         storage order: ids[j] is the spring at the layout's j
 //   wd_prepare(bank) -> 1 | 0              takes a new layout if the bank's changed (1: ids rewritten)
 //   wd_drag_storage(bank)                  retarget(in: layout, to: targets) + step(dt: 1/60)
+//   wd_drag_storage_step(bank)             step(dt: 1/60, retargetingIn: layout, to: targets): one call
 //   wd_drag_handles(bank)                  retarget(handles, to: targets) (targets[i] for spring i) + step
 //   wd_drag_c(bank)                        the C interface's sk_bank_retarget_f32 + sk_bank_step, on a
 //                                          C bank of the same springs (made by wd_create(count, 2))
@@ -171,6 +172,21 @@ public func wd_drag_storage(_ index: Int32) -> Int32 {
     do throws(SpringKernelError) {
         try springs.retarget(in: layout, to: UnsafeBufferPointer(entry.targets))
         try springs.step(dt: dt)
+        entry.rests += springs.restedInLastStep.count
+    } catch {
+        return -2
+    }
+    return 0
+}
+
+/// A drag frame in storage order in one call: every target written by the step itself
+/// (`step(dt:retargetingIn:to:)`, one pass over the lanes).
+@_expose(wasm, "wd_drag_storage_step")
+@c(wd_drag_storage_step)
+public func wd_drag_storage_step(_ index: Int32) -> Int32 {
+    guard let entry = bank(index), let springs = entry.bank, let layout = entry.layout else { return -1 }
+    do throws(SpringKernelError) {
+        try springs.step(dt: dt, retargetingIn: layout, to: UnsafeBufferPointer(entry.targets))
         entry.rests += springs.restedInLastStep.count
     } catch {
         return -2

@@ -7,6 +7,8 @@
 // Contenders, each a frame of N springs at 60 Hz (ns per spring-frame, the targets computed
 // outside the timed part):
 //   wasm drag (storage)  every target written in storage order (retarget(in:to:)), then the step
+//   wasm drag (one call) the same in one call, the targets written by the step itself
+//                        (step(dt:retargetingIn:to:): one pass over the lanes)
 //   wasm drag (handles)  every target by handle in one bulk call (retarget(_:to:)), then the step
 //   wasm drag (C)        the C interface: sk_bank_retarget_f32 by handle, then sk_bank_step
 //   wasm plain           the step alone, of as many springs that keep moving (decay time 200 s,
@@ -78,7 +80,7 @@ function wasmContender(name, n, kind, call, least = options.least) {
     for (let i = 0; i < n; i++) anchors[i] = anchor(i);
     const shift = new Float64Array(16);
     let ids = null, frame = 0;
-    const storage = call === k.wd_drag_storage;
+    const storage = call === k.wd_drag_storage || call === k.wd_drag_storage_step;
     return {
         name, frames: 4,
         prepareRepeat() { if (kind === 1) check(k.wd_restart(bank), `${name}: wd_restart`); },
@@ -208,6 +210,7 @@ const agreement = (() => {
         const reference = objectContender(n, least), path = least === options.least ? '' : `, ${pathName(least)}`;
         const others = [
             wasmContender(`wasm drag (storage)${path}`, n, 0, k.wd_drag_storage, least),
+            wasmContender(`wasm drag (one call)${path}`, n, 0, k.wd_drag_storage_step, least),
             wasmContender(`wasm drag (handles)${path}`, n, 0, k.wd_drag_handles, least),
             wasmContender(`wasm drag (C)${path}`, n, 2, k.wd_drag_c, least)];
         if (least === options.least) others.push(soaContender(n));
@@ -235,6 +238,7 @@ const rows = [];
 for (const n of options.sizes) {
     const contenders = [
         wasmContender('wasm drag (storage)', n, 0, k.wd_drag_storage),
+        wasmContender('wasm drag (one call)', n, 0, k.wd_drag_storage_step),
         wasmContender('wasm drag (handles)', n, 0, k.wd_drag_handles),
         wasmContender('wasm drag (C)', n, 2, k.wd_drag_c),
         wasmContender('wasm plain', n, 1, k.wd_step),
@@ -290,6 +294,8 @@ for (const n of options.sizes) {
         ['JS object / wasm drag (C)', 'JS object', 'wasm drag (C)'],
         ['JS object / wasm plain', 'JS object', 'wasm plain'],
         ['JS SoA / wasm drag (storage)', 'JS SoA', 'wasm drag (storage)'],
+        ['JS object / wasm drag (one call)', 'JS object', 'wasm drag (one call)'],
+        ['JS SoA / wasm drag (one call)', 'JS SoA', 'wasm drag (one call)'],
         ['wasm drag (storage) / wasm plain', 'wasm drag (storage)', 'wasm plain'],
         [`JS object / wasm drag (storage)${bench}`, `JS object${bench}`, `wasm drag (storage)${bench}`],
     ]) {
@@ -322,10 +328,11 @@ console.log(`CPU: ${cpu} (family ${cpuDetail.family}, model ${cpuDetail.model}, 
 console.log(`the same motion: after 150 frames of drag of 5000 springs, the largest difference from the JS object's values: ${
     Object.entries(agreement).map(([name, largest]) => `${name} ${largest.toPrecision(2)}`).join(', ')} (tolerance ${tolerance})`);
 console.log(`\nthe judged path: targets ${pathName(options.least)} from their anchors`);
-const columns = ['wasm drag (storage)', 'wasm drag (handles)', 'wasm drag (C)', 'wasm plain', 'JS object', 'JS SoA'];
-printTable(['springs', ...columns, 'JS object / drag', 'JS object / plain', 'JS SoA / drag'], (row) => [
+const columns = ['wasm drag (storage)', 'wasm drag (one call)', 'wasm drag (handles)', 'wasm drag (C)', 'wasm plain', 'JS object', 'JS SoA'];
+printTable(['springs', ...columns, 'JS object / drag', 'JS object / plain', 'JS SoA / drag', 'JS SoA / one call'], (row) => [
     String(row.springs), ...columns.map((c) => format(row.nsPerSpringFrame[c])),
-    ratioCell(row, 'JS object / wasm drag (storage)'), ratioCell(row, 'JS object / wasm plain'), ratioCell(row, 'JS SoA / wasm drag (storage)')]);
+    ratioCell(row, 'JS object / wasm drag (storage)'), ratioCell(row, 'JS object / wasm plain'), ratioCell(row, 'JS SoA / wasm drag (storage)'),
+    ratioCell(row, 'JS SoA / wasm drag (one call)')]);
 if (options.least !== benchLeast) {
     console.log(`\nspring-bench drag's path: targets ${pathName(benchLeast)} from their anchors (rests come due; not judged)`);
     printTable(['springs', 'wasm drag (storage)', 'rests a frame', 'JS object', 'JS object / drag'], (row) => [
