@@ -6,9 +6,10 @@ import _SpringKernelShims
 /// ``SpringBank/retarget(in:to:)`` then ``SpringBank/step(dt:path:)`` reads and writes each
 /// spring's lanes twice: the retarget reads the goals, targets and displacements and writes the
 /// targets and displacements, and the step reads and writes the displacements and velocities
-/// again. Here the call first reads the goals and targets (the check of every goal, and the marks
-/// of the springs whose targets move, which the watch of the rest rule takes before the step,
-/// as it takes a retarget's), then the step pulls each lane toward its goal as it advances it.
+/// again. Here the call first checks the goals alone (a refused goal changes nothing) and sends
+/// the springs leaving the watch to the schedule (the watch's preparation, for the springs the
+/// last step aged: none in a steady drag), then the step pulls each lane toward its goal as it
+/// advances it, moving the watch's marks on as it goes (`sk_advance_retargeting_f32`).
 extension SpringBank {
     /// Pulls the layout's i-th spring toward `targets[i]`, for every i, and advances every moving
     /// spring by `dt`: ``retarget(in:to:)`` then ``step(dt:path:)``, the same lanes, rests and
