@@ -32,12 +32,16 @@ for line in lines:
 WASM_SIMD = re.compile(r'^(v128|[fi](8x16|16x8|32x4|64x2))\.')
 VECTOR = re.compile(r'\bv\d+\.(4s|2d|2s|16b|8b|8h|4h)\b|\bq\d+\b')
 ok = True
-for label, lanes in (("float32", "12Float32LanesO"), ("q16.16", "8Q16LanesO")):
+for label, lanes in (("float32", "Float32"), ("q16.16", "Q16")):
     # The step's loops, specialised for the format into the program (as into any client): the
-    # plan's advance, which inlines the format's bundle loop, and the format's own advance.
+    # plan's advance, which inlines the format's bundle loop, and the format's own advance. The
+    # format's name after the generic signature is mangled whole (12Float32LanesO) or, where an
+    # earlier word of the name is reused (RetargetingLanes), as a word and a substitution
+    # (07Float32O0O).
+    format_name = re.compile(r'^\d+' + lanes + r'(Lanes)?O')
     chosen = [n for n in functions
-              if ("StepExecutionO7advance_7bundles" in n and n.split("RzlFZAA")[-1].startswith(lanes))
-              or n.startswith("$e12SpringKernel" + lanes + "7advance_7bundles")]
+              if ("StepExecutionO7advance_7bundles" in n and format_name.match(n.split("RzlFZAA")[-1]))
+              or re.match(r'^\$e12SpringKernel\d+' + lanes + r'LanesO7advance_7bundles', n)]
     ops = collections.Counter()
     vector_ops = collections.Counter()
     for n in chosen:
