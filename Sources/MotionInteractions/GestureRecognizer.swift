@@ -55,9 +55,10 @@ public final class GestureRecognizer {
 
     @exclusivity(unchecked) private var releaseVelocity = CGPoint.zero
     /// The observers, in the recognizer itself (no list object: one cache miss less per event).
-    /// Declared before the estimator (a class's fields are laid out in declaration order), so an
-    /// event's fields share the recognizer's first cache lines, and the sample ring comes last.
     @exclusivity(unchecked) var observerChain = ObserverChain<GestureRecognizer>()
+    /// The velocity estimate; its sample ring is held only while the gesture is active (borrowed
+    /// from ``view`` as it begins and given back as it ends: see ``GestureSampleRing``), so a
+    /// recognizer at rest is a small object.
     @exclusivity(unchecked) private var estimator: GestureVelocityEstimator
 
     /// A recognizer in the `.possible` state.
@@ -123,6 +124,7 @@ public final class GestureRecognizer {
         switch event {
         case .began(let moved, _):
             guard !isActive else { return ignore() }
+            if estimator.ring == nil { estimator.ring = view?.lendSampleRing() ?? GestureSampleRing() }
             estimator.reset()
             translation = .zero
             record(moved, at: time)
@@ -136,14 +138,24 @@ public final class GestureRecognizer {
             record(moved, at: time)
             releaseVelocity = currentEstimate()
             state = .ended
+            returnSampleRing()
         case .cancelled:
             guard isActive else { return ignore() }
             releaseVelocity = .zero
             state = .cancelled
+            returnSampleRing()
         }
         timestamp = time
         sendToObservers(self)
         return true
+    }
+
+    /// The gesture ended: its samples go back to the element that lent them (a recognizer
+    /// attached to no element keeps its ring for its next gesture).
+    private func returnSampleRing() {
+        guard let view, let ring = estimator.ring else { return }
+        estimator.ring = nil
+        view.takeBackSampleRing(ring)
     }
 
     private func ignore() -> Bool {

@@ -39,6 +39,11 @@ public final class MotionElement {
     /// grow, and detaching them all is linear, not quadratic.
     private var attachedRecognizers: [GestureRecognizer?] = []
     private var attachedRecognizerCount = 0
+    /// Sample rings of the attached recognizers' gestures that are not active: a recognizer
+    /// borrows one as its gesture begins and gives it back as it ends, so there are only as many
+    /// rings as gestures were ever active at once here, and an event allocates nothing once
+    /// there are that many.
+    private var idleSampleRings: [GestureSampleRing] = []
 
     /// An element at `position`, with the given opacity, scale, rotation and size.
     ///
@@ -95,6 +100,18 @@ public final class MotionElement {
         guard attachedRecognizers.count > 2 * attachedRecognizerCount + 16 else { return }
         attachedRecognizers.removeAll { $0 == nil }
         for (place, attached) in attachedRecognizers.enumerated() { attached?.placeInView = place }
+    }
+
+    /// A sample ring for a gesture that begins on a recognizer attached here: an idle one, or a
+    /// new one if every ring is in use.
+    func lendSampleRing() -> GestureSampleRing {
+        idleSampleRings.popLast() ?? GestureSampleRing()
+    }
+
+    /// A ring lent by ``lendSampleRing()`` (or by another element the recognizer was attached
+    /// to), given back as its gesture ends.
+    func takeBackSampleRing(_ ring: GestureSampleRing) {
+        idleSampleRings.append(ring)
     }
 
     /// A vector (translation or velocity) measured in input points, in this element's space.
