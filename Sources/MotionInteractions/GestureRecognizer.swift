@@ -34,19 +34,26 @@ public final class GestureRecognizer {
     // a nested event) never overlaps an access in progress: no runtime exclusivity checks, which
     // cost `handle(_:)` fifteen calls an event.
 
+    // The small fields first, together in one word (a class's fields are laid out in declaration
+    // order), so that a recognizer at rest fits a smaller heap block.
     /// Where the gesture is in its life.
     @exclusivity(unchecked) public private(set) var state: GestureRecognitionState = .possible
+    /// Whether ``newestTimestamp`` holds an event's timestamp (none before the first event).
+    @exclusivity(unchecked) private var hasTimestamp = false
+    /// Where the recognizer is in its ``view``'s list of attached recognizers.
+    var placeInView: Int32 = 0
     /// The total movement since the gesture began, in input points.
     @exclusivity(unchecked) public private(set) var translation: CGPoint = .zero
-    /// The newest timestamp accepted, or nil before the first event.
-    @exclusivity(unchecked) public private(set) var timestamp: Double?
+    /// The newest timestamp accepted, once ``hasTimestamp``.
+    @exclusivity(unchecked) private var newestTimestamp = 0.0
     /// Events ignored because they did not fit the state.
     @exclusivity(unchecked) public private(set) var ignoredEventCount = 0
     /// The element the recognizer is attached to (see ``MotionElement/addGestureRecognizer(_:)``).
     /// Not retained: an element clears it in every recognizer still attached as it goes away.
     public internal(set) unowned(unsafe) var view: MotionElement?
-    /// Where the recognizer is in its ``view``'s list of attached recognizers.
-    var placeInView = 0
+
+    /// The newest timestamp accepted, or nil before the first event.
+    public var timestamp: Double? { hasTimestamp ? newestTimestamp : nil }
     /// The fastest velocity reported, in input points per second; faster estimates are scaled
     /// down to it, keeping their direction.
     public let maximumSpeed: Double
@@ -145,7 +152,8 @@ public final class GestureRecognizer {
             state = .cancelled
             returnSampleRing()
         }
-        timestamp = time
+        newestTimestamp = time
+        hasTimestamp = true
         sendToObservers(self)
         return true
     }
@@ -165,7 +173,8 @@ public final class GestureRecognizer {
 
     /// Timestamps never go backwards: an earlier or non-finite one is taken as the newest seen.
     private func acceptedTime(_ time: Double) -> Double {
-        guard let newest = timestamp else { return time.isFinite ? time : 0 }
+        guard hasTimestamp else { return time.isFinite ? time : 0 }
+        let newest = newestTimestamp
         return time.isFinite && time > newest ? time : newest
     }
 

@@ -81,7 +81,7 @@ public final class MotionElement {
         // a constant-time check however many recognizers the element holds.
         guard recognizer.view !== self else { return }
         recognizer.view?.removeGestureRecognizer(recognizer)
-        recognizer.placeInView = attachedRecognizers.count
+        recognizer.placeInView = Int32(attachedRecognizers.count)
         attachedRecognizers.append(recognizer)
         attachedRecognizerCount += 1
         recognizer.view = self
@@ -94,12 +94,12 @@ public final class MotionElement {
     ///   empty.
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
         guard recognizer.view === self else { return }
-        attachedRecognizers[recognizer.placeInView] = nil
+        attachedRecognizers[Int(recognizer.placeInView)] = nil
         attachedRecognizerCount -= 1
         recognizer.view = nil
         guard attachedRecognizers.count > 2 * attachedRecognizerCount + 16 else { return }
         attachedRecognizers.removeAll { $0 == nil }
-        for (place, attached) in attachedRecognizers.enumerated() { attached?.placeInView = place }
+        for (place, attached) in attachedRecognizers.enumerated() { attached?.placeInView = Int32(place) }
     }
 
     /// A sample ring for a gesture that begins on a recognizer attached here: an idle one, or a
