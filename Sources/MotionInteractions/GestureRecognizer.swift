@@ -81,6 +81,7 @@ public final class GestureRecognizer {
 
     deinit {
         releaseObservers()
+        estimator.ring?.deallocate()
     }
 
     /// Whether the gesture is in progress (`.began` or `.changed`).
@@ -131,7 +132,7 @@ public final class GestureRecognizer {
         switch event {
         case .began(let moved, _):
             guard !isActive else { return ignore() }
-            if estimator.ring == nil { estimator.ring = view?.lendSampleRing() ?? GestureSampleRing() }
+            if estimator.ring == nil { estimator.ring = view?.lendSampleRing() ?? GestureSampleRing.make() }
             estimator.reset()
             translation = .zero
             record(moved, at: time)

@@ -81,26 +81,32 @@ struct GestureVelocityEstimator {
 }
 
 /// The samples of one active gesture: 16 of them, sample i at doubles 3i, 3i + 1, 3i + 2 (time,
-/// x, y) of one buffer, so adding one writes one cache line (two at most), not one in each of three arrays.
+/// x, y) of one buffer, so adding one writes one cache line (two at most), not one in each of
+/// three arrays. The estimator holds the buffer itself (no object around it: one load less on
+/// every event).
 ///
 /// A recognizer holds a ring only while its gesture is active: it borrows one as the gesture
 /// begins, from the element it is attached to (``MotionElement``'s idle rings, which grow to the
 /// most gestures active at once on that element and are then reused, so an event allocates
 /// nothing), and gives it back as the gesture ends. A recognizer attached to no element makes
-/// its own and keeps it for its next gesture.
-final class GestureSampleRing {
+/// its own and keeps it for its next gesture. Whoever holds a ring frees it as it goes away (the
+/// recognizer, or the element its idle rings).
+struct GestureSampleRing {
     /// Samples kept.
     static let capacity = 16
 
-    /// The samples, time, x and y each (a buffer of its own, so its address is stable).
+    /// The samples, time, x and y each.
     let doubles: UnsafeMutablePointer<Double>
 
-    init() {
-        doubles = .allocate(capacity: 3 * Self.capacity)
-        doubles.initialize(repeating: 0, count: 3 * Self.capacity)
+    /// A new ring (zeroed).
+    static func make() -> GestureSampleRing {
+        let doubles = UnsafeMutablePointer<Double>.allocate(capacity: 3 * capacity)
+        doubles.initialize(repeating: 0, count: 3 * capacity)
+        return GestureSampleRing(doubles: doubles)
     }
 
-    deinit {
+    /// Frees the ring; it must not be used again.
+    func deallocate() {
         doubles.deallocate()
     }
 

@@ -72,6 +72,7 @@ public final class MotionElement {
     /// becomes nil).
     deinit {
         for case let recognizer? in attachedRecognizers { recognizer.view = nil }
+        for ring in idleSampleRings { ring.deallocate() }
     }
 
     /// Attaches `recognizer`: its ``GestureRecognizer/view`` becomes this element. A recognizer
@@ -105,7 +106,7 @@ public final class MotionElement {
     /// A sample ring for a gesture that begins on a recognizer attached here: an idle one, or a
     /// new one if every ring is in use.
     func lendSampleRing() -> GestureSampleRing {
-        idleSampleRings.popLast() ?? GestureSampleRing()
+        idleSampleRings.popLast() ?? GestureSampleRing.make()
     }
 
     /// A ring lent by ``lendSampleRing()`` (or by another element the recognizer was attached
