@@ -25,10 +25,13 @@ public class AttachWithSpring: Interaction {
     public let destination: ReactiveProperty<CGPoint>
     /// The initial velocity of the spring.
     public let initialVelocity: ReactiveProperty<CGPoint>
-    /// The spring configuration governing this interaction.
-    public let springConfiguration: ReactiveProperty<SpringConfiguration>
+    /// The spring configuration governing this interaction (its spring's
+    /// ``Spring/configuration``, made on first read).
+    public var springConfiguration: ReactiveProperty<SpringConfiguration> { spring.configuration }
     /// Whether the position stream is moving (`.active`) or at rest.
     public let state = ReactiveProperty(MotionState.atRest)
+    /// The spring the position stream was made from.
+    private let spring: Spring<CGPoint>
 
     /// Attaches `position` to `destination` with a spring from `springSource` (threshold 1 point).
     public init(
@@ -38,7 +41,7 @@ public class AttachWithSpring: Interaction {
         self.position = position
 
         let spring = Spring(to: destination, initialValue: position, threshold: 1)
-        self.springConfiguration = spring.configuration
+        self.spring = spring
         self.initialVelocity = spring.initialVelocity
 
         let springStream = springSource(spring)

@@ -4,7 +4,9 @@ import SpringKernel
 /// reads them from the stream's own object instead of a separate array buffer.
 struct ComponentHandles: RandomAccessCollection {
     private let storage: (SpringHandle, SpringHandle, SpringHandle, SpringHandle)
-    let count: Int
+    /// A byte, so the stream's flags that follow share the handles' last word.
+    private let componentCount: UInt8
+    var count: Int { Int(componentCount) }
 
     /// The handles of `handles` (1 to 4 of them).
     init(_ handles: [SpringHandle]) {
@@ -14,7 +16,7 @@ struct ComponentHandles: RandomAccessCollection {
         storage = (
             handles[0], handles.count > 1 ? handles[1] : pad,
             handles.count > 2 ? handles[2] : pad, handles.count > 3 ? handles[3] : pad)
-        count = handles.count
+        componentCount = UInt8(handles.count)
     }
 
     var startIndex: Int { 0 }

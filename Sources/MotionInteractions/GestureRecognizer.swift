@@ -34,19 +34,26 @@ public final class GestureRecognizer {
     // a nested event) never overlaps an access in progress: no runtime exclusivity checks, which
     // cost `handle(_:)` fifteen calls an event.
 
+    // The small fields first, together in one word (a class's fields are laid out in declaration
+    // order), so that a recognizer at rest fits a smaller heap block.
     /// Where the gesture is in its life.
     @exclusivity(unchecked) public private(set) var state: GestureRecognitionState = .possible
+    /// Whether ``newestTimestamp`` holds an event's timestamp (none before the first event).
+    @exclusivity(unchecked) private var hasTimestamp = false
+    /// Where the recognizer is in its ``view``'s list of attached recognizers.
+    var placeInView: Int32 = 0
     /// The total movement since the gesture began, in input points.
     @exclusivity(unchecked) public private(set) var translation: CGPoint = .zero
-    /// The newest timestamp accepted, or nil before the first event.
-    @exclusivity(unchecked) public private(set) var timestamp: Double?
+    /// The newest timestamp accepted, once ``hasTimestamp``.
+    @exclusivity(unchecked) private var newestTimestamp = 0.0
     /// Events ignored because they did not fit the state.
     @exclusivity(unchecked) public private(set) var ignoredEventCount = 0
     /// The element the recognizer is attached to (see ``MotionElement/addGestureRecognizer(_:)``).
     /// Not retained: an element clears it in every recognizer still attached as it goes away.
     public internal(set) unowned(unsafe) var view: MotionElement?
-    /// Where the recognizer is in its ``view``'s list of attached recognizers.
-    var placeInView = 0
+
+    /// The newest timestamp accepted, or nil before the first event.
+    public var timestamp: Double? { hasTimestamp ? newestTimestamp : nil }
     /// The fastest velocity reported, in input points per second; faster estimates are scaled
     /// down to it, keeping their direction.
     public let maximumSpeed: Double
@@ -55,9 +62,10 @@ public final class GestureRecognizer {
 
     @exclusivity(unchecked) private var releaseVelocity = CGPoint.zero
     /// The observers, in the recognizer itself (no list object: one cache miss less per event).
-    /// Declared before the estimator (a class's fields are laid out in declaration order), so an
-    /// event's fields share the recognizer's first cache lines, and the sample ring comes last.
     @exclusivity(unchecked) var observerChain = ObserverChain<GestureRecognizer>()
+    /// The velocity estimate; its sample ring is held only while the gesture is active (borrowed
+    /// from ``view`` as it begins and given back as it ends: see ``GestureSampleRing``), so a
+    /// recognizer at rest is a small object.
     @exclusivity(unchecked) private var estimator: GestureVelocityEstimator
 
     /// A recognizer in the `.possible` state.
@@ -73,6 +81,7 @@ public final class GestureRecognizer {
 
     deinit {
         releaseObservers()
+        estimator.ring?.deallocate()
     }
 
     /// Whether the gesture is in progress (`.began` or `.changed`).
@@ -123,6 +132,7 @@ public final class GestureRecognizer {
         switch event {
         case .began(let moved, _):
             guard !isActive else { return ignore() }
+            if estimator.ring == nil { estimator.ring = view?.lendSampleRing() ?? GestureSampleRing.make() }
             estimator.reset()
             translation = .zero
             record(moved, at: time)
@@ -136,14 +146,25 @@ public final class GestureRecognizer {
             record(moved, at: time)
             releaseVelocity = currentEstimate()
             state = .ended
+            returnSampleRing()
         case .cancelled:
             guard isActive else { return ignore() }
             releaseVelocity = .zero
             state = .cancelled
+            returnSampleRing()
         }
-        timestamp = time
+        newestTimestamp = time
+        hasTimestamp = true
         sendToObservers(self)
         return true
+    }
+
+    /// The gesture ended: its samples go back to the element that lent them (a recognizer
+    /// attached to no element keeps its ring for its next gesture).
+    private func returnSampleRing() {
+        guard let view, let ring = estimator.ring else { return }
+        estimator.ring = nil
+        view.takeBackSampleRing(ring)
     }
 
     private func ignore() -> Bool {
@@ -153,7 +174,8 @@ public final class GestureRecognizer {
 
     /// Timestamps never go backwards: an earlier or non-finite one is taken as the newest seen.
     private func acceptedTime(_ time: Double) -> Double {
-        guard let newest = timestamp else { return time.isFinite ? time : 0 }
+        guard hasTimestamp else { return time.isFinite ? time : 0 }
+        let newest = newestTimestamp
         return time.isFinite && time > newest ? time : newest
     }
 

@@ -22,7 +22,9 @@ open class Interaction {
     /// removes the interaction and, for every interaction it still runs, as it goes away.
     public internal(set) unowned(unsafe) var runtime: MotionRuntime?
     /// The subscriptions made while it was set up, cancelled when it is removed.
-    var adoptedSubscriptions: [Subscription] = []
+    var adoptedSubscriptions = AdoptedSubscriptions.none
+    /// Where it is in its runtime's table of interactions (``MotionRuntime``), while it runs.
+    var placeInRuntime: Int32 = -1
 
     /// An interaction not added to any runtime.
     public init() {}
@@ -40,8 +42,32 @@ extension Interaction {
     /// Cancels (and forgets) the subscriptions its set-up made.
     func cancelAdoptedSubscriptions() {
         let subscriptions = adoptedSubscriptions
-        adoptedSubscriptions = []
-        for subscription in subscriptions { subscription.cancel() }
+        adoptedSubscriptions = .none
+        switch subscriptions {
+        case .none: break
+        case .one(let subscription): subscription.cancel()
+        case .many(let list): for subscription in list { subscription.cancel() }
+        }
         didCancelSubscriptions()
+    }
+}
+
+/// The subscriptions an interaction's set-up made: most make one (an AttachWithSpring, a
+/// Tossable), which is kept without an array (one object less per interaction).
+enum AdoptedSubscriptions {
+    case none
+    case one(Subscription)
+    case many([Subscription])
+
+    /// Adds `subscription` after the others.
+    mutating func append(_ subscription: Subscription) {
+        switch self {
+        case .none: self = .one(subscription)
+        case .one(let first): self = .many([first, subscription])
+        case .many(var list):
+            self = .none
+            list.append(subscription)
+            self = .many(list)
+        }
     }
 }

@@ -39,6 +39,11 @@ public final class MotionElement {
     /// grow, and detaching them all is linear, not quadratic.
     private var attachedRecognizers: [GestureRecognizer?] = []
     private var attachedRecognizerCount = 0
+    /// Sample rings of the attached recognizers' gestures that are not active: a recognizer
+    /// borrows one as its gesture begins and gives it back as it ends, so there are only as many
+    /// rings as gestures were ever active at once here, and an event allocates nothing once
+    /// there are that many.
+    private var idleSampleRings: [GestureSampleRing] = []
 
     /// An element at `position`, with the given opacity, scale, rotation and size.
     ///
@@ -67,6 +72,7 @@ public final class MotionElement {
     /// becomes nil).
     deinit {
         for case let recognizer? in attachedRecognizers { recognizer.view = nil }
+        for ring in idleSampleRings { ring.deallocate() }
     }
 
     /// Attaches `recognizer`: its ``GestureRecognizer/view`` becomes this element. A recognizer
@@ -76,7 +82,7 @@ public final class MotionElement {
         // a constant-time check however many recognizers the element holds.
         guard recognizer.view !== self else { return }
         recognizer.view?.removeGestureRecognizer(recognizer)
-        recognizer.placeInView = attachedRecognizers.count
+        recognizer.placeInView = Int32(attachedRecognizers.count)
         attachedRecognizers.append(recognizer)
         attachedRecognizerCount += 1
         recognizer.view = self
@@ -89,12 +95,24 @@ public final class MotionElement {
     ///   empty.
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
         guard recognizer.view === self else { return }
-        attachedRecognizers[recognizer.placeInView] = nil
+        attachedRecognizers[Int(recognizer.placeInView)] = nil
         attachedRecognizerCount -= 1
         recognizer.view = nil
         guard attachedRecognizers.count > 2 * attachedRecognizerCount + 16 else { return }
         attachedRecognizers.removeAll { $0 == nil }
-        for (place, attached) in attachedRecognizers.enumerated() { attached?.placeInView = place }
+        for (place, attached) in attachedRecognizers.enumerated() { attached?.placeInView = Int32(place) }
+    }
+
+    /// A sample ring for a gesture that begins on a recognizer attached here: an idle one, or a
+    /// new one if every ring is in use.
+    func lendSampleRing() -> GestureSampleRing {
+        idleSampleRings.popLast() ?? GestureSampleRing.make()
+    }
+
+    /// A ring lent by ``lendSampleRing()`` (or by another element the recognizer was attached
+    /// to), given back as its gesture ends.
+    func takeBackSampleRing(_ ring: GestureSampleRing) {
+        idleSampleRings.append(ring)
     }
 
     /// A vector (translation or velocity) measured in input points, in this element's space.

@@ -12,7 +12,8 @@ extension MotionRuntime {
             if owner === self { return }
             throw .interactionBelongsToAnotherRuntime
         }
-        interactions[ObjectIdentifier(interaction)] = interaction
+        interaction.placeInRuntime = Int32(interactions.count)
+        interactions.append(interaction)
         interaction.runtime = self
         let outer = adoptingInteraction
         adoptingInteraction = interaction
@@ -28,7 +29,15 @@ extension MotionRuntime {
     ///
     /// - Complexity: O(subscriptions its set-up made, and their springs).
     public func remove(_ interaction: Interaction) {
-        guard interaction.runtime === self, interactions.removeValue(forKey: ObjectIdentifier(interaction)) != nil else { return }
+        guard interaction.runtime === self else { return }
+        // Out of the table: the last interaction takes its place.
+        let place = Int(interaction.placeInRuntime)
+        let last = interactions.removeLast()
+        if place < interactions.count {
+            interactions[place] = last
+            last.placeInRuntime = Int32(place)
+        }
+        interaction.placeInRuntime = -1
         interaction.runtime = nil
         interaction.cancelAdoptedSubscriptions()
     }

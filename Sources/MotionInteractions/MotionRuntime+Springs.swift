@@ -26,7 +26,7 @@ extension MotionRuntime {
         let destination = spring.destination.value.springComponents
         let start = spring.initialValue.value.springComponents
         let velocity = spring.initialVelocity.value.springComponents
-        let configuration = spring.configuration.value
+        let configuration = spring.currentConfiguration
         let slot = takeSlot()
         var handles: [SpringHandle] = []
         handles.reserveCapacity(T.springComponentCount)

@@ -109,8 +109,9 @@ public final class MotionRuntime {
     public internal(set) var lastFrameDeliveryCount = 0
 
     var restWaiters: [RestWaiter] = []
-    /// The interactions the runtime runs.
-    var interactions: [ObjectIdentifier: Interaction] = [:]
+    /// The interactions the runtime runs, in no particular order: each knows its place
+    /// (``Interaction/placeInRuntime``), and a removal moves the last one into the hole.
+    var interactions: ContiguousArray<Interaction> = []
     /// The interaction whose set-up is running: subscriptions made now belong to it.
     var adoptingInteraction: Interaction?
     /// The spring that plans drive for each property, by the property's identity (a
@@ -151,6 +152,7 @@ public final class MotionRuntime {
         streamSlots.reserveCapacity(capacity)
         streamSinks.reserveCapacity(capacity)
         streamActive.reserveCapacity(capacity)
+        frameSnapshot.reserve(slots: capacity, springs: capacity)
     }
 
     /// Disconnects what the runtime connected from the properties and recognizers that may
@@ -172,7 +174,7 @@ public final class MotionRuntime {
         // The property springs let go of the runtime before any of their subscriptions is
         // cancelled, so their cancellations do nothing to it.
         for propertySpring in propertySprings.values { propertySpring.runtimeGoesAway() }
-        for interaction in interactions.values {
+        for interaction in interactions {
             interaction.runtime = nil
             interaction.cancelAdoptedSubscriptions()
         }

@@ -36,9 +36,44 @@ public final class Spring<T: SpringAnimatable> {
     /// The velocity the spring starts (and restarts) with, in value units per second.
     public let initialVelocity: ReactiveProperty<T>
     /// The spring's physical parameters (the Material Motion default: tension 342, friction 30).
-    public let configuration: ReactiveProperty<SpringConfiguration>
+    ///
+    /// Made on first read, holding the default: a spring whose configuration is never read or
+    /// written carries no property for it (nor do its streams observe one). The streams already
+    /// connected observe it from then on.
+    public var configuration: ReactiveProperty<SpringConfiguration> {
+        switch configurationLink {
+        case .made(let property):
+            return property
+        case .none, .awaited:
+            let property = ReactiveProperty(SpringConfiguration.default)
+            let awaited = configurationLink
+            configurationLink = .made(property)
+            if case .awaited(let first) = awaited { TypedSpringConnection.observe(property, fromFirst: first) }
+            return property
+        }
+    }
     /// The settle tolerance, in value units, for every component.
     public let threshold: Float
+    /// The configuration property once made; until then, the connected streams that will observe
+    /// it, a list through their ``TypedSpringConnection/nextAwaitingConfiguration`` (one word
+    /// either way).
+    var configurationLink = ConfigurationLink.none
+
+    /// ``configuration``'s property, or the streams waiting for it to be made.
+    enum ConfigurationLink {
+        /// Not made, and no stream waits for it.
+        case none
+        /// Not made; the first of the connected streams that observe it once it is.
+        case awaited(Unmanaged<TypedSpringConnection<T>>)
+        /// Made.
+        case made(ReactiveProperty<SpringConfiguration>)
+    }
+
+    /// ``configuration``'s value, without making the property: the default until it is made.
+    var currentConfiguration: SpringConfiguration {
+        if case .made(let property) = configurationLink { return property.value }
+        return .default
+    }
 
     /// The threshold used when none is given or the one given is not finite and positive.
     public static var defaultThreshold: Float { 0.5 }
@@ -55,7 +90,6 @@ public final class Spring<T: SpringAnimatable> {
         self.destination = destination
         self.initialValue = initialValue
         self.initialVelocity = ReactiveProperty(T.springZero)
-        self.configuration = ReactiveProperty(.default)
         self.threshold = threshold.isFinite && threshold > 0 ? threshold : Self.defaultThreshold
     }
 }

@@ -165,6 +165,9 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     private let observer: MotionObserver<T>
     private var destinationObservation: Subscription?
     private var configurationObservation: Subscription?
+    /// The next stream in its spring's list of those waiting for the spring's configuration
+    /// property to be made (``Spring/ConfigurationLink``), while this one waits in it.
+    var nextAwaitingConfiguration: Unmanaged<TypedSpringConnection<T>>?
 
     init(runtime: MotionRuntime, spring: Spring<T>, observer: MotionObserver<T>, handles: ComponentHandles) {
         self.spring = spring
@@ -190,9 +193,54 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
         #endif
         spring.destination.add(destination)
         destinationObservation = destination
+        switch spring.configurationLink {
+        case .made(let property):
+            observeConfiguration(property)
+        case .none:
+            spring.configurationLink = .awaited(.passUnretained(self))
+        case .awaited(let first):
+            // At the head of the list (its order does not matter: each observes the property).
+            nextAwaitingConfiguration = first
+            spring.configurationLink = .awaited(.passUnretained(self))
+        }
+    }
+
+    /// Follows the spring's configuration property.
+    private func observeConfiguration(_ property: ReactiveProperty<SpringConfiguration>) {
         let configuration = ConfigurationObservation(self)
-        spring.configuration.add(configuration)
+        property.add(configuration)
         configurationObservation = configuration
+    }
+
+    /// The spring's configuration property was just made: every stream of the list that starts
+    /// at `first` observes it from now on.
+    static func observe(_ property: ReactiveProperty<SpringConfiguration>, fromFirst first: Unmanaged<TypedSpringConnection<T>>) {
+        var next: Unmanaged<TypedSpringConnection<T>>? = first
+        while let entry = next {
+            let connection = entry.takeUnretainedValue()
+            next = connection.nextAwaitingConfiguration
+            connection.nextAwaitingConfiguration = nil
+            connection.observeConfiguration(property)
+        }
+    }
+
+    /// Leaves the spring's list of streams waiting for its configuration property, if it is in it.
+    private func stopAwaitingConfiguration(of spring: Spring<T>) {
+        guard case .awaited(let first) = spring.configurationLink else { return }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        if first.toOpaque() == me {
+            spring.configurationLink = nextAwaitingConfiguration.map { .awaited($0) } ?? .none
+        } else {
+            var previous = first.takeUnretainedValue()
+            while let entry = previous.nextAwaitingConfiguration {
+                if entry.toOpaque() == me {
+                    previous.nextAwaitingConfiguration = nextAwaitingConfiguration
+                    break
+                }
+                previous = entry.takeUnretainedValue()
+            }
+        }
+        nextAwaitingConfiguration = nil
     }
 
     override func deliverValue(from bank: SpringBank<Float32Lanes>) {
@@ -237,6 +285,7 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
     }
 
     override func detach() {
+        if let spring { stopAwaitingConfiguration(of: spring) }
         destinationObservation?.cancel()
         configurationObservation?.cancel()
         destinationObservation = nil

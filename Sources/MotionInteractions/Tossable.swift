@@ -60,8 +60,9 @@ public final class Tossable: AttachWithSpring {
     /// it was attached to no element): then it detaches it when it is removed from its runtime,
     /// so a container outliving many Tossables does not keep their recognizers.
     private let attachesRecognizer: Bool
-    private var replacedInitialVelocityStream: MotionObservable<CGPoint>?
+    // Beside the other flag (fields are laid out in declaration order): a byte, not a word.
     private var positionStreamIsReplaced = false
+    private var replacedInitialVelocityStream: MotionObservable<CGPoint>?
 
     /// Makes `position` tossable toward `destination` by a pan gesture in `containerView`.
     ///

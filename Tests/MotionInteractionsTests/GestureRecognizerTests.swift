@@ -195,4 +195,40 @@ struct GestureRecognizerTests {
         #expect(drag.translation(in: nil) == CGPoint(x: 40, y: -20))
         #expect(abs(drag.velocity(in: zoomed).x - 200) < 1e-9)
     }
+
+    @Test("recognizers of one element share its sample rings: interleaved gestures, a move mid-gesture and a detach keep each velocity exact")
+    func sharedSampleRings() {
+        let container = MotionElement(), other = MotionElement()
+        let drags = (0..<3).map { _ in GestureRecognizer() }
+        for drag in drags { container.addGestureRecognizer(drag) }
+        let speeds = [CGPoint(x: 300, y: -1200), CGPoint(x: -50, y: 80), CGPoint(x: 4000, y: 10)]
+        // Two rounds: the second gestures run on the rings the first ones gave back.
+        for round in 0..<2 {
+            let start = Double(round)
+            for drag in drags { drag.handle(.began(timestamp: start)) }
+            for step in 1...6 {
+                let time = start + Double(step) / 60
+                for (drag, speed) in zip(drags, speeds) {
+                    let elapsed = time - start
+                    drag.handle(.changed(translation: CGPoint(x: speed.x * elapsed, y: speed.y * elapsed), timestamp: time))
+                }
+                // Mid-gesture, the second recognizer moves to another element and the third is detached.
+                if round == 1, step == 3 {
+                    other.addGestureRecognizer(drags[1])
+                    container.removeGestureRecognizer(drags[2])
+                }
+            }
+            for (drag, speed) in zip(drags, speeds) {
+                #expect(abs(drag.velocity.x - speed.x) < 1e-6 && abs(drag.velocity.y - speed.y) < 1e-6)
+                let elapsed = 7.0 / 60
+                drag.handle(.ended(translation: CGPoint(x: speed.x * elapsed, y: speed.y * elapsed), timestamp: start + elapsed))
+                #expect(abs(drag.velocity.x - speed.x) < 1e-6 && abs(drag.velocity.y - speed.y) < 1e-6)
+            }
+        }
+        // A gesture that begins after the others ended, and a cancelled one, start from no samples.
+        drags[0].handle(.began(timestamp: 5))
+        #expect(drags[0].velocity == .zero)
+        drags[0].handle(.cancelled(timestamp: 5.1))
+        #expect(drags[0].velocity == .zero)
+    }
 }

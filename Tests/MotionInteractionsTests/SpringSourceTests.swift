@@ -115,6 +115,35 @@ struct SpringSourceTests {
         #expect(recorder.values.last == SIMD3<Float>(1, 2, 3))
     }
 
+    @Test("a configuration first read after its streams connected reconfigures them, a cancelled one not")
+    func configurationMadeAfterConnecting() throws {
+        let runtime = MotionRuntime()
+        let spring = Spring(to: ReactiveProperty(Float(100)), initialValue: ReactiveProperty(Float(0)), threshold: 0.5)
+        let recorders = (0..<4).map { _ in StreamRecorder<Float>() }
+        let subscriptions = recorders.map { $0.record(springSource(spring), in: runtime) }
+        #expect(allSprings(in: runtime).count == 4)
+        // Two streams leave the spring's waiting list before the property is made: one from its
+        // middle, and the newest (its head).
+        subscriptions[1].cancel()
+        subscriptions[3].cancel()
+        #expect(allSprings(in: runtime).count == 2)
+        let stiff = try SpringConfiguration(tension: 1323, friction: 91)
+        #expect(spring.configuration.value == (try SpringConfiguration(tension: 342, friction: 30)))
+        spring.configuration.value = stiff
+        // A stream connected after the property was made observes it too.
+        let late = StreamRecorder<Float>()
+        late.record(springSource(spring), in: runtime)
+        for handle in allSprings(in: runtime) {
+            #expect(try runtime.kernel.configuration(of: handle).tension == 1323)
+        }
+        spring.configuration.value = try SpringConfiguration(tension: 200, friction: 20)
+        for handle in allSprings(in: runtime) {
+            #expect(try runtime.kernel.configuration(of: handle).tension == 200)
+        }
+        try runtime.advanceUntilAllAtRest()
+        for recorder in [recorders[0], recorders[2], late] { #expect(recorder.values.last == 100) }
+    }
+
     @Test("a spring that starts at its destination starts at rest and sends no values")
     func startsAtRest() throws {
         let runtime = MotionRuntime()
