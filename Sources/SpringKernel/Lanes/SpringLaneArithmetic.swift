@@ -126,9 +126,8 @@ public protocol SpringLaneArithmetic: Sendable {
 
     /// Advances bundles `bundles` of one batch's work by one frame as
     /// ``advance(_:bundles:path:checksBound:)`` does, each moving lane first pulled toward its
-    /// goal where the goal differs in its bits from its target lane, as
-    /// ``streamRetarget(goals:targets:displacements:changed:count:)`` pulls it, and its target
-    /// lane set to the goal. `goals` holds the API values of the batch's slots from slot 0, 4
+    /// goal where the goal differs in its bits from its target lane, as a storage-order retarget
+    /// (``SpringBank/retarget(in:to:)``) pulls it, and its target lane set to the goal. `goals` holds the API values of the batch's slots from slot 0, 4
     /// bytes each, with no alignment; it is read for moving lanes only. For a watched batch
     /// (`work.watch`), also moves the watch's marks on as its preparation before a step does
     /// (watched: the springs retargeted since the last step and those whose goals differ; aged:
