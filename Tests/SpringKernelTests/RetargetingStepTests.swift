@@ -50,6 +50,18 @@ struct RetargetingStepTests {
             for frame in 0..<160 {
                 if frame == 20 { try bank.pause(paused) }
                 if frame == 70 { try bank.resume(paused) }
+                if frame == 80 {
+                    // A storage-order write earlier in the frame (its predictions wait for the step).
+                    let moving = bank.storageLayout(of: .moving)
+                    var velocities = [Lanes.Value](repeating: value(0), count: moving.count)
+                    var values = velocities
+                    try values.withUnsafeMutableBufferPointer { try bank.values(in: moving, into: $0) }
+                    try velocities.withUnsafeMutableBufferPointer { try bank.velocities(in: moving, into: $0) }
+                    for j in stride(from: 0, to: values.count, by: 3) { velocities[j] = value(0) }
+                    try values.withUnsafeBufferPointer { v in
+                        try velocities.withUnsafeBufferPointer { try bank.setState(in: moving, values: v, velocities: $0) }
+                    }
+                }
                 // Dragged for 30 to 90 frames each, then left to settle; from frame 120 a tenth
                 // (resting by then) is dragged again, so a goal wakes them (the two calls).
                 let region: StorageRegion = frame % 3 == 1 ? .moving : .all
