@@ -204,12 +204,8 @@ public enum Float32Lanes: SpringLaneArithmetic {
         v.storeBytes(of: v.load(fromByteOffset: offset, as: SIMD16<Float>.self).replacing(with: velocity, where: stored), toByteOffset: offset,
                      as: SIMD16<Float>.self)
         targets.storeBytes(of: goal, toByteOffset: offset, as: SIMD16<UInt32>.self)
-        guard let marks else { return }
-        let now = marks.retargeted[last] | laneBits(moved), watchedLast = marks.watched[last]
-        marks.watched[last] = now
-        marks.aged[last] = watchedLast & ~now
-        marks.retargeted[last] = 0
-        marks.candidates[last] = withinBand(newDisplacement, SIMD16(repeating: marks.band), lanes: now | watchedLast)
+        marks?.moveMarksOn(
+            bundle: last, moved: laneBits(moved), within: withinBand(newDisplacement, SIMD16(repeating: marks?.band ?? 0), lanes: .max))
     }
 
     /// The lanes of `lanes` whose displacement's magnitude (its bits without the sign, compared
@@ -264,15 +260,7 @@ public enum Float32Lanes: SpringLaneArithmetic {
                 work.velocities.storeBytes(of: v, toByteOffset: offset, as: Float.self)
                 if let watch = work.watch, d.bitPattern & 0x7fff_ffff <= watch.pointee.band { within |= 1 &<< UInt16(lane) }
             }
-            if let watch = work.watch {
-                // The marks moved on as the SIMD loop moves them.
-                let marks = watch.pointee
-                let now = marks.retargeted[b] | moved, watchedLast = marks.watched[b]
-                marks.watched[b] = now
-                marks.aged[b] = watchedLast & ~now
-                marks.retargeted[b] = 0
-                marks.candidates[b] = within & (now | watchedLast)
-            }
+            work.watch?.pointee.moveMarksOn(bundle: b, moved: moved, within: within)
         }
     }
 

@@ -75,6 +75,19 @@ public struct StepWatch {
     /// 1 for integer lanes (compared as Int32 magnitudes), 0 for float lanes.
     @usableFromInline var integerLanes: Int32
 
+    /// Moves bundle `b`'s marks on as a step that retargets does (what `sk_advance_retargeting_f32`
+    /// does for whole bundles): watched are the springs retargeted since the last step and those
+    /// whose goals differ (`moved`), aged the others the last step watched, none retargeted; the
+    /// candidates are the lanes of `within` (left within the band) among watched and aged.
+    @inlinable @inline(__always)
+    func moveMarksOn(bundle b: Int, moved: UInt16, within: UInt16) {
+        let now = retargeted[b] | moved, watchedLast = watched[b]
+        watched[b] = now
+        aged[b] = watchedLast & ~now
+        retargeted[b] = 0
+        candidates[b] = within & (now | watchedLast)
+    }
+
     /// Bundles stepped before the step looks for candidates among them: 64 bundles' two lane
     /// arrays (8 KB) are still in the first-level cache, so the look costs no second trip to memory.
     @usableFromInline static var blockBundles: Int { 64 }
