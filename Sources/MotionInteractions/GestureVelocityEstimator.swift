@@ -86,9 +86,9 @@ struct GestureVelocityEstimator {
 /// every event).
 ///
 /// A recognizer holds a ring only while its gesture is active: it borrows one as the gesture
-/// begins, from the element it is attached to (``MotionElement``'s idle rings, which grow to the
-/// most gestures active at once on that element and are then reused, so an event allocates
-/// nothing), and gives it back as the gesture ends. A recognizer attached to no element makes
+/// begins, from the element it is attached to (``MotionElement``'s idle rings, which double as
+/// more gestures are active at once on that element than ever before and are then reused, so an
+/// event allocates nothing once warmed up), and gives it back as the gesture ends. A recognizer attached to no element makes
 /// its own and keeps it for its next gesture. Whoever holds a ring frees it as it goes away (the
 /// recognizer, or the element its idle rings).
 struct GestureSampleRing {

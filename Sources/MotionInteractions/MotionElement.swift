@@ -40,10 +40,13 @@ public final class MotionElement {
     private var attachedRecognizers: [GestureRecognizer?] = []
     private var attachedRecognizerCount = 0
     /// Sample rings of the attached recognizers' gestures that are not active: a recognizer
-    /// borrows one as its gesture begins and gives it back as it ends, so there are only as many
-    /// rings as gestures were ever active at once here, and an event allocates nothing once
-    /// there are that many.
+    /// borrows one as its gesture begins and gives it back as it ends. When none is idle, the
+    /// pool doubles (as many new rings as are lent out), so there are at most twice as many rings
+    /// as gestures were ever active at once here, and a new peak of gestures allocates only where
+    /// it passes a power of two: once warmed up, an event allocates nothing.
     private var idleSampleRings: [GestureSampleRing] = []
+    /// Rings lent by ``lendSampleRing()`` and not given back here yet.
+    private var lentSampleRingCount = 0
 
     /// An element at `position`, with the given opacity, scale, rotation and size.
     ///
@@ -103,15 +106,26 @@ public final class MotionElement {
         for (place, attached) in attachedRecognizers.enumerated() { attached?.placeInView = Int32(place) }
     }
 
-    /// A sample ring for a gesture that begins on a recognizer attached here: an idle one, or a
-    /// new one if every ring is in use.
+    /// A sample ring for a gesture that begins on a recognizer attached here: an idle one; if
+    /// every ring is in use, the pool first doubles (see ``idleSampleRings``).
     func lendSampleRing() -> GestureSampleRing {
-        idleSampleRings.popLast() ?? GestureSampleRing.make()
+        if idleSampleRings.isEmpty {
+            let added = max(1, lentSampleRingCount)
+            // Room for every ring, so that giving them all back allocates nothing either.
+            idleSampleRings.reserveCapacity(lentSampleRingCount + added)
+            for _ in 0..<added { idleSampleRings.append(GestureSampleRing.make()) }
+        }
+        lentSampleRingCount += 1
+        return idleSampleRings.removeLast()
     }
+
+    /// The sample rings this element made and holds or lent out (idle and lent).
+    var sampleRingCount: Int { idleSampleRings.count + lentSampleRingCount }
 
     /// A ring lent by ``lendSampleRing()`` (or by another element the recognizer was attached
     /// to), given back as its gesture ends.
     func takeBackSampleRing(_ ring: GestureSampleRing) {
+        lentSampleRingCount = max(0, lentSampleRingCount - 1)
         idleSampleRings.append(ring)
     }
 

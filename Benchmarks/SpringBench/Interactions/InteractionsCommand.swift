@@ -36,7 +36,8 @@ struct InteractionsCommand {
           per element-frame: the target writes (everything the layer does for a new destination)
           and the delivery; moving over still is judged (issue 33: at most 2.0x).
           Heap allocations (input included) are counted by a malloc interposer (a C target linked into
-          spring-bench only), checked to count Swift's first.
+          spring-bench only), checked to count Swift's first; heap bytes per Tossable are those in use
+          after the warm-up (gestures' sample rings included) minus before the Tossables were made.
           --format json prints one object: count, frame_ns_p50, kernel_step_ns_p50,
           overhead_ns_per_moving_interaction (overhead_interval), input_ns_per_gesture_event
           (input_per_event_interval), allocations_per_frame and the rest; attach_follow: elements,
@@ -109,8 +110,9 @@ struct InteractionsReport: Codable {
     var inputNsPerGestureEvent: Double
     /// (frame − kernel step + gesture input) / moving interactions: the median of the repeats'.
     var overheadWithInputNsPerMovingInteraction: Double
-    /// Heap bytes in use after making the Tossables (and adding them to the runtime) minus before,
-    /// per Tossable: its objects, its share of the runtime's tables and of the kernel's lanes.
+    /// Heap bytes in use after making the Tossables, adding them to the runtime and the warm-up
+    /// frames, minus before, per Tossable: its objects, its share of the runtime's tables, of the
+    /// kernel's lanes and of the gestures' sample rings.
     var heapBytesPerTossable: Double?
     /// Heap allocations counted during the timed frames, per frame.
     var allocationsPerFrame: Double
@@ -363,9 +365,10 @@ final class InteractionsBench {
         let verified = AllocationProbe.verify()
         let heapBefore = heapBytesInUse()
         try setUp()
-        let heapBytesPerTossable = Double(heapBytesInUse() - heapBefore) / Double(count)
         progress.note("interactions: \(warmUpFrames) warm-up frames, then repeats of timed frames")
         for _ in 0..<warmUpFrames { try advance() }
+        // After the warm-up: what the gestures took (their sample rings) is in the figure too.
+        let heapBytesPerTossable = Double(heapBytesInUse() - heapBefore) / Double(count)
         allocation_counter_set_enabled(true)
         let timing = try timer.measure(
             [Contender(frame: { try self.advance() }, tally: { self.tally() })],
@@ -457,9 +460,12 @@ final class InteractionsBench {
         counted.events += Double(due[slot].count)
         counted.frames += 1
         // Reschedule: drags continue on the next frame; landed Tossables are dragged again soon.
-        let current = due[slot]
-        due[slot].removeAll(keepingCapacity: true)
+        // Taken out of the table while it is read, so that emptying it reuses its buffer.
+        var current = ContiguousArray<Int32>()
+        swap(&current, &due[slot])
         for index in current where dragStep[Int(index)] != 0 { due[(frame + 1) % due.count].append(index) }
+        current.removeAll(keepingCapacity: true)
+        due[slot] = current
         for index in landed { due[(frame + 1 + Int(index) % 3) % due.count].append(index) }
         landed.removeAll(keepingCapacity: true)
         frame += 1
