@@ -49,10 +49,6 @@ class SpringConnection {
     /// told when the stream is detached (``Subscription/springStreamDetached()``), and clears
     /// this as it goes away.
     unowned(unsafe) var holder: Subscription?
-    /// Where the subscriber's value and state closures keep what they captured (see
-    /// ``MotionObserver/closureContexts``): the frame prefetches them a few streams ahead.
-    private(set) var valueReceiverContext: UnsafeRawPointer?
-    private(set) var stateReceiverContext: UnsafeRawPointer?
     /// Where the state goes on from there, when the subscriber passes it on to one of its own (a
     /// Tossable's position stream, through ``Subscription/forwardsStates(to:)``): prefetched too.
     var stateForwardingContext: UnsafeRawPointer?
@@ -61,17 +57,22 @@ class SpringConnection {
     /// keeps it in its table of stream sinks and writes the frame's values straight into it.
     var pointSink: UnsafeMutableRawPointer?
 
-    init(runtime: MotionRuntime, handles: ComponentHandles, valueReceiverContext: UnsafeRawPointer?, stateReceiverContext: UnsafeRawPointer?) {
+    init(runtime: MotionRuntime, handles: ComponentHandles) {
         self.runtimeReference = .passUnretained(runtime)
         self.handles = handles
-        self.valueReceiverContext = valueReceiverContext
-        self.stateReceiverContext = stateReceiverContext
         componentMask = UInt8(truncatingIfNeeded: 1 << handles.count - 1)
     }
 
     /// False once cancelled (or its runtime went away): the springs are gone from the kernel.
     @inline(__always)
     var isConnected: Bool { slot >= 0 }
+
+    /// Where the subscriber's value and state closures keep what they captured (see
+    /// ``MotionObserver/closureContexts``): the frame prefetches them a few streams ahead. Read
+    /// from the subscriber, which the stream holds in its own object (among the cache lines the
+    /// frame prefetches first), rather than kept in two more words of it.
+    var valueReceiverContext: UnsafeRawPointer? { nil }
+    var stateReceiverContext: UnsafeRawPointer? { nil }
 
     /// The component that `handle` animates, or nil if it is not one of this stream's springs.
     func component(of handle: SpringHandle) -> Int? {
@@ -174,8 +175,7 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
         initialValue = spring.initialValue
         initialVelocity = spring.initialVelocity
         self.observer = observer
-        let contexts = observer.closureContexts
-        super.init(runtime: runtime, handles: handles, valueReceiverContext: contexts.next, stateReceiverContext: contexts.state)
+        super.init(runtime: runtime, handles: handles)
         if T.self == CGPoint.self, let sink = observer.valueSink { pointSink = Unmanaged.passUnretained(sink).toOpaque() }
     }
 
@@ -242,6 +242,9 @@ final class TypedSpringConnection<T: SpringAnimatable>: SpringConnection {
         }
         nextAwaitingConfiguration = nil
     }
+
+    override var valueReceiverContext: UnsafeRawPointer? { observer.closureContexts.next }
+    override var stateReceiverContext: UnsafeRawPointer? { observer.closureContexts.state }
 
     override func deliverValue(from bank: SpringBank<Float32Lanes>) {
         guard !isValueSuppressed else { return }
