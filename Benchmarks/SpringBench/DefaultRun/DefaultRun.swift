@@ -183,7 +183,7 @@ struct DefaultRun {
         progress.note("drag")
         // Every target moved every frame, against the plain step of as many moving springs: the
         // retarget bounds of issue 33, at 10K, 100K and 1M, both formats, the default spring and the
-        // corpus's spread; the slow path reported beside (quick: 10K and 100K, float32, the
+        // corpus's spread; the slow and hold paths reported beside (quick: 10K and 100K, float32, the
         // default spring, the drag path).
         var dragTimer = FrameTimer(repeats: settings.repeats ?? 5, secondsPerRepeat: 0.02)
         dragTimer.confidence = settings.confidence
@@ -193,7 +193,7 @@ struct DefaultRun {
         ).measure(progress: progress, noise: noise)
         if !quick {
             var slow = DragCommand(sizes: [10_000, 100_000, 1_000_000], kernels: ["float"], kinds: ["default"], modes: [.storage, .storageStep, .handles], timer: dragTimer)
-            slow.paths = ["slow"]
+            slow.paths = ["slow", "hold"]
             drag += try slow.measure(progress: progress, noise: noise)
         }
         progress.note("fidelity: the fixed-point bank against the exact trajectory")

@@ -8,14 +8,16 @@ struct DragCommand {
     /// The command's `--help`.
     static let help = """
         spring-bench drag [--springs 10000,100000,1000000] [--kernel float,fixed] [--springs-kind default,corpus]
-                          [--path drag,slow] [--modes storage,storage-step,handles,half,one-percent,calls] [--repeats R]
+                          [--path drag,slow,hold] [--modes storage,storage-step,handles,half,one-percent,calls] [--repeats R]
                           [--format table|json|csv] [--output DIR] [--quick]
 
           N springs whose targets move every frame along a pointer's path (each spring's own anchor plus
           one of 16 offsets in 16 phases at 1 Hz: `drag` swings 40-190 pt, 250-1200 pt/s at full speed, so
           springs lag, catch up and swing as under a finger; `slow` swings 10-160 pt, and its slowest
           springs come within their tolerance near the turns, rest, and are woken by the next frame's
-          retarget, about 1 % of the springs a frame),
+          retarget, about 1 % of the springs a frame; `hold` swings 1-4 pt, a finger held on the glass:
+          no frame moves a target by more than 0.42 pt, within the springs' tolerance, so springs at
+          rest are given new targets they already satisfy),
           tolerance 0.5, stepped at 60 Hz. The springs are the default spring (tension 342, friction 30)
           or 64 configurations drawn as the settle corpus draws them (tension 10-5000 and damping ratio
           0.01-30 log-uniform, mass 0.25-4), so rests come due and are predicted as a real drag makes them.
@@ -56,7 +58,8 @@ struct DragCommand {
         var kernel: String
         var springs: Int
         var springKind: String
-        /// "drag" (40-190 pt swings) or "slow" (10-160 pt); nil in runs written before the paths.
+        /// "drag" (40-190 pt swings), "slow" (10-160 pt) or "hold" (1-4 pt); nil in runs written
+        /// before the paths.
         var path: String?
         var mode: String
         var retargetedPerFrame: Int
@@ -114,7 +117,7 @@ struct DragCommand {
             modes.append(mode)
         }
         self.modes = modes
-        paths = try arguments.list("path", from: ["drag", "slow"]) ?? ["drag"]
+        paths = try arguments.list("path", from: ["drag", "slow", "hold"]) ?? ["drag"]
         timer = FrameTimer(repeats: try arguments.int("repeats", in: 2...1000) ?? (quick ? 5 : 9), secondsPerRepeat: 0.02)
         format = try outputFormat(&arguments)
         output = arguments.string("output")
@@ -164,10 +167,15 @@ struct DragCommand {
         }
     }
 
-    /// The pointer's offset for group `group` (of 16) at `frame`: 10-160 pt at 1 Hz, each group in
-    /// its own phase.
-    static func offset(group: Int, frame: Int, least: Double) -> Double {
-        let amplitude = least + Double(10 * group)
+    /// The pointer's offset for group `group` (of 16) at `frame` on `path`, at 1 Hz, each group in
+    /// its own phase: `drag` 40-190 pt, `slow` 10-160 pt, `hold` 1-4 pt (a finger held on the
+    /// glass: each frame's move, at most 0.42 pt, is within the springs' tolerance).
+    static func offset(group: Int, frame: Int, path: String) -> Double {
+        let amplitude = switch path {
+        case "hold": 1 + 0.2 * Double(group)
+        case "slow": 10 + Double(10 * group)
+        default: 40 + Double(10 * group)
+        }
         return amplitude * sin(2 * Double.pi * (Double(frame) / 60 + Double(group * 5) / 16))
     }
 
@@ -213,7 +221,6 @@ struct DragCommand {
         var rows: [Row] = []
         // One bank for every mode: each carries on the drag the one before left.
         let (bank, handles) = try makeBank(plain: false)
-        let least = path == "slow" ? 10.0 : 40.0
         var frame = 0
         for mode in modes {
             let listed = stride(from: 0, to: count, by: mode.stride).map { handles[$0] }
@@ -232,7 +239,7 @@ struct DragCommand {
                     frame += 1
                     laps.start()
                     // The user's part: this frame's targets, in the order the call takes them.
-                    for group in 0..<16 { shifts[group] = offset(group: group, frame: frame, least: least) }
+                    for group in 0..<16 { shifts[group] = offset(group: group, frame: frame, path: path) }
                     if inStorageOrder {
                         if layout.version != bank.layoutVersion || layout.count != count {
                             layout = bank.storageLayout(of: .all)

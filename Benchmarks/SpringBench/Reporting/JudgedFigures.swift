@@ -192,7 +192,7 @@ enum JudgedFigures {
                                   Target(.atMost, bound), interval, unit: .nanoseconds, repeats: row.repeats, noise: row.noise ?? [], slowdown: row.slowdown))
             }
         }
-        // The slow path's rows (springs that rest and wake every frame) are reported, not judged.
+        // The slow and hold paths' rows (springs that rest and wake every frame) are reported, not judged.
         for row in results.drag ?? [] where (row.path ?? "drag") == "drag" {
             // Issue 33's bounds: a retarget costs about what the step costs.
             let what = "drag, \(row.kernel), \(row.springKind) springs, \(row.springs)"

@@ -451,7 +451,8 @@ enum ResultsSummary {
         let lines = [
             "## Springs that follow moving targets", "",
             "`spring-bench drag`: every spring's target moved every frame along a pointer's path (`drag`: 40-190 pt swings at 1 Hz in 16 phases; "
-                + "`slow`: 10-160 pt, whose slowest springs rest near the turns and are woken by the next retarget, reported and not judged), "
+                + "`slow`: 10-160 pt, whose slowest springs rest near the turns and are woken by the next retarget; "
+                + "`hold`: 1-4 pt, a finger held on the glass, each frame's move within the tolerance; both reported and not judged), "
                 + "tolerance 0.5, 60 Hz, against the plain step of as many moving springs, in interleaved repeats. "
                 + "Issue 33's bounds: storage order 2.0x the plain step; by handle 5 ns a spring-frame; half and 1 % by handle 5 ns, "
                 + "one call a spring 10 ns, above the plain step per retargeted spring. Rests a frame: springs the drag carries into "
