@@ -127,7 +127,8 @@ private func remove<Lanes>(_ packed: UnsafeBufferPointer<UInt64>, from bank: Spr
 }
 
 /// Pulls `springs[i]` toward `targets[i]`, for every i, keeping each one's velocity and value; a
-/// spring at rest starts moving unless its new target is where it is. A paused spring keeps its
+/// spring at rest starts moving unless its new target is within its tolerance of where it is
+/// (then it stays at rest, snapped onto the new target, with no event). A paused spring keeps its
 /// new target until it is resumed.
 ///
 /// - Complexity: O(count).

@@ -46,11 +46,21 @@ struct RetargetQueueTests {
             }
         }
 
-        /// Writes element `i`'s destination, and retargets the reference's springs one call each.
+        /// Writes element `i`'s destination, and retargets the reference's springs one call each,
+        /// as the runtime's retarget does: a stream at rest starts from where it is (its
+        /// `initialValue`), so a component the kernel keeps at rest (a new target within its
+        /// tolerance snaps it there) is set back where it was, and moves.
         func write(_ i: Int, _ point: CGPoint) throws {
             targets[i].position.value = point
-            try reference.retarget(referenceHandles[2 * i], to: Float(point.x))
-            try reference.retarget(referenceHandles[2 * i + 1], to: Float(point.y))
+            let springs = [referenceHandles[2 * i], referenceHandles[2 * i + 1]]
+            let starts = try reference.isAtRest(springs[0]) && reference.isAtRest(springs[1])
+                ? [try reference.value(of: springs[0]), try reference.value(of: springs[1])] : nil
+            for (component, goal) in [Float(point.x), Float(point.y)].enumerated() {
+                try reference.retarget(springs[component], to: goal)
+                if let starts, try reference.value(of: springs[component]).bitPattern != starts[component].bitPattern {
+                    try reference.setState(of: springs[component], value: starts[component], velocity: 0)
+                }
+            }
         }
 
         /// One frame of both; the elements must sit where the reference's springs are.

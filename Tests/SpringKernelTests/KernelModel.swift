@@ -345,6 +345,22 @@ final class KernelModelRun<Reference: ReferenceArithmetic> {
         guard let state = try perform("retarget(\(spring), to: \(goal))", expected, { () throws(SpringKernelError) in
             try bank.retarget(spring, to: goal)
         }) else { return }
+        // A resting spring whose new target is within its tolerance of where it is stays at rest,
+        // snapped onto it: its exact motion from there never leaves the band (the oracle's rest
+        // time is 0). On the band's edge itself the kernel's exact search decides.
+        let model = springs[spring]!
+        if !model.awake, reference.isRestState(state, configuration: model.configuration) == false {
+            let (d, v) = reference.doubleState(state)
+            let rests = abs(abs(d) - model.tolerance) <= 1e-9 * model.tolerance
+                ? try bank.isAtRest(spring)
+                : ReferenceRest.restTime(displacement: d, velocity: v, tolerance: model.tolerance, configuration: model.configuration) <= 0
+            if rests {
+                springs[spring]!.state = reference.atRest(state)
+                if model.depth > 0 { springs[spring]!.frozen = nil }
+                try check([spring])
+                return
+            }
+        }
         stateChanged(spring, to: state)
         try check([spring])
     }

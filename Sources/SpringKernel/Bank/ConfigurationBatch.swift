@@ -54,14 +54,21 @@ final class ConfigurationBatch {
     /// The largest tolerance any of its springs has had (a bound, never lowered while the batch
     /// lives): the watch's band, so that it needs no tolerance lane.
     @exclusivity(unchecked) var maximumTolerance = 0.0
-    /// The watch's cheap answers for this configuration, made when first asked.
-    var restProbes: RestProbes {
-        if let probes = restProbeStorage { return probes }
-        let probes = RestProbes(motion: motion)
+    /// The smallest tolerance any of its springs has had (a bound, never raised while the batch
+    /// lives): a resting spring whose retarget leaves it within this of its new target stays at
+    /// rest, decided from the lanes alone (``SpringBankCore/trajectoriesChanged(batch:changedLanes:slots:woken:)``).
+    @exclusivity(unchecked) var minimumTolerance = Double.infinity
+    /// The watch's cheap answers for this configuration, made when first asked. Behind a pointer
+    /// and read in place: they are a kilobyte of propagators, and a rest question per spring (a
+    /// resting spring given a target within its tolerance) would otherwise copy them each time.
+    var restProbes: UnsafePointer<RestProbes> {
+        if let probes = restProbeStorage { return UnsafePointer(probes) }
+        let probes = UnsafeMutablePointer<RestProbes>.allocate(capacity: 1)
+        probes.initialize(to: RestProbes(motion: motion))
         restProbeStorage = probes
-        return probes
+        return UnsafePointer(probes)
     }
-    @exclusivity(unchecked) private var restProbeStorage: RestProbes?
+    @exclusivity(unchecked) private var restProbeStorage: UnsafeMutablePointer<RestProbes>?
 
     /// Lanes that a storage-order write that changes springs fills and the batch then takes as
     /// its own (``adoptFilledLanes(_:slots:)``), its old lanes becoming the spare ones: the write
@@ -144,6 +151,7 @@ final class ConfigurationBatch {
     }
 
     deinit {
+        restProbeStorage?.deinitialize(count: 1).deallocate()
         displacements.deallocate()
         velocities.deallocate()
         targets.deallocate()

@@ -208,7 +208,9 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// Pulls the spring toward a new target, keeping its velocity exactly and its value to within
     /// one rounding of the new displacement (value − new target). A spring at rest starts moving
-    /// unless the new target is where it is.
+    /// unless the new target is within its tolerance of where it is: its exact motion from there
+    /// would never leave the band, so it stays at rest, snapped onto the new target, with no
+    /// event (a target nudged each frame by less than the tolerance wakes nothing).
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)

@@ -66,16 +66,31 @@ extension SpringBankCore {
     /// A resting spring whose target (and so displacement) a retarget has written: woken and
     /// marked for the watch if it moves now (a paused one goes through the schedule), left at
     /// rest with exact zeros if its state is still a rest.
+    ///
+    /// Still a rest: the new target is where it is, or within its tolerance of it, so that its
+    /// exact motion from there never leaves the band (``restsNow(record:)``, the rule the watch
+    /// applies after a step, asked now). It stays at rest, snapped onto its new target, as the
+    /// step would rest it (a frame later, after a wake): no slot moves and no event, since it
+    /// never left rest. A target moved by less than the tolerance each frame (a finger held on
+    /// the glass) costs the retarget's lane writes and this question.
     func wakeRetargeted(record index: Int) {
-        let patterns = lanePatterns(ofRecord: index)
-        let (batchIndex, _) = location(ofRecord: index)
-        guard !isRestState(displacement: patterns.displacement, velocity: patterns.velocity) else {
-            setState(record: index)
-            return
+        let (batchIndex, slot) = location(ofRecord: index)
+        let tolerance = records[index].tolerance
+        // One look-up of its batch: a hold asks this of every spring, every frame.
+        let keptAtRest = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch -> Bool in
+            let displacement = batch.displacements[slot], velocity = batch.velocities[slot]
+            guard isRestState(displacement: displacement, velocity: velocity)
+                || restsNow(batch: batch, slot: slot, tolerance: tolerance)
+            else { return false }
+            // Snapped onto its new target (exact zeros, no −0).
+            batch.displacements[slot] = 0
+            batch.velocities[slot] = 0
+            return true
         }
+        guard !keptAtRest else { return }
         wake(record: index)
-        let slot = Int(places[index].slot)
-        let watched = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { markRetargeted(batch: $0, slot: slot) }
+        let movedTo = Int(places[index].slot)
+        let watched = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { markRetargeted(batch: $0, slot: movedTo) }
         if !watched { trajectoryChanged(record: index) }
     }
 
@@ -121,12 +136,28 @@ extension SpringBankCore {
         frameState.pointee.needsPreparation = true
     }
 
-    /// Widens the band of the spring's batch to its tolerance.
+    /// Widens the band of the spring's batch to its tolerance (and lowers its least tolerance to it).
     func raiseWatchBand(record index: Int) {
         let tolerance = records[index].tolerance
         batchObjects[Int(places[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             if tolerance > batch.maximumTolerance { batch.maximumTolerance = tolerance }
+            if tolerance < batch.minimumTolerance { batch.minimumTolerance = tolerance }
         }
+    }
+
+    /// Whether the resting spring in `slot` of `batch`, its lanes just written by a retarget,
+    /// still rests by its batch's least tolerance (the energy bound, from the lanes alone: no
+    /// record read); then it is snapped onto its new target, as ``wakeRetargeted(record:)``
+    /// would leave it. False leaves the question to ``wakeRetargeted(record:)`` (its own tolerance,
+    /// and the exact search where the bound cannot tell).
+    @inline(__always)
+    func keepsRestInPlace(batch: ConfigurationBatch, slot: Int) -> Bool {
+        let (displacement, velocity) = batch.motionState(slot: slot)
+        guard batch.restProbes.pointee.staysWithin(displacement: displacement, velocity: velocity, tolerance: batch.minimumTolerance)
+        else { return false }
+        batch.displacements[slot] = 0
+        batch.velocities[slot] = 0
+        return true
     }
 
     /// Whether the spring in a live record is watched, or retargeted since the last step.
@@ -208,7 +239,7 @@ extension SpringBankCore {
                         let slot = w * 4 * BundleIndexing.laneCount + lanes.trailingZeroBitCount
                         lanes &= lanes - 1
                         let (displacement, velocity) = batch.motionState(slot: slot)
-                        if probes.leavesBand(displacement: displacement, velocity: velocity, tolerance: band) { continue }
+                        if probes.pointee.leavesBand(displacement: displacement, velocity: velocity, tolerance: band) { continue }
                         watchCandidates.append(batch.springOfSlot[slot])
                     }
                 }
@@ -229,23 +260,28 @@ extension SpringBankCore {
         let (batchIndex, slot) = location(ofRecord: index)
         let tolerance = records[index].tolerance
         // Unretained, as on every per-spring path.
-        return batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-            let (displacement, velocity) = batch.motionState(slot: slot)
-            guard abs(displacement) <= tolerance else { return false }
-            // Within the band for good: at rest under a variable clock, and at every later frame of a
-            // fixed one. Outside it at a later time: at rest under neither.
-            let probes = batch.restProbes
-            if probes.staysWithin(displacement: displacement, velocity: velocity, tolerance: tolerance) { return true }
-            if probes.leavesBand(displacement: displacement, velocity: velocity, tolerance: tolerance) { return false }
-            switch frameClock {
-            case .variable:
-                return SettlePredictor.restTime(
-                    displacement: displacement, velocity: velocity, tolerance: tolerance, motion: batch.motion) <= 0
-            case .fixed(let frameDuration):
-                return SettlePredictor.restFrame(
-                    displacement: displacement, velocity: velocity, tolerance: tolerance, motion: batch.motion,
-                    frameDuration: frameDuration) == 0
-            }
+        return batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef {
+            restsNow(batch: $0, slot: slot, tolerance: tolerance)
+        }
+    }
+
+    /// ``restsNow(record:)`` of the spring in `slot` of `batch`, whose tolerance is `tolerance`.
+    private func restsNow(batch: ConfigurationBatch, slot: Int, tolerance: Double) -> Bool {
+        let (displacement, velocity) = batch.motionState(slot: slot)
+        guard abs(displacement) <= tolerance else { return false }
+        // Within the band for good: at rest under a variable clock, and at every later frame of a
+        // fixed one. Outside it at a later time: at rest under neither.
+        let probes = batch.restProbes
+        if probes.pointee.staysWithin(displacement: displacement, velocity: velocity, tolerance: tolerance) { return true }
+        if probes.pointee.leavesBand(displacement: displacement, velocity: velocity, tolerance: tolerance) { return false }
+        switch frameClock {
+        case .variable:
+            return SettlePredictor.restTime(
+                displacement: displacement, velocity: velocity, tolerance: tolerance, motion: batch.motion) <= 0
+        case .fixed(let frameDuration):
+            return SettlePredictor.restFrame(
+                displacement: displacement, velocity: velocity, tolerance: tolerance, motion: batch.motion,
+                frameDuration: frameDuration) == 0
         }
     }
 

@@ -139,7 +139,8 @@ extension SpringBank {
     /// the springs whose targets moved.
     ///
     /// A spring at rest that is given a new target starts to move, which changes the layout: take
-    /// a new one before the next call that needs one.
+    /// a new one before the next call that needs one. (A new target within its tolerance of where
+    /// it rests leaves it at rest, snapped onto it: that changes no layout.)
     ///
     /// Q16.16: a call that moves a target beyond ±16384 (2³⁰ steps), or a motion near the limits of
     /// its batch's lanes, is checked one spring at a time: the same result, at the cost of a call

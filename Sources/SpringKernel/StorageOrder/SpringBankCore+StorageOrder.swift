@@ -114,7 +114,10 @@ extension SpringBankCore {
                 let slot = bundle * BundleIndexing.laneCount + lane
                 guard slot >= moving else { continue }
                 guard slot < awake else {
-                    woken.append(Int(batch.springOfSlot[slot]))
+                    // At rest: kept there if its new target is within its tolerance (a hold),
+                    // answered from the lanes where the batch's least tolerance can; else woken
+                    // (or kept, by its own tolerance) once the walk is done.
+                    if !keepsRestInPlace(batch: batch, slot: slot) { woken.append(Int(batch.springOfSlot[slot])) }
                     continue
                 }
                 if slot == run.upperBound {

@@ -319,7 +319,8 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_rested(
     uint64_t bank, uint64_t *springs, size_t capacity, size_t *count) SPRING_KERNEL_NOEXCEPT;
 
 /// Pulls `springs[i]` toward `targets[i]`, for every i, keeping each one's velocity and value; a
-/// spring at rest starts moving unless its new target is where it is. A paused spring keeps its
+/// spring at rest starts moving unless its new target is within its tolerance of where it is
+/// (then it stays at rest, snapped onto the new target, with no event). A paused spring keeps its
 /// new target until it is resumed.
 ///
 /// - Complexity: O(count).
