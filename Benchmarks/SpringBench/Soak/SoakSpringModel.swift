@@ -164,6 +164,19 @@ final class SoakSpringModel: SoakBankObserver {
         d[i] = record.target + d[i] - target
         records[i]!.target = target
         changedSinceStep[i] = true
+        // A resting spring whose new target is within its tolerance of where it is stays at
+        // rest, snapped onto it: still, its exact motion never leaves the band. On the band's edge
+        // (within the lanes' rounding of it) the kernel's answer is taken.
+        if !record.awake, v[i] == 0, d[i] != 0 {
+            let edge = 1e-6 * (abs(record.target) + abs(target) + record.tolerance)
+            let rests = abs(abs(d[i]) - record.tolerance) <= edge
+                ? ((try? bank.isAtRest(spring)) ?? false) : abs(d[i]) <= record.tolerance
+            if rests {
+                d[i] = 0
+                growScale(i)
+                return
+            }
+        }
         if d[i] != 0 || v[i] != 0 || record.awake { setAwake(i, true) }
         growScale(i)
     }
