@@ -88,9 +88,9 @@ struct GestureVelocityEstimator {
 /// A recognizer holds a ring only while its gesture is active: it borrows one as the gesture
 /// begins, from the element it is attached to (``MotionElement``'s idle rings, which double as
 /// more gestures are active at once on that element than ever before and are then reused, so an
-/// event allocates nothing once warmed up), and gives it back as the gesture ends. A recognizer attached to no element makes
-/// its own and keeps it for its next gesture. Whoever holds a ring frees it as it goes away (the
-/// recognizer, or the element its idle rings).
+/// event allocates nothing once warmed up), and gives it back as the gesture ends. A recognizer
+/// attached to no element makes its own and keeps it for its next gesture. Whoever holds a ring
+/// frees it as it goes away (the recognizer, or the element its idle rings).
 struct GestureSampleRing {
     /// Samples kept.
     static let capacity = 16
