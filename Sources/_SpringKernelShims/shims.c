@@ -149,9 +149,14 @@ static inline __attribute__((always_inline)) int scan_targets_f32(
     return 1 | (first_unstorable_f32(goals, limit, count) < count ? 2 : 0);
 }
 
+/// The lanes of the bundle starting at lane `first` that are `restFrom` or later: those of
+/// springs at rest, in a batch's slots.
+#define SK_RESTING_LANES(first, restFrom) \
+    ((sk_bits16)((sk_ints16){0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15} >= (sk_ints16)(int32_t)((restFrom) - (first))))
+
 static inline __attribute__((always_inline)) void retarget_f32(
     const float *restrict goals, float *restrict targets, float *restrict displacements, uint16_t *restrict changed,
-    intptr_t count) {
+    intptr_t restFrom, uint32_t restBand, intptr_t count) {
     intptr_t bundles = count / 16;
     for (intptr_t b = 0; b < bundles; b++) {
         intptr_t first = 16 * b;
@@ -161,17 +166,21 @@ static inline __attribute__((always_inline)) void retarget_f32(
         // The value kept, about the new target: (target + displacement) - goal, rounded as
         // Float32Lanes.retargetedDisplacement rounds it (no contraction: no product here).
         sk_bits16 moved = (sk_bits16)(((sk_floats16)target + (sk_floats16)displacement) - (sk_floats16)goal);
-        if (!SK_ANY(same)) {
+        // Lanes kept as they are: the unchanged, and the resting springs whose new displacement
+        // is within the band (their displacement stays the exact 0 of rest; the target moves).
+        sk_bits16 kept = same;
+        if (first + 16 > restFrom) kept |= SK_RESTING_LANES(first, restFrom) & (sk_bits16)((moved & 0x7fffffffu) <= restBand);
+        if (!SK_ANY(kept)) {
             // A drag: every target of the bundle moved (no lane bits to narrow, no blend).
             changed[b] = 0xffff;
             SK_STORE_BITS(displacements + first, moved);
             SK_STORE_BITS(targets + first, goal);
             continue;
         }
-        uint32_t bits = SK_LANE_BITS(~same);
+        uint32_t bits = SK_LANE_BITS(~kept);
         changed[b] = (uint16_t)bits;
-        if (bits == 0) continue;
-        SK_STORE_BITS(displacements + first, (moved & ~same) | (displacement & same));
+        if (!SK_ANY(~same)) continue;
+        SK_STORE_BITS(displacements + first, (moved & ~kept) | (displacement & kept));
         // Where the bits are equal, storing the goal stores the same target.
         SK_STORE_BITS(targets + first, goal);
     }
@@ -183,8 +192,12 @@ static inline __attribute__((always_inline)) void retarget_f32(
         __builtin_memcpy(&g, goals + i, 4);
         __builtin_memcpy(&t, targets + i, 4);
         if (g == t) continue;
-        displacements[i] = (targets[i] + displacements[i]) - goals[i];
+        float moved = (targets[i] + displacements[i]) - goals[i];
+        uint32_t magnitude;
+        __builtin_memcpy(&magnitude, &moved, 4);
         targets[i] = goals[i];
+        if (i >= restFrom && (magnitude & 0x7fffffffu) <= restBand) continue;
+        displacements[i] = moved;
         bits |= 1u << (i - bundles * 16);
     }
     changed[bundles] = (uint16_t)bits;
@@ -389,7 +402,9 @@ static inline __attribute__((always_inline)) int set_state_q16(
 // for the exact check to decide, unless it is within conservative bounds under which the exact
 // check always accepts (Q16Lanes.conservativeRetargetLimits): |goal|, |target|, |displacement|
 // <= 2^30, |target - goal| <= displacementLimit, |new displacement| <= 2^29, |velocity lane| <=
-// velocityLimit. changed[b] gets bit l for each lane 16b + l whose target differs.
+// velocityLimit. changed[b] gets bit l for each lane 16b + l whose target differs, but for a
+// spring at rest (lane restFrom or later) whose new displacement's magnitude is at most
+// restBand: it keeps its displacement (the exact 0 of rest) and only its target moves.
 #define SK_Q16_RETARGET_BUNDLE(first, streaming) do { \
     sk_ints16 goal_, target_, displacement_, velocity_; \
     __builtin_memcpy(&goal_, goals + (first), 64); \
@@ -402,14 +417,19 @@ static inline __attribute__((always_inline)) int set_state_q16(
     refused |= differs_ & ~(SK_WITHIN(goal_, 1 << 30) & SK_WITHIN(target_, 1 << 30) & SK_WITHIN(displacement_, 1 << 30) \
                             & SK_WITHIN(difference_, displacementLimit) & SK_WITHIN(moved_, 1 << 29) \
                             & SK_WITHIN(velocity_, velocityLimit)); \
-    changed[(first) / 16] = (uint16_t)SK_LANE_BITS(differs_); \
-    SK_PUT_BITS(newDisplacements + (first), ((sk_bits16)moved_ & differs_) | ((sk_bits16)displacement_ & ~differs_), streaming); \
+    sk_bits16 moves_ = differs_; \
+    if ((first) + 16 > restFrom) { \
+        sk_bits16 sign_ = (sk_bits16)(moved_ >> 31); \
+        moves_ &= ~(SK_RESTING_LANES(first, restFrom) & (sk_bits16)((((sk_bits16)moved_ ^ sign_) - sign_) <= restBand)); \
+    } \
+    changed[(first) / 16] = (uint16_t)SK_LANE_BITS(moves_); \
+    SK_PUT_BITS(newDisplacements + (first), ((sk_bits16)moved_ & moves_) | ((sk_bits16)displacement_ & ~moves_), streaming); \
     SK_PUT_BITS(newTargets + (first), (sk_bits16)goal_, streaming); } while (0)
 
 static inline __attribute__((always_inline)) int retarget_q16(
     const int32_t *restrict goals, const int32_t *restrict targets, const int32_t *restrict displacements,
     const int32_t *restrict velocities, int32_t *restrict newTargets, int32_t *restrict newDisplacements, uint16_t *restrict changed,
-    int32_t ds, int32_t displacementLimit, int32_t velocityLimit, intptr_t count) {
+    int32_t ds, int32_t displacementLimit, int32_t velocityLimit, intptr_t restFrom, uint32_t restBand, intptr_t count) {
     intptr_t bundles = count / 16;
     sk_bits16 refused = 0;
     SK_SPARE_LANE_BUNDLES(bundles, count, SK_Q16_RETARGET_BUNDLE);
@@ -419,6 +439,7 @@ static inline __attribute__((always_inline)) int retarget_q16(
         // target = 0, unchanged).
         int32_t g[16] = {0}, t[16] = {0}, d[16] = {0}, v[16] = {0}, nt[16], nd[16];
         uint16_t *tailMarks = changed + bundles;
+        intptr_t outerRestFrom = restFrom;
         __builtin_memcpy(g, goals + first, tail * 4);
         __builtin_memcpy(t, targets + first, tail * 4);
         __builtin_memcpy(d, displacements + first, tail * 4);
@@ -427,6 +448,7 @@ static inline __attribute__((always_inline)) int retarget_q16(
             const int32_t *goals = g, *targets = t, *displacements = d, *velocities = v;
             int32_t *newTargets = nt, *newDisplacements = nd;
             uint16_t *changed = tailMarks;
+            intptr_t restFrom = outerRestFrom - first;
             SK_Q16_RETARGET_BUNDLE(0, 0);
         }
         __builtin_memcpy(newTargets + first, nt, tail * 4);
@@ -457,8 +479,9 @@ static inline __attribute__((always_inline)) int retarget_q16(
     X(intptr_t, return, sk_first_unstorable_f32, first_unstorable_f32, (const float *values, float limit, intptr_t count), \
       (values, limit, count)) \
     X(void, , sk_stream_retarget_f32, retarget_f32, \
-      (const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count), \
-      (goals, targets, displacements, changed, count)) \
+      (const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t restFrom, uint32_t restBand, \
+       intptr_t count), \
+      (goals, targets, displacements, changed, restFrom, restBand, count)) \
     X(void, , sk_advance_retargeting_f32, advance_retargeting_f32, \
       (const float *goals, float *targets, float *displacements, float *velocities, const float *coefficients, \
        uint16_t *retargeted, uint16_t *watched, uint16_t *aged, uint16_t *candidates, uint32_t band, intptr_t first, \
@@ -472,9 +495,9 @@ static inline __attribute__((always_inline)) int retarget_q16(
     X(int, return, sk_stream_retarget_q16, retarget_q16, \
       (const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t *newTargets, \
        int32_t *newDisplacements, uint16_t *changed, int32_t displacementShift, int32_t displacementLimit, int32_t velocityLimit, \
-       intptr_t count), \
+       intptr_t restFrom, uint32_t restBand, intptr_t count), \
       (goals, targets, displacements, velocities, newTargets, newDisplacements, changed, displacementShift, displacementLimit, \
-       velocityLimit, count)) \
+       velocityLimit, restFrom, restBand, count)) \
     X(int, return, sk_stream_set_state_f32, set_state_f32, \
       (const float *values, const float *velocities, const float *targets, float *displacements, float *velocityLanes, float limit, \
        intptr_t count), \

@@ -55,9 +55,13 @@ final class ConfigurationBatch {
     /// lives): the watch's band, so that it needs no tolerance lane.
     @exclusivity(unchecked) var maximumTolerance = 0.0
     /// The smallest tolerance any of its springs has had (a bound, never raised while the batch
-    /// lives): a resting spring whose retarget leaves it within this of its new target stays at
-    /// rest, decided from the lanes alone (``SpringBankCore/trajectoriesChanged(batch:changedLanes:slots:woken:)``).
-    @exclusivity(unchecked) var minimumTolerance = Double.infinity
+    /// lives; lowered by ``lowerMinimumTolerance(to:)``): a resting spring whose retarget leaves
+    /// it within this of its new target stays at rest, decided from its lanes alone
+    /// (``staysAtRest(retargetedTo:)``, ``restingLanesForRetarget``).
+    @exclusivity(unchecked) private(set) var minimumTolerance = Double.infinity
+    /// ``restKeepingBand(tolerance:)`` at ``minimumTolerance``, kept with it; nil (no spring kept
+    /// from the lanes alone) until a finite tolerance lowers it.
+    @exclusivity(unchecked) private var minimumToleranceBand: UInt32?
     /// The watch's cheap answers for this configuration, made when first asked. Behind a pointer
     /// and read in place: they are a kilobyte of propagators, and a rest question per spring (a
     /// resting spring given a target within its tolerance) would otherwise copy them each time.
@@ -284,6 +288,60 @@ final class ConfigurationBatch {
             return (Double(Float(bitPattern: d)), Double(Float(bitPattern: v)))
         }
         return (Double(Int32(bitPattern: d)) * units.displacement, Double(Int32(bitPattern: v)) * units.velocity)
+    }
+
+    /// The largest displacement lane magnitude (a float lane's bits without the sign, or an
+    /// integer lane's absolute value) from which a spring at a standstill stays within
+    /// `tolerance` (``RestProbes/staysWithinFromStandstill(displacement:tolerance:)``), or nil if
+    /// none does. The lane's value grows with its magnitude, so every smaller magnitude stays
+    /// within too: the streamed retargets keep a resting spring at rest by comparing its new
+    /// displacement's magnitude with it, one rule with the one-spring retarget's.
+    func restKeepingBand(tolerance: Double) -> UInt32? {
+        func stays(_ magnitude: UInt32) -> Bool {
+            RestProbes.staysWithinFromStandstill(displacement: motionState(displacement: magnitude, velocity: 0).displacement, tolerance: tolerance)
+        }
+        guard stays(0) else { return nil }
+        // A guess from the tolerance, then walked to the edge (the guess is within a few lanes of
+        // it: rounding only).
+        let top: UInt32, guess: UInt32
+        if let units = integerLaneUnits {
+            top = 1 << 31  // |Int32.min|, read as its own bit pattern
+            let lanes = (tolerance / units.displacement).rounded(.down)
+            guess = lanes.isNaN ? 0 : lanes >= Double(top) ? top : UInt32(Swift.max(0, lanes))
+        } else {
+            top = Float.infinity.bitPattern
+            guess = Float(tolerance).magnitude.bitPattern
+        }
+        var band = Swift.min(guess, top)
+        while band > 0, !stays(band) { band -= 1 }
+        while band < top, stays(band + 1) { band += 1 }
+        return band
+    }
+
+    /// Lowers ``minimumTolerance`` to `tolerance` if that is smaller, and its band with it.
+    func lowerMinimumTolerance(to tolerance: Double) {
+        guard tolerance < minimumTolerance else { return }
+        minimumTolerance = tolerance
+        minimumToleranceBand = restKeepingBand(tolerance: tolerance)
+    }
+
+    /// For a streamed retarget: the first slot of the springs at rest, and the band within which
+    /// one stays at rest (``restKeepingBand(tolerance:)`` at the batch's least tolerance); from
+    /// `count` (no slot) if no lane is within it.
+    var restingLanesForRetarget: (from: Int, band: UInt32) {
+        guard let band = minimumToleranceBand else { return (count, 0) }
+        return (awakeCount, band)
+    }
+
+    /// Whether a spring of this batch at rest whose retarget gives it the displacement lane
+    /// `displacement` (its velocity 0) stays at rest by the batch's least tolerance: the streamed
+    /// retarget's rule (``restingLanesForRetarget``) for one spring. False leaves the question to
+    /// the spring's own tolerance (``SpringBankCore/wakeRetargeted(record:)``).
+    @inline(__always)
+    func staysAtRest(retargetedTo displacement: UInt32) -> Bool {
+        guard let band = minimumToleranceBand else { return false }
+        let magnitude = integerLaneUnits == nil ? displacement & 0x7fff_ffff : Int32(bitPattern: displacement).magnitude
+        return magnitude <= band
     }
 
     /// Zeroes a slot that no spring owns any more.

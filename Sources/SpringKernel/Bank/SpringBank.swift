@@ -224,8 +224,10 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// Pulls the spring in a live record toward `goal` (a checked target lane): its displacement
     /// and target lanes written once the motion is checked to fit the format. A moving spring is
-    /// marked for the watch (`SpringBankCore+Watch.swift`); a resting or paused one is woken or
-    /// predicted at once, or, `logging` (a bulk call), once the whole call is accepted
+    /// marked for the watch (`SpringBankCore+Watch.swift`); a resting one within its batch's least
+    /// tolerance of `goal` stays at rest (``ConfigurationBatch/staysAtRest(retargetedTo:)``); any
+    /// other resting or paused one is woken or predicted at once, or, `logging` (a bulk call),
+    /// once the whole call is accepted
     /// (``SpringBankCore/finishLoggedRetargets()``), its old lanes logged in `core.staged` either
     /// way so that ``SpringBankCore/undoLoggedRetargets()`` can put them back. A spring whose
     /// target is `goal` already is left exactly as it is.
@@ -241,15 +243,23 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         try Lanes.checkMotion(
             displacement: moved, velocity: lanes.velocities.load(fromByteOffset: offset, as: UInt32.self), target: goal,
             scale: lanes.scale, naturalFrequency: lanes.naturalFrequency)
-        lanes.displacements.storeBytes(of: moved, toByteOffset: offset, as: UInt32.self)
         lanes.targets.storeBytes(of: goal, toByteOffset: offset, as: UInt32.self)
-        let moving = core.batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { core.markRetargeted(batch: $0, slot: slot) }
+        // Moving: marked for the watch. At rest within its batch's least tolerance of the new
+        // target (a hold): it stays at rest, its displacement the 0 it has, as the streamed
+        // retarget keeps it. Otherwise (at rest further away, or paused) woken or predicted once
+        // the call is accepted.
+        let (moving, keptAtRest) = core.batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
+            let keptAtRest = slot >= batch.awakeCount && batch.staysAtRest(retargetedTo: moved)
+            return (!keptAtRest && core.markRetargeted(batch: batch, slot: slot), keptAtRest)
+        }
+        if !keptAtRest { lanes.displacements.storeBytes(of: moved, toByteOffset: offset, as: UInt32.self) }
+        let settled = moving || keptAtRest
         if logging {
             // batch 1: to be woken or predicted once the call is accepted.
             core.staged.append(StagedLanes(
-                record: UInt32(index), batch: moving ? 0 : 1, displacement: displacement, velocity: 0, target: target))
-            if !moving { core.loggedRetargetsNotMoving += 1 }
-        } else if !moving {
+                record: UInt32(index), batch: settled ? 0 : 1, displacement: displacement, velocity: 0, target: target))
+            if !settled { core.loggedRetargetsNotMoving += 1 }
+        } else if !settled {
             core.retargetedAtRestOrPaused(record: index)
         }
     }

@@ -57,11 +57,11 @@ extension Float32Lanes {
     @_spi(KernelInternals)
     public static func streamRetarget(
         goals: UnsafeRawPointer, targets: UnsafeMutableRawPointer, displacements: UnsafeMutableRawPointer,
-        changed: UnsafeMutablePointer<UInt16>, count: Int
+        changed: UnsafeMutablePointer<UInt16>, resting: (from: Int, band: UInt32), count: Int
     ) -> Bool {
         sk_stream_retarget_f32(
             goals.assumingMemoryBound(to: Float.self), targets.assumingMemoryBound(to: Float.self),
-            displacements.assumingMemoryBound(to: Float.self), changed, count)
+            displacements.assumingMemoryBound(to: Float.self), changed, resting.from, resting.band, count)
         return true
     }
 

@@ -120,13 +120,13 @@ extension Q16Lanes {
     public static func streamRetarget(
         goals: UnsafeRawPointer, targets: UnsafeRawPointer, displacements: UnsafeRawPointer, velocities: UnsafeRawPointer,
         newTargets: UnsafeMutableRawPointer, newDisplacements: UnsafeMutableRawPointer, changed: UnsafeMutablePointer<UInt16>,
-        scale: LaneScale, naturalFrequency: Double, count: Int
+        resting: (from: Int, band: UInt32), scale: LaneScale, naturalFrequency: Double, count: Int
     ) -> Bool {
         let limits = conservativeRetargetLimits(scale: scale, naturalFrequency: naturalFrequency)
         return sk_stream_retarget_q16(
             goals.assumingMemoryBound(to: Int32.self), targets.assumingMemoryBound(to: Int32.self),
             displacements.assumingMemoryBound(to: Int32.self), velocities.assumingMemoryBound(to: Int32.self),
             newTargets.assumingMemoryBound(to: Int32.self), newDisplacements.assumingMemoryBound(to: Int32.self), changed,
-            Int32(scale.displacementShift), limits.displacement, limits.velocity, count) != 0
+            Int32(scale.displacementShift), limits.displacement, limits.velocity, resting.from, resting.band, count) != 0
     }
 }

@@ -193,23 +193,27 @@ public protocol SpringLaneArithmetic: Sendable {
     /// A format without scaled lanes: pulls every lane whose target differs (in its bits) from
     /// `goals[i]` toward it in place, as ``retargetedDisplacement(_:from:to:scale:)`` pulls one,
     /// setting bit l of `changed[b]` for each lane 16b + l it changed; every goal has been
-    /// checked. Returns false if it streams nothing (the bank then goes one spring at a time).
+    /// checked. A spring at rest (lane `resting.from` or later) whose new displacement's
+    /// magnitude is within `resting.band` (``ConfigurationBatch/restKeepingBand(tolerance:)``)
+    /// stays at rest: only its target moves, and its bit stays clear. Returns false if it streams
+    /// nothing (the bank then goes one spring at a time).
     @_spi(KernelInternals)
     static func streamRetarget(
         goals: UnsafeRawPointer, targets: UnsafeMutableRawPointer, displacements: UnsafeMutableRawPointer,
-        changed: UnsafeMutablePointer<UInt16>, count: Int
+        changed: UnsafeMutablePointer<UInt16>, resting: (from: Int, band: UInt32), count: Int
     ) -> Bool
 
     /// A format with scaled lanes, at a scale ``streamsWrites(at:)`` takes: writes the first
     /// `count` lanes of `newTargets` (the goals) and `newDisplacements` (each lane whose target
     /// differs pulled toward its goal, the others as they were), marks the lanes that differ in
-    /// `changed`, and returns true if every one of them passed the stream's check, under which
-    /// the exact check accepts it (false: the exact check decides).
+    /// `changed` (but those of springs at rest kept there, as in the in-place form, by `resting`),
+    /// and returns true if every one of them passed the stream's check, under which the exact
+    /// check accepts it (false: the exact check decides).
     @_spi(KernelInternals)
     static func streamRetarget(
         goals: UnsafeRawPointer, targets: UnsafeRawPointer, displacements: UnsafeRawPointer, velocities: UnsafeRawPointer,
         newTargets: UnsafeMutableRawPointer, newDisplacements: UnsafeMutableRawPointer, changed: UnsafeMutablePointer<UInt16>,
-        scale: LaneScale, naturalFrequency: Double, count: Int
+        resting: (from: Int, band: UInt32), scale: LaneScale, naturalFrequency: Double, count: Int
     ) -> Bool
 }
 
@@ -310,14 +314,14 @@ extension SpringLaneArithmetic {
     @_spi(KernelInternals)
     public static func streamRetarget(
         goals: UnsafeRawPointer, targets: UnsafeMutableRawPointer, displacements: UnsafeMutableRawPointer,
-        changed: UnsafeMutablePointer<UInt16>, count: Int
+        changed: UnsafeMutablePointer<UInt16>, resting: (from: Int, band: UInt32), count: Int
     ) -> Bool { false }
 
     @_spi(KernelInternals)
     public static func streamRetarget(
         goals: UnsafeRawPointer, targets: UnsafeRawPointer, displacements: UnsafeRawPointer, velocities: UnsafeRawPointer,
         newTargets: UnsafeMutableRawPointer, newDisplacements: UnsafeMutableRawPointer, changed: UnsafeMutablePointer<UInt16>,
-        scale: LaneScale, naturalFrequency: Double, count: Int
+        resting: (from: Int, band: UInt32), scale: LaneScale, naturalFrequency: Double, count: Int
     ) -> Bool {
         preconditionFailure("a format with scaled lanes whose streamsWrites(at:) is true implements streamRetarget")
     }

@@ -487,6 +487,21 @@ struct RestProbes {
         let energyNow = (d * d + v * v * inverseStiffnessPerMass).squareRoot()
         if energyNow <= inside { return true }
         guard abs(d) + energyNow / 4 <= inside else { return false }
+        return staysWithinBetweenProbes(displacement: d, velocity: v, inside: inside)
+    }
+
+    /// Whether a spring at rest whose displacement lane a retarget set to `d` (its velocity 0)
+    /// stays within `tolerance`: the energy bound of ``staysWithin(displacement:velocity:tolerance:)``
+    /// with v = 0, which needs no probe (|d| never grows from a standstill). The one rule the
+    /// streamed retargets' band (``ConfigurationBatch/restKeepingBand(tolerance:)``) and the
+    /// one-spring retarget (``SpringBankCore/wakeRetargeted(record:)``) apply.
+    @inline(__always)
+    static func staysWithinFromStandstill(displacement d: Double, tolerance: Double) -> Bool {
+        (d * d).squareRoot() <= tolerance * (1 - 1e-9)
+    }
+
+    /// The probes' part of ``staysWithin(displacement:velocity:tolerance:)``.
+    private func staysWithinBetweenProbes(displacement d: Double, velocity v: Double, inside: Double) -> Bool {
         let limit = SIMD8<Double>(repeating: inside)
         let (r0, _) = Self.reach(a11.0, a12.0, a21.0, a22.0, d, v, inverseStiffnessPerMass)
         let (r1, _) = Self.reach(a11.1, a12.1, a21.1, a22.1, d, v, inverseStiffnessPerMass)

@@ -79,7 +79,13 @@ extension SpringBankCore {
         // One look-up of its batch: a hold asks this of every spring, every frame.
         let keptAtRest = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch -> Bool in
             let displacement = batch.displacements[slot], velocity = batch.velocities[slot]
+            // Its velocity is 0 (a retarget moves only the displacement of a spring at rest): the
+            // energy bound answers from the lanes, with no probe read, and the exact question is
+            // left to the sliver of the band it cannot tell.
             guard isRestState(displacement: displacement, velocity: velocity)
+                || (velocity == 0
+                    && RestProbes.staysWithinFromStandstill(
+                        displacement: batch.motionState(displacement: displacement, velocity: 0).displacement, tolerance: tolerance))
                 || restsNow(batch: batch, slot: slot, tolerance: tolerance)
             else { return false }
             // Snapped onto its new target (exact zeros, no −0).
@@ -141,23 +147,8 @@ extension SpringBankCore {
         let tolerance = records[index].tolerance
         batchObjects[Int(places[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             if tolerance > batch.maximumTolerance { batch.maximumTolerance = tolerance }
-            if tolerance < batch.minimumTolerance { batch.minimumTolerance = tolerance }
+            batch.lowerMinimumTolerance(to: tolerance)
         }
-    }
-
-    /// Whether the resting spring in `slot` of `batch`, its lanes just written by a retarget,
-    /// still rests by its batch's least tolerance (the energy bound, from the lanes alone: no
-    /// record read); then it is snapped onto its new target, as ``wakeRetargeted(record:)``
-    /// would leave it. False leaves the question to ``wakeRetargeted(record:)`` (its own tolerance,
-    /// and the exact search where the bound cannot tell).
-    @inline(__always)
-    func keepsRestInPlace(batch: ConfigurationBatch, slot: Int) -> Bool {
-        let (displacement, velocity) = batch.motionState(slot: slot)
-        guard batch.restProbes.pointee.staysWithin(displacement: displacement, velocity: velocity, tolerance: batch.minimumTolerance)
-        else { return false }
-        batch.displacements[slot] = 0
-        batch.velocities[slot] = 0
-        return true
     }
 
     /// Whether the spring in a live record is watched, or retargeted since the last step.

@@ -183,7 +183,7 @@ extension SpringBank {
             let changed = core.changedLaneMasks(springs: slots)
             if Lanes.streamRetarget(
                 goals: UnsafeRawPointer(goals + offset), targets: batch.targets.base, displacements: batch.displacements.base,
-                changed: changed, count: slots) {
+                changed: changed, resting: batch.restingLanesForRetarget, count: slots) {
                 return core.trajectoriesChanged(batch: batch, changedLanes: changed, slots: slots, woken: &woken)
             }
             retargetOneByOne(batch, count: slots, to: goals + offset, woken: &woken)
@@ -218,7 +218,8 @@ extension SpringBank {
                 accepted = Lanes.streamRetarget(
                     goals: goalLanes + offset * laneSize, targets: batch.targets.base, displacements: batch.displacements.base,
                     velocities: batch.velocities.base, newTargets: spare.beside.base, newDisplacements: spare.displacements.base,
-                    changed: marks + mark, scale: batch.scale, naturalFrequency: batch.configuration.naturalFrequency,
+                    changed: marks + mark, resting: batch.restingLanesForRetarget, scale: batch.scale,
+                    naturalFrequency: batch.configuration.naturalFrequency,
                     count: slots) && accepted
             } else if accepted {
                 accepted = (try? checkRetarget(batch, count: slots, to: goals + offset)) != nil

@@ -99,8 +99,9 @@ extension SpringBankCore {
 
     /// Notes the slots a streamed retarget changed, from its per-bundle marks (bit l of
     /// `changedLanes[b]`: slot 16b + l): the moving ones marked for the watch (``noteRetargeted(batch:changedLanes:slots:)``),
-    /// the paused ones as runs (predicted as any change is), the resting ones in `woken`, to be
-    /// woken once the runs are predicted.
+    /// the paused ones as runs (predicted as any change is), the resting ones (those the stream
+    /// did not keep at rest) in `woken`, to be woken, or kept at rest by their own tolerance, once
+    /// the runs are predicted.
     func trajectoriesChanged(batch: ConfigurationBatch, changedLanes: UnsafePointer<UInt16>, slots: Int, woken: inout [Int]) {
         noteRetargeted(batch: batch, changedLanes: changedLanes, slots: 0..<slots)
         let moving = Swift.min(batch.movingCount, slots), awake = Swift.min(batch.awakeCount, slots)
@@ -114,10 +115,10 @@ extension SpringBankCore {
                 let slot = bundle * BundleIndexing.laneCount + lane
                 guard slot >= moving else { continue }
                 guard slot < awake else {
-                    // At rest: kept there if its new target is within its tolerance (a hold),
-                    // answered from the lanes where the batch's least tolerance can; else woken
-                    // (or kept, by its own tolerance) once the walk is done.
-                    if !keepsRestInPlace(batch: batch, slot: slot) { woken.append(Int(batch.springOfSlot[slot])) }
+                    // At rest, and not kept there by the stream (its new target lies beyond its
+                    // batch's least tolerance): woken, or kept by its own tolerance, once the walk
+                    // is done.
+                    woken.append(Int(batch.springOfSlot[slot]))
                     continue
                 }
                 if slot == run.upperBound {

@@ -140,8 +140,13 @@ int sk_scan_targets_f32(const float *goals, const float *targets, float limit, i
 intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t count);
 /// Where goals[i] differs in its bits from targets[i]: displacements[i] = (targets[i] +
 /// displacements[i]) - goals[i], targets[i] = goals[i]. changed[b] (one per 16 lanes, the last
-/// for a partial bundle) gets bit l for each lane 16b + l so changed.
-void sk_stream_retarget_f32(const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t count);
+/// for a partial bundle) gets bit l for each lane 16b + l so changed. The lanes from `restFrom` on
+/// are springs at rest (displacement and velocity exactly 0): one whose new displacement's bits
+/// without the sign are at most `restBand` stays at rest (its displacement stays 0, its target
+/// moves, its bit stays clear).
+void sk_stream_retarget_f32(
+    const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t restFrom, uint32_t restBand,
+    intptr_t count);
 /// The step that retargets, float32 lanes, whole bundles first..<end (Float32Lanes.advance(_:retargeting:toward:bundles:path:)):
 /// each lane pulled toward goals[i] where it differs in its bits from targets[i] (as sk_stream_retarget_f32), stepped with
 /// coefficients a11, a12, a21, a22 (d' = a11 d + a12 v, v' = a21 d + a22 v, every operation rounded, none fused), targets[i] =
@@ -163,14 +168,16 @@ int sk_lanes_differ(const void *goals, const void *targets, intptr_t count);
 /// Q16.16 retarget into lanes kept only if the call is accepted: every lane of newTargets (the
 /// goal) and newDisplacements written; where goals[i] differs from targets[i], newDisplacements[i]
 /// = displacements[i] + ((targets[i] - goals[i]) << displacementShift) (0...30), else the
-/// displacement as it was; changed[b] marks the lanes that differ, as sk_stream_retarget_f32.
+/// displacement as it was; changed[b] marks the lanes that differ, as sk_stream_retarget_f32, but
+/// for a spring at rest (lane `restFrom` or later) whose new displacement's magnitude is at most
+/// `restBand`: it keeps its displacement (0) and its bit stays clear.
 /// Returns 1 if every lane that differs is within the conservative bounds under which the exact
 /// check accepts (|goal|, |target|, |displacement| <= 2^30, |target - goal| <= displacementLimit,
 /// |new displacement| <= 2^29, |velocity lane| <= velocityLimit), else 0.
 int sk_stream_retarget_q16(
     const int32_t *goals, const int32_t *targets, const int32_t *displacements, const int32_t *velocities, int32_t *newTargets,
     int32_t *newDisplacements, uint16_t *changed, int32_t displacementShift, int32_t displacementLimit, int32_t velocityLimit,
-    intptr_t count);
+    intptr_t restFrom, uint32_t restBand, intptr_t count);
 /// For tests: the lanes from which the state writes and the Q16.16 retarget store around the
 /// cache (negative: the default, 2^18), so that path runs on a small bank.
 void sk_set_streaming_store_lanes(intptr_t lanes);
