@@ -169,7 +169,8 @@ static inline __attribute__((always_inline)) void retarget_f32(
         // Lanes kept as they are: the unchanged, and the resting springs whose new displacement
         // is within the band (their displacement stays the exact 0 of rest; the target moves).
         sk_bits16 kept = same;
-        if (first + 16 > restFrom) kept |= SK_RESTING_LANES(first, restFrom) & (sk_bits16)((moved & 0x7fffffffu) <= restBand);
+        if (first + 16 > restFrom)
+            kept |= SK_RESTING_LANES(first, restFrom) & (sk_bits16)(displacement == 0) & (sk_bits16)((moved & 0x7fffffffu) <= restBand);
         if (!SK_ANY(kept)) {
             // A drag: every target of the bundle moved (no lane bits to narrow, no blend).
             changed[b] = 0xffff;
@@ -196,7 +197,9 @@ static inline __attribute__((always_inline)) void retarget_f32(
         uint32_t magnitude;
         __builtin_memcpy(&magnitude, &moved, 4);
         targets[i] = goals[i];
-        if (i >= restFrom && (magnitude & 0x7fffffffu) <= restBand) continue;
+        uint32_t at;
+        __builtin_memcpy(&at, displacements + i, 4);
+        if (i >= restFrom && at == 0 && (magnitude & 0x7fffffffu) <= restBand) continue;
         displacements[i] = moved;
         bits |= 1u << (i - bundles * 16);
     }
@@ -420,7 +423,8 @@ static inline __attribute__((always_inline)) int set_state_q16(
     sk_bits16 moves_ = differs_; \
     if ((first) + 16 > restFrom) { \
         sk_bits16 sign_ = (sk_bits16)(moved_ >> 31); \
-        moves_ &= ~(SK_RESTING_LANES(first, restFrom) & (sk_bits16)((((sk_bits16)moved_ ^ sign_) - sign_) <= restBand)); \
+        moves_ &= ~(SK_RESTING_LANES(first, restFrom) & (sk_bits16)(displacement_ == 0) \
+                    & (sk_bits16)((((sk_bits16)moved_ ^ sign_) - sign_) <= restBand)); \
     } \
     changed[(first) / 16] = (uint16_t)SK_LANE_BITS(moves_); \
     SK_PUT_BITS(newDisplacements + (first), ((sk_bits16)moved_ & moves_) | ((sk_bits16)displacement_ & ~moves_), streaming); \

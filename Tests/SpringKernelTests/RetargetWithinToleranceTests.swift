@@ -54,6 +54,24 @@ struct RetargetWithinToleranceTests {
         try bank._checkInvariants()
     }
 
+    @Test("a resting spring listed twice in one bulk call, first far and then back within its tolerance, is decided once the call is accepted: at rest on its last target, exactly")
+    func listedTwiceInOneBulkCall() throws {
+        let bank = SpringBank<Float32Lanes>(threading: .single)
+        let spring = try bank.add(value: 10, target: 10, tolerance: 0.5)
+        let other = try bank.add(value: 20, target: 20, tolerance: 0.5)
+        try bank.step(dt: 1.0 / 60)
+        #expect(try bank.isAtRest(spring) && bank.isAtRest(other))
+        try bank.retarget([spring, other, spring], to: [110, 20.25, 10.25])
+        // Its second element sees the displacement its first left (the spring is woken, or kept,
+        // only once the call is accepted): back within its tolerance of where it rests, it stays.
+        #expect(try bank.isAtRest(spring) && bank.value(of: spring) == 10.25 && bank.velocity(of: spring) == 0)
+        #expect(try bank.isAtRest(other) && bank.value(of: other) == 20.25)
+        try bank._checkInvariants()
+        try bank.step(dt: 1.0 / 60)
+        #expect(bank.restedInLastStep.isEmpty)
+        #expect(try bank.value(of: spring) == 10.25)
+    }
+
     @Test("at the tolerance's edge, the streamed retarget (every vector variant, whole bundles and the partial one, tolerances mixed in a batch) keeps at rest exactly the springs the one-spring retarget keeps, to the bit")
     func streamedEdgeAgreesWithOneSpring() throws {
         let levels: [Int32] = [0, 1, 2]

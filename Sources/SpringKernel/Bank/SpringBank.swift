@@ -244,12 +244,13 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
             displacement: moved, velocity: lanes.velocities.load(fromByteOffset: offset, as: UInt32.self), target: goal,
             scale: lanes.scale, naturalFrequency: lanes.naturalFrequency)
         lanes.targets.storeBytes(of: goal, toByteOffset: offset, as: UInt32.self)
-        // Moving: marked for the watch. At rest within its batch's least tolerance of the new
-        // target (a hold): it stays at rest, its displacement the 0 it has, as the streamed
-        // retarget keeps it. Otherwise (at rest further away, or paused) woken or predicted once
-        // the call is accepted.
+        // Moving: marked for the watch. At rest (exactly: an earlier element of a bulk call may
+        // have moved its displacement, and it is woken only once the call is accepted) within
+        // its batch's least tolerance of the new target (a hold): it stays at rest, its
+        // displacement the 0 it has, as the streamed retarget keeps it. Otherwise (at rest
+        // further away, or paused) woken or predicted once the call is accepted.
         let (moving, keptAtRest) = core.batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-            let keptAtRest = slot >= batch.awakeCount && batch.staysAtRest(retargetedTo: moved)
+            let keptAtRest = displacement == 0 && slot >= batch.awakeCount && batch.staysAtRest(retargetedTo: moved)
             return (!keptAtRest && core.markRetargeted(batch: batch, slot: slot), keptAtRest)
         }
         if !keptAtRest { lanes.displacements.storeBytes(of: moved, toByteOffset: offset, as: UInt32.self) }

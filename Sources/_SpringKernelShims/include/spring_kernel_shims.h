@@ -141,9 +141,9 @@ intptr_t sk_first_unstorable_f32(const float *values, float limit, intptr_t coun
 /// Where goals[i] differs in its bits from targets[i]: displacements[i] = (targets[i] +
 /// displacements[i]) - goals[i], targets[i] = goals[i]. changed[b] (one per 16 lanes, the last
 /// for a partial bundle) gets bit l for each lane 16b + l so changed. The lanes from `restFrom` on
-/// are springs at rest (displacement and velocity exactly 0): one whose new displacement's bits
-/// without the sign are at most `restBand` stays at rest (its displacement stays 0, its target
-/// moves, its bit stays clear).
+/// are springs at rest (displacement and velocity exactly 0): one whose displacement lane is still
+/// exactly 0 and whose new displacement's bits without the sign are at most `restBand` stays at
+/// rest (its displacement stays 0, its target moves, its bit stays clear).
 void sk_stream_retarget_f32(
     const float *goals, float *targets, float *displacements, uint16_t *changed, intptr_t restFrom, uint32_t restBand,
     intptr_t count);
@@ -169,8 +169,9 @@ int sk_lanes_differ(const void *goals, const void *targets, intptr_t count);
 /// goal) and newDisplacements written; where goals[i] differs from targets[i], newDisplacements[i]
 /// = displacements[i] + ((targets[i] - goals[i]) << displacementShift) (0...30), else the
 /// displacement as it was; changed[b] marks the lanes that differ, as sk_stream_retarget_f32, but
-/// for a spring at rest (lane `restFrom` or later) whose new displacement's magnitude is at most
-/// `restBand`: it keeps its displacement (0) and its bit stays clear.
+/// for a spring at rest (lane `restFrom` or later, its displacement lane exactly 0) whose new
+/// displacement's magnitude is at most `restBand`: it keeps its displacement (0) and its bit
+/// stays clear.
 /// Returns 1 if every lane that differs is within the conservative bounds under which the exact
 /// check accepts (|goal|, |target|, |displacement| <= 2^30, |target - goal| <= displacementLimit,
 /// |new displacement| <= 2^29, |velocity lane| <= velocityLimit), else 0.
