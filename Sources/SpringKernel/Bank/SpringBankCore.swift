@@ -271,10 +271,6 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         try recordIndex(of: handle, count: places.count) { (places[$0].isLive, places[$0].generation) }
     }
 
-    /// Refuses a mutation from a caller's closure; otherwise first predicts the springs a
-    /// storage-order write left to predict, so that no mutation sees or moves them unpredicted.
-    /// A storage-order write passes `predictingChanges: false`: writes between two steps then
-    /// leave their predictions to the step, however many there are.
     /// The kept buffer of springs a storage-order write wakes, empty, for the call to fill; given
     /// back by ``returnWokenScratch(_:)``.
     func takeWokenScratch() -> [Int] {
@@ -289,6 +285,10 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         swap(&buffer, &wokenScratch)
     }
 
+    /// Refuses a mutation from a caller's closure; otherwise first predicts the springs a
+    /// storage-order write left to predict, so that no mutation sees or moves them unpredicted.
+    /// A storage-order write passes `predictingChanges: false`: writes between two steps then
+    /// leave their predictions to the step, however many there are.
     func checkMutable(predictingChanges: Bool = true) throws(SpringKernelError) {
         guard !isRunningCallback else { throw .reentrantMutation }
         if predictingChanges, !changedRuns.isEmpty { predictChangedRuns() }
