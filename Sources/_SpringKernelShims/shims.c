@@ -156,6 +156,42 @@ static inline __attribute__((always_inline)) int scan_targets_f32(
 
 /// Bundles from..<to of retarget_f32; with `resting` (a constant at each call, so each call is a
 /// loop of its own), the lanes from restFrom on are springs at rest, kept there within restBand.
+#if defined(__wasm_simd128__)
+// WebAssembly SIMD128: a quarter (one v128 of each lane array) at a time, its lane bits taken as
+// it goes (i32x4.bitmask is one instruction), and magnitudes compared as bits shifted out of
+// their sign (restBand < 2^31; a mask is a constant V8 makes anew at each use). A whole bundle
+// at once kept more vectors live than the sixteen registers V8 has on x86-64, and it spilled
+// them in the loop. Every quarter is stored (a bundle whose targets all keep their bits stores
+// what it read).
+typedef float sk_f32x4 __attribute__((vector_size(16)));
+typedef uint32_t sk_u32x4 __attribute__((vector_size(16)));
+static inline __attribute__((always_inline)) void retarget_f32_bundles(
+    const float *restrict goals, float *restrict targets, float *restrict displacements, uint16_t *restrict changed,
+    intptr_t from, intptr_t to, int resting, intptr_t restFrom, uint32_t restBand) {
+    sk_u32x4 band = (sk_u32x4){restBand, restBand, restBand, restBand} << 1;
+    for (intptr_t b = from; b < to; b++) {
+        intptr_t first = 16 * b;
+        uint32_t keptBits = 0;
+        for (int q = 0; q < 16; q += 4) {
+            sk_u32x4 goal, target, displacement;
+            __builtin_memcpy(&goal, goals + first + q, 16);
+            __builtin_memcpy(&target, targets + first + q, 16);
+            __builtin_memcpy(&displacement, displacements + first + q, 16);
+            // The value kept, about the new target, and the lanes kept as they are: as below.
+            sk_u32x4 moved = (sk_u32x4)(((sk_f32x4)target + (sk_f32x4)displacement) - (sk_f32x4)goal);
+            sk_u32x4 kept = (sk_u32x4)(goal == target);
+            if (resting)
+                kept |= (sk_u32x4)((sk_i32x4){0, 1, 2, 3} >= (int32_t)(restFrom - first - q))
+                    & (sk_u32x4)(displacement == 0) & (sk_u32x4)((moved << 1) <= band);
+            keptBits |= (uint32_t)__builtin_wasm_bitmask_i32x4((sk_i32x4)kept) << q;
+            displacement = (moved & ~kept) | (displacement & kept);
+            __builtin_memcpy(displacements + first + q, &displacement, 16);
+            __builtin_memcpy(targets + first + q, &goal, 16);
+        }
+        changed[b] = (uint16_t)(~keptBits & 0xffffu);
+    }
+}
+#else
 static inline __attribute__((always_inline)) void retarget_f32_bundles(
     const float *restrict goals, float *restrict targets, float *restrict displacements, uint16_t *restrict changed,
     intptr_t from, intptr_t to, int resting, intptr_t restFrom, uint32_t restBand) {
@@ -187,6 +223,7 @@ static inline __attribute__((always_inline)) void retarget_f32_bundles(
         SK_STORE_BITS(targets + first, goal);
     }
 }
+#endif
 
 static inline __attribute__((always_inline)) void retarget_f32(
     const float *restrict goals, float *restrict targets, float *restrict displacements, uint16_t *restrict changed,
@@ -223,13 +260,10 @@ static inline __attribute__((always_inline)) void retarget_f32(
 /// differ from their targets; in *within, the lanes whose new displacement's magnitude bits are
 /// at most `band` (as watch_candidates finds them).
 #if defined(__wasm_simd128__)
-// WebAssembly SIMD128: a quarter (one v128 of each lane array) at a time, its lane bits taken as
-// it goes (i32x4.bitmask is one instruction) and the pulled lanes blended, with no branch. A
-// whole bundle at once kept sixteen vectors live beside the coefficients, more than the sixteen
-// registers V8 has on x86-64, and V8 spilled them in the loop (with the marks' pointers: see
-// advance_retargeting_f32). 100K springs in Node: the one-pass drag about 20 % faster.
-typedef float sk_f32x4 __attribute__((vector_size(16)));
-typedef uint32_t sk_u32x4 __attribute__((vector_size(16)));
+// WebAssembly SIMD128: a quarter at a time, as retarget_f32_bundles, the pulled lanes blended
+// with no branch. A whole bundle at once kept sixteen vectors live beside the coefficients, and
+// V8 spilled them in the loop (with the marks' pointers: see advance_retargeting_f32). 100K
+// springs in Node: the one-pass drag about 20 % faster.
 static inline __attribute__((always_inline)) uint32_t advance_retargeting_bundle_f32(
     const float *restrict goals, float *restrict targets, float *restrict displacements, float *restrict velocities,
     const float *restrict coefficients, uint32_t band, uint32_t *within) {
@@ -341,6 +375,43 @@ static inline __attribute__((always_inline)) void advance_retargeting_f32(
 // them lie within their batch's band, asked by the step of each block of bundles it has just
 // advanced (StepWatch), so the lanes are read from the first-level cache. Nothing written but a
 // mask per bundle.
+#if defined(__wasm_simd128__)
+// WebAssembly SIMD128: a quarter at a time, as retarget_f32_bundles, each format's lanes in a
+// loop of its own (integerLanes is a constant in each).
+static inline __attribute__((always_inline)) int watch_candidates_lanes(
+    const uint32_t *restrict displacements, const uint16_t *restrict watched, const uint16_t *restrict aged,
+    uint16_t *restrict candidates, uint32_t band, int integerLanes, intptr_t bundles) {
+    uint32_t any = 0;
+    // A float's magnitude bits compared shifted out of the sign (band < 2^31); an integer's
+    // two's-complement absolute value (INT32_MIN gives 2^31, above any band).
+    sk_u32x4 bound = (sk_u32x4){band, band, band, band};
+    if (!integerLanes) bound <<= 1;
+    for (intptr_t b = 0; b < bundles; b++) {
+        uint32_t watching = (uint32_t)watched[b] | aged[b];
+        candidates[b] = 0;
+        if (watching == 0) continue;
+        uint32_t inside = 0;
+        for (int q = 0; q < 16; q += 4) {
+            sk_u32x4 lanes;
+            __builtin_memcpy(&lanes, displacements + 16 * b + q, 16);
+            sk_u32x4 sign = (sk_u32x4)((sk_i32x4)lanes >> 31);
+            sk_u32x4 magnitude = integerLanes ? (lanes ^ sign) - sign : lanes << 1;
+            inside |= (uint32_t)__builtin_wasm_bitmask_i32x4((sk_i32x4)(magnitude <= bound)) << q;
+        }
+        inside &= watching;
+        candidates[b] = (uint16_t)inside;
+        any |= inside;
+    }
+    return any != 0;
+}
+
+static inline __attribute__((always_inline)) int watch_candidates(
+    const uint32_t *restrict displacements, const uint16_t *restrict watched, const uint16_t *restrict aged,
+    uint16_t *restrict candidates, uint32_t band, int32_t integerLanes, intptr_t bundles) {
+    return integerLanes ? watch_candidates_lanes(displacements, watched, aged, candidates, band, 1, bundles)
+                        : watch_candidates_lanes(displacements, watched, aged, candidates, band, 0, bundles);
+}
+#else
 static inline __attribute__((always_inline)) int watch_candidates(
     const uint32_t *restrict displacements, const uint16_t *restrict watched, const uint16_t *restrict aged,
     uint16_t *restrict candidates, uint32_t band, int32_t integerLanes, intptr_t bundles) {
@@ -364,6 +435,7 @@ static inline __attribute__((always_inline)) int watch_candidates(
     }
     return any != 0;
 }
+#endif
 
 // The state writes (SpringBank.setState(in:values:velocities:)), checked as they go, into lanes
 // the batch takes only if the whole call is accepted (ConfigurationBatch's spare lanes):

@@ -13,7 +13,10 @@
 // - the storage-order streams (the shims' C loops: the portable code off x86-64) against the
 //   one-spring calls, in both formats: reads, retargets and state writes, bit for bit;
 // - a bank with a fixed frame clock in both formats (rests, frames, hash), and a checked 64-bit
-//   multiply (on wasm32, compiler-rt's __multi3).
+//   multiply (on wasm32, compiler-rt's __multi3);
+// - a finger held on the glass in both formats: springs at rest whose targets are nudged every
+//   frame, within their tolerance or beyond it, beside dragged ones, streamed in storage order
+//   against one call a spring (the streams' rest band, in each target's build of them).
 @_spi(KernelInternals) import SpringKernel
 
 @main
@@ -29,6 +32,8 @@ struct CrossDeterminism {
         fixedClock(Float32Lanes.self, value: { Float($0) / 16 })
         retargetingStep(Float32Lanes.self, value: { Float($0) / 16 })
         retargetingStep(Q16Lanes.self, value: { Q16(raw: Int32($0) << 12) })
+        hold(Float32Lanes.self, value: { Float($0) / 16 })
+        hold(Q16Lanes.self, value: { Q16(raw: Int32($0) << 12) })
         checkedMultiply()
     }
 
@@ -152,6 +157,51 @@ struct CrossDeterminism {
             print("fidelity q16.16: \(cases.count) springs, \(compared) samples, worst deviation \(Int(worst.rounded(.up))) LSB")
         } catch {
             print("fidelity q16.16: \(name(of: error))")
+        }
+    }
+
+    /// A finger held on the glass: 200 springs of the default configuration, started at rest, two
+    /// tolerances in one batch (8 and 12 sixteenths: the band is the lesser's). Every frame each
+    /// target moves by -14...14 sixteenths (within the band, between the two tolerances, or beyond
+    /// both), and every fifth spring is dragged far for the first 45 frames, so resting and moving
+    /// lanes share bundles. One bank takes the targets in storage order (`retarget(in:to:)`: the
+    /// streams keep a spring at rest within the band in their SIMD pass), the other one call a
+    /// spring; both step. The frames whose state or rests differ (0), the rests and the hash.
+    static func hold<Lanes: SpringLaneArithmetic>(_ lanes: Lanes.Type, value: (Int) -> Lanes.Value) {
+        var random = SplitMix64(seed: 0x401D_F1A5)
+        let streamed = SpringBank<Lanes>(threading: .single), single = SpringBank<Lanes>(threading: .single)
+        do {
+            var twin: [SpringHandle: (single: SpringHandle, index: Int)] = [:]
+            var goals: [Int] = [], anchors: [Int] = [], handles: [SpringHandle] = []
+            for i in 0..<200 {
+                let anchor = (i * 37) % 6400 - 3200, tolerance = value(i % 2 == 0 ? 8 : 12)
+                let handle = try streamed.add(value: value(anchor), target: value(anchor), configuration: .default, tolerance: tolerance)
+                twin[handle] = (try single.add(value: value(anchor), target: value(anchor), configuration: .default, tolerance: tolerance), i)
+                handles.append(handle)
+                goals.append(anchor)
+                anchors.append(anchor)
+            }
+            var rests = 0, differing = 0
+            for frame in 1...90 {
+                for i in goals.indices {
+                    goals[i] = i % 5 == 0 && frame <= 45
+                        ? anchors[i] + (frame * 7 + i * 3) % 961 - 480 : goals[i] + Int(random.next(29)) - 14
+                }
+                let layout = streamed.storageLayout()
+                var order = [SpringHandle](repeating: handles[0], count: layout.count)
+                try order.withUnsafeMutableBufferPointer { buffer throws(SpringKernelError) in try streamed.springs(in: layout, into: buffer) }
+                var targets = [Lanes.Value](repeating: value(0), count: layout.count)
+                for j in 0..<layout.count { targets[j] = value(goals[twin[order[j]]?.index ?? 0]) }
+                try targets.withUnsafeBufferPointer { buffer throws(SpringKernelError) in try streamed.retarget(in: layout, to: buffer) }
+                for j in 0..<layout.count { if let other = twin[order[j]] { try single.retarget(other.single, to: targets[j]) } }
+                try streamed.step(dt: 1.0 / 60)
+                try single.step(dt: 1.0 / 60)
+                rests += streamed.restedInLastStep.count
+                if streamed.restedInLastStep.count != single.restedInLastStep.count || streamed.stateHash() != single.stateHash() { differing += 1 }
+            }
+            print("hold \(Lanes.formatName): \(rests) rests, \(differing) frames differing from one call a spring, hash \(hex(streamed.stateHash()))")
+        } catch {
+            print("hold \(Lanes.formatName): \(name(of: error))")
         }
     }
 
