@@ -81,6 +81,10 @@ typedef int32_t sk_i32x4 __attribute__((vector_size(16)));
 /// The largest magnitude among float lanes, as bits (a float's bits without its sign, compared as
 /// unsigned: NaN's lie above +infinity's), folded into `worst`.
 #define SK_FOLD_MAGNITUDE(worst, x) ((worst) = __builtin_elementwise_max((worst), (sk_bits16)(x) & 0x7fffffffu))
+/// The magnitude of Int32 lanes `x` (unsigned lanes holding the bits; `Signed` is the signed
+/// vector type of the same shape), as unsigned lanes: the two's-complement absolute value
+/// (INT32_MIN gives 2^31, above any band).
+#define SK_INT_MAGNITUDE(x, Signed) ({ __typeof__(x) x_ = (x), sign_ = (__typeof__(x))((Signed)x_ >> 31); (x_ ^ sign_) - sign_; })
 /// All ones where -limit <= x <= limit (Int32 or float lanes; false for NaN).
 #define SK_WITHIN(x, limit) ((sk_bits16)((x) <= (limit)) & (sk_bits16)((x) >= -(limit)))
 /// All ones where |x| <= limit, as Float32Lanes.lanePattern(of:as:) accepts.
@@ -394,8 +398,7 @@ static inline __attribute__((always_inline)) int watch_candidates_lanes(
         for (int q = 0; q < 16; q += 4) {
             sk_u32x4 lanes;
             __builtin_memcpy(&lanes, displacements + 16 * b + q, 16);
-            sk_u32x4 sign = (sk_u32x4)((sk_i32x4)lanes >> 31);
-            sk_u32x4 magnitude = integerLanes ? (lanes ^ sign) - sign : lanes << 1;
+            sk_u32x4 magnitude = integerLanes ? SK_INT_MAGNITUDE(lanes, sk_i32x4) : lanes << 1;
             inside |= (uint32_t)__builtin_wasm_bitmask_i32x4((sk_i32x4)(magnitude <= bound)) << q;
         }
         inside &= watching;
@@ -424,8 +427,7 @@ static inline __attribute__((always_inline)) int watch_candidates(
         sk_bits16 lanes = SK_LOAD_BITS(displacements + 16 * b);
         // The magnitude's bits: a float's without its sign (NaN and infinity lie above any band),
         // an integer's two's-complement absolute value (INT32_MIN gives 2^31, above any band).
-        sk_bits16 sign = (sk_bits16)((sk_ints16)lanes >> 31);
-        sk_bits16 magnitude = integerLanes ? (lanes ^ sign) - sign : lanes & (sk_bits16)0x7fffffffu;
+        sk_bits16 magnitude = integerLanes ? SK_INT_MAGNITUDE(lanes, sk_ints16) : lanes & (sk_bits16)0x7fffffffu;
         // Springs dragged behind their targets lie outside the band: one test a bundle.
         sk_bits16 within = (sk_bits16)(magnitude <= bound);
         if (!SK_ANY(within)) continue;
@@ -561,11 +563,9 @@ static inline __attribute__((always_inline)) int set_state_q16(
                             & SK_WITHIN(difference_, displacementLimit) & SK_WITHIN(moved_, 1 << 29) \
                             & SK_WITHIN(velocity_, velocityLimit)); \
     sk_bits16 moves_ = differs_; \
-    if ((first) + 16 > restFrom) { \
-        sk_bits16 sign_ = (sk_bits16)(moved_ >> 31); \
+    if ((first) + 16 > restFrom) \
         moves_ &= ~(SK_RESTING_LANES(first, restFrom) & (sk_bits16)(displacement_ == 0) \
-                    & (sk_bits16)((((sk_bits16)moved_ ^ sign_) - sign_) <= restBand)); \
-    } \
+                    & (sk_bits16)(SK_INT_MAGNITUDE((sk_bits16)moved_, sk_ints16) <= restBand)); \
     changed[(first) / 16] = (uint16_t)SK_LANE_BITS(moves_); \
     SK_PUT_BITS(newDisplacements + (first), ((sk_bits16)moved_ & moves_) | ((sk_bits16)displacement_ & ~moves_), streaming); \
     SK_PUT_BITS(newTargets + (first), (sk_bits16)goal_, streaming); } while (0)
