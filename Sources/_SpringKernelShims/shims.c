@@ -66,11 +66,21 @@ typedef int32_t sk_ints16 __attribute__((ext_vector_type(16)));
 // storage-order retarget 3-5x slower than the step in Node; i32x4.bitmask takes four lanes' bits
 // at once. The lanes are all ones or zeros, so their sign bits are the lanes.
 typedef int32_t sk_i32x4 __attribute__((vector_size(16)));
-#define SK_QUARTER_BITS(m, a, b, c, d) \
-    ((uint32_t)__builtin_wasm_bitmask_i32x4((sk_i32x4)__builtin_shufflevector((m), (m), a, b, c, d)))
+#define SK_QUARTER_BITS(m, a, b, c, d) SK_QUARTER_LANE_BITS(__builtin_shufflevector((m), (m), a, b, c, d))
 #define SK_LANE_BITS(mask) ({ sk_ints16 m_ = (sk_ints16)(mask); \
     SK_QUARTER_BITS(m_, 0, 1, 2, 3) | SK_QUARTER_BITS(m_, 4, 5, 6, 7) << 4 | SK_QUARTER_BITS(m_, 8, 9, 10, 11) << 8 | \
     SK_QUARTER_BITS(m_, 12, 13, 14, 15) << 12; })
+// The loops that work a bundle a quarter at a time (see retarget_f32_bundles).
+typedef uint32_t sk_u32x4 __attribute__((vector_size(16)));
+typedef float sk_f32x4 __attribute__((vector_size(16)));
+/// Bit l set where lane l of the quarter `mask` (all ones or zeros) is set.
+#define SK_QUARTER_LANE_BITS(mask) ((uint32_t)__builtin_wasm_bitmask_i32x4((sk_i32x4)(mask)))
+/// A quarter's lanes whose magnitude bits (a float's bits without its sign) are at most `band`'s:
+/// both shifted out of the sign and compared unsigned (band < 2^31, so its shift loses nothing),
+/// which needs no mask constant (V8 makes a v128 constant anew at each use). `shiftedBand` is
+/// SK_SHIFTED_BAND(band), made once outside the loop.
+#define SK_SHIFTED_BAND(band) ((sk_u32x4){(band), (band), (band), (band)} << 1)
+#define SK_QUARTER_WITHIN(x, shiftedBand) ((sk_u32x4)(((sk_u32x4)(x) << 1) <= (shiftedBand)))
 #else
 #define SK_LANE_BITS(mask) ({ sk_bool16 set_ = __builtin_convertvector((mask) != 0, sk_bool16); uint16_t bits_; __builtin_memcpy(&bits_, &set_, 2); (uint32_t)bits_; })
 #endif
@@ -162,17 +172,14 @@ static inline __attribute__((always_inline)) int scan_targets_f32(
 /// loop of its own), the lanes from restFrom on are springs at rest, kept there within restBand.
 #if defined(__wasm_simd128__)
 // WebAssembly SIMD128: a quarter (one v128 of each lane array) at a time, its lane bits taken as
-// it goes (i32x4.bitmask is one instruction), and magnitudes compared as bits shifted out of
-// their sign (restBand < 2^31; a mask is a constant V8 makes anew at each use). A whole bundle
-// at once kept more vectors live than the sixteen registers V8 has on x86-64, and it spilled
-// them in the loop. Every quarter is stored (a bundle whose targets all keep their bits stores
-// what it read).
-typedef float sk_f32x4 __attribute__((vector_size(16)));
-typedef uint32_t sk_u32x4 __attribute__((vector_size(16)));
+// it goes (i32x4.bitmask is one instruction), magnitudes compared by SK_QUARTER_WITHIN. A whole
+// bundle at once kept more vectors live than the sixteen registers V8 has on x86-64, and it
+// spilled them in the loop. Every quarter is stored (a bundle whose targets all keep their bits
+// stores what it read).
 static inline __attribute__((always_inline)) void retarget_f32_bundles(
     const float *restrict goals, float *restrict targets, float *restrict displacements, uint16_t *restrict changed,
     intptr_t from, intptr_t to, int resting, intptr_t restFrom, uint32_t restBand) {
-    sk_u32x4 band = (sk_u32x4){restBand, restBand, restBand, restBand} << 1;
+    sk_u32x4 band = SK_SHIFTED_BAND(restBand);
     for (intptr_t b = from; b < to; b++) {
         intptr_t first = 16 * b;
         uint32_t keptBits = 0;
@@ -186,8 +193,8 @@ static inline __attribute__((always_inline)) void retarget_f32_bundles(
             sk_u32x4 kept = (sk_u32x4)(goal == target);
             if (resting)
                 kept |= (sk_u32x4)((sk_i32x4){0, 1, 2, 3} >= (int32_t)(restFrom - first - q))
-                    & (sk_u32x4)(displacement == 0) & (sk_u32x4)((moved << 1) <= band);
-            keptBits |= (uint32_t)__builtin_wasm_bitmask_i32x4((sk_i32x4)kept) << q;
+                    & (sk_u32x4)(displacement == 0) & SK_QUARTER_WITHIN(moved, band);
+            keptBits |= SK_QUARTER_LANE_BITS(kept) << q;
             displacement = (moved & ~kept) | (displacement & kept);
             __builtin_memcpy(displacements + first + q, &displacement, 16);
             __builtin_memcpy(targets + first + q, &goal, 16);
@@ -277,9 +284,7 @@ static inline __attribute__((always_inline)) uint32_t advance_retargeting_bundle
     sk_f32x4 a2 = {coefficients[2], coefficients[2], coefficients[2], coefficients[2]};
     sk_f32x4 a3 = {coefficients[3], coefficients[3], coefficients[3], coefficients[3]};
     uint32_t same = 0, found = 0;
-    // Magnitudes compared as bits shifted out of their sign (an unsigned compare of x << 1 with
-    // band << 1 is one of |x|'s bits with band's: band < 2^31), with no mask constant to make.
-    sk_u32x4 bound = (sk_u32x4){band, band, band, band} << 1;
+    sk_u32x4 bound = SK_SHIFTED_BAND(band);
     for (int q = 0; q < 16; q += 4) {
         sk_u32x4 goal, target;
         sk_f32x4 d, v;
@@ -296,8 +301,8 @@ static inline __attribute__((always_inline)) uint32_t advance_retargeting_bundle
         __builtin_memcpy(displacements + q, &nd, 16);
         __builtin_memcpy(velocities + q, &nv, 16);
         __builtin_memcpy(targets + q, &goal, 16);
-        same |= (uint32_t)__builtin_wasm_bitmask_i32x4(kept) << q;
-        found |= (uint32_t)__builtin_wasm_bitmask_i32x4((sk_i32x4)(((sk_u32x4)nd << 1) <= bound)) << q;
+        same |= SK_QUARTER_LANE_BITS(kept) << q;
+        found |= SK_QUARTER_LANE_BITS(SK_QUARTER_WITHIN(nd, bound)) << q;
     }
     *within = found;
     return ~same & 0xffffu;
@@ -386,10 +391,9 @@ static inline __attribute__((always_inline)) int watch_candidates_lanes(
     const uint32_t *restrict displacements, const uint16_t *restrict watched, const uint16_t *restrict aged,
     uint16_t *restrict candidates, uint32_t band, int integerLanes, intptr_t bundles) {
     uint32_t any = 0;
-    // A float's magnitude bits compared shifted out of the sign (band < 2^31); an integer's
-    // two's-complement absolute value (INT32_MIN gives 2^31, above any band).
-    sk_u32x4 bound = (sk_u32x4){band, band, band, band};
-    if (!integerLanes) bound <<= 1;
+    // A float's magnitude by SK_QUARTER_WITHIN; an integer's two's-complement absolute value
+    // (INT32_MIN gives 2^31, above any band).
+    sk_u32x4 bound = {band, band, band, band}, shiftedBound = SK_SHIFTED_BAND(band);
     for (intptr_t b = 0; b < bundles; b++) {
         uint32_t watching = (uint32_t)watched[b] | aged[b];
         candidates[b] = 0;
@@ -398,8 +402,9 @@ static inline __attribute__((always_inline)) int watch_candidates_lanes(
         for (int q = 0; q < 16; q += 4) {
             sk_u32x4 lanes;
             __builtin_memcpy(&lanes, displacements + 16 * b + q, 16);
-            sk_u32x4 magnitude = integerLanes ? SK_INT_MAGNITUDE(lanes, sk_i32x4) : lanes << 1;
-            inside |= (uint32_t)__builtin_wasm_bitmask_i32x4((sk_i32x4)(magnitude <= bound)) << q;
+            sk_u32x4 within = integerLanes ? (sk_u32x4)(SK_INT_MAGNITUDE(lanes, sk_i32x4) <= bound)
+                                           : SK_QUARTER_WITHIN(lanes, shiftedBound);
+            inside |= SK_QUARTER_LANE_BITS(within) << q;
         }
         inside &= watching;
         candidates[b] = (uint16_t)inside;
