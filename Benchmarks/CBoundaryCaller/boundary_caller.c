@@ -10,7 +10,7 @@
 // or, after boundary_load, those of a library file (the CMake build's libSpringKernelC.so).
 #define BOUNDARY_FUNCTIONS(X) \
     X(sk_bank_create) X(sk_bank_destroy) X(sk_bank_counts) X(sk_bank_add_f32) X(sk_bank_add_q16) X(sk_bank_step) \
-    X(sk_bank_read_f32) X(sk_bank_set_state_f32) X(sk_bank_retarget_f32) X(sk_bank_layout) \
+    X(sk_bank_read_f32) X(sk_bank_set_state_f32) X(sk_bank_retarget_f32) X(sk_bank_retarget_q16) X(sk_bank_layout) \
     X(sk_layout_read_f32) X(sk_layout_read_q16) X(sk_layout_read_user_values) X(sk_layout_read_springs) \
     X(sk_layout_retarget_f32) X(sk_layout_retarget_q16) X(sk_layout_set_state_f32) X(sk_layout_set_state_q16)
 
@@ -69,6 +69,10 @@ int32_t boundary_set_state(uint64_t bank, const uint64_t *springs, const float *
 
 int32_t boundary_retarget(uint64_t bank, const uint64_t *springs, const float *targets, size_t count) {
     return sk.sk_bank_retarget_f32(bank, springs, targets, count);
+}
+
+int32_t boundary_retarget_q16(uint64_t bank, const uint64_t *springs, const int32_t *targets, size_t count) {
+    return sk.sk_bank_retarget_q16(bank, springs, targets, count);
 }
 
 int32_t boundary_layout(uint64_t bank, uint64_t *version, size_t *count) {

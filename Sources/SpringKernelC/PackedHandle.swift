@@ -78,13 +78,19 @@ extension BankEntry {
         _ packed: UnsafePointer<UInt64>?, _ count: Int, in bank: SpringBank<Lanes>,
         _ body: (UnsafeBufferPointer<SpringHandle>) throws(Refusal) -> Result
     ) throws(Refusal) -> Result {
-        springs.removeAll(keepingCapacity: true)
+        // Filled as a local: an append to the entry's own property would be a dynamic
+        // exclusivity check (a thread-local access set) and a uniqueness check a handle, which
+        // cost more than the kernel's retarget of the spring.
+        var list: [SpringHandle] = []
+        swap(&list, &springs)
+        defer { swap(&list, &springs) }
+        list.removeAll(keepingCapacity: true)
         if count > 0 {
             guard let packed else { throw Refusal(._null_pointer) }
-            springs.reserveCapacity(Swift.min(count, bank.count))
-            for i in 0..<count { springs.append(try spring(packed[i], in: bank)) }
+            list.reserveCapacity(Swift.min(count, bank.count))
+            for i in 0..<count { list.append(try spring(packed[i], in: bank)) }
         }
-        return try springs.withUnsafeBufferPointer { buffer throws(Refusal) in try body(buffer) }
+        return try list.withUnsafeBufferPointer { buffer throws(Refusal) in try body(buffer) }
     }
 }
 

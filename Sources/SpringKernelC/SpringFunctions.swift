@@ -345,13 +345,13 @@ private func read<Lanes>(
     _ quantity: sk_quantity, of packed: UnsafeBufferPointer<UInt64>, in bank: SpringBank<Lanes>, of entry: BankEntry,
     into out: UnsafeMutableBufferPointer<Lanes.Value>
 ) throws(Refusal) {
-    for i in packed.indices {
-        let spring = try entry.spring(packed[i], in: bank)
-        out[i] = try kernel { () throws(SpringKernelError) in
+    // The kernel's buffer form: one call, not a call through the generic API per spring.
+    try entry.withSprings(packed.baseAddress, packed.count, in: bank) { springs throws(Refusal) in
+        try kernel { () throws(SpringKernelError) in
             switch quantity {
-            case ._value: try bank.value(of: spring)
-            case ._velocity: try bank.velocity(of: spring)
-            case ._target: try bank.target(of: spring)
+            case ._value: try bank.values(of: springs, into: out)
+            case ._velocity: try bank.velocities(of: springs, into: out)
+            case ._target: try bank.targets(of: springs, into: out)
             }
         }
     }

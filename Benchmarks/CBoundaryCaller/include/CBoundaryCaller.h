@@ -30,6 +30,8 @@ int32_t boundary_read_values(uint64_t bank, const uint64_t *springs, size_t coun
 int32_t boundary_set_state(uint64_t bank, const uint64_t *springs, const float *values, const float *velocities, size_t count);
 /// Retargets `count` springs with one sk_bank_retarget_f32.
 int32_t boundary_retarget(uint64_t bank, const uint64_t *springs, const float *targets, size_t count);
+/// Retargets `count` Q16.16 springs with one sk_bank_retarget_q16 (raw targets).
+int32_t boundary_retarget_q16(uint64_t bank, const uint64_t *springs, const int32_t *targets, size_t count);
 /// The layout of every spring (sk_bank_layout, sk_region_all): its version and count.
 int32_t boundary_layout(uint64_t bank, uint64_t *version, size_t *count);
 /// Reads every spring's value in storage order with one sk_layout_read_f32.

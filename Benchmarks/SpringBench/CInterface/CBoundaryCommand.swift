@@ -66,6 +66,8 @@ struct CBoundaryCommand {
         /// Its 95 % interval, a bootstrap over the repeats' pairs.
         var frameRatioInterval: Interval?
         var bulk: [Bulk]
+        /// Calls by handle that change every spring, from C against the same call in Swift.
+        var byHandle: [ByHandle]
         /// What the next step spends on a write's changes: (write + step) − step − write, ns a spring.
         var deferredNanosecondsPerSpring: [String: Double]
         /// What a call that does almost nothing costs from C, ns a call (median of the repeats): the
@@ -76,6 +78,20 @@ struct CBoundaryCommand {
     struct Summary: Codable {
         var median: Double
         var min: Double
+    }
+
+    /// A call by handle that changes every spring, through the C interface against the Swift
+    /// API's buffer form on a bank of the same springs: ns a spring (medians of the interleaved
+    /// repeats) and the C / Swift ratio, the boundary's own cost (unpacking and checking the
+    /// handles) over the kernel's work.
+    struct ByHandle: Codable {
+        var call: String
+        var swiftNanosecondsPerSpring: Double
+        var cNanosecondsPerSpring: Double
+        /// The median of the repeats' paired ratios C / Swift.
+        var ratio: Double
+        /// Its 95 % interval, a bootstrap over the repeats' pairs.
+        var ratioInterval: Interval?
     }
 
     /// One bulk call against memcpy of the same bytes: the bytes the engine's arrays hold (written
@@ -250,13 +266,73 @@ struct CBoundaryCommand {
             try checked(boundary_layout_retarget(cBank, version, writes % 2 == 0 ? values : shifted, n))
         }
 
+        // By handle, every target moved (two sets of targets in turn: each call changes every
+        // spring), through C against Swift on banks of the same springs.
+        var byHandle: [ByHandle] = []
+        func compare(_ call: String, swift: @escaping (Int) throws -> Void, c: @escaping (Int) throws -> Void) throws {
+            var swiftCalls = 0, cCalls = 0
+            let timing = try bulkTimer.measure([
+                Contender(frame: { for _ in 0..<calls { swiftCalls += 1; try swift(swiftCalls) } }, isOurs: true),
+                Contender(frame: { for _ in 0..<calls { cCalls += 1; try c(cCalls) } }, isOurs: true),
+            ], warmUpFrames: 0, clock: .threadCPU)  // both on this thread
+            let perSpring = timing.samples.map { Bootstrap.median($0)! / Double(calls * n) * 1e9 }
+            let ratios = Bootstrap.pairedRatios(timing.samples[1], timing.samples[0])
+            byHandle.append(ByHandle(
+                call: call, swiftNanosecondsPerSpring: perSpring[0], cNanosecondsPerSpring: perSpring[1],
+                ratio: Bootstrap.median(ratios)!, ratioInterval: Bootstrap.medianInterval(ratios)))
+            progress.update("c-boundary: \(call)")
+        }
+        // Fresh banks of the default spring (tension 342, friction 30), every spring moving toward
+        // 0 from its value, made alike through each API: every call below moves every target.
+        let defaultSpring = try SpringConfiguration(tension: 342, friction: 30)
+        let floatSwift = try SpringBank<Float32Lanes>(threading: .single, capacity: n)
+        let floatSwiftHandles = try values.map { try floatSwift.add(value: $0, target: 0, configuration: defaultSpring, tolerance: 0.5) }
+        var floatC: UInt64 = 0
+        var floatCHandles = [UInt64](repeating: 0, count: n)
+        try check(boundary_bank_create(sk_format._float32.rawValue, n, &floatC))
+        defer { _ = boundary_bank_destroy(floatC) }
+        try check(boundary_bank_add_f32(floatC, n, values, zeros, 342, 30, 0.5, &floatCHandles))
+        let moved = [values, shifted]
+        try compare("float32 retarget by handle, every target moved (sk_bank_retarget_f32 / retarget(_:to:))",
+                    swift: { call in
+                        try floatSwiftHandles.withUnsafeBufferPointer { springs in
+                            try moved[call % 2].withUnsafeBufferPointer { try floatSwift.retarget(springs, to: $0) }
+                        }
+                    },
+                    c: { try checked(boundary_retarget(floatC, floatCHandles, moved[$0 % 2], n)) })
+        var swiftOut = [Float](repeating: 0, count: n)
+        try compare("float32 read values by handle (sk_bank_read_f32 / values(of:into:))",
+                    swift: { _ in
+                        try floatSwiftHandles.withUnsafeBufferPointer { springs in
+                            try swiftOut.withUnsafeMutableBufferPointer { try floatSwift.values(of: springs, into: $0) }
+                        }
+                    },
+                    c: { _ in try checked(boundary_read_values(floatC, floatCHandles, n, &out)) })
+        let fixedSwift = try SpringBank<Q16Lanes>(threading: .single, capacity: n)
+        let fixedSwiftHandles = try fixedValues.map {
+            try fixedSwift.add(value: Q16(raw: $0), target: 0, configuration: defaultSpring, tolerance: Q16(raw: 256))
+        }
+        var fixedC: UInt64 = 0
+        var fixedCHandles = [UInt64](repeating: 0, count: n)
+        try check(boundary_bank_create(sk_format._q16.rawValue, n, &fixedC))
+        defer { _ = boundary_bank_destroy(fixedC) }
+        try checked(boundary_bank_add_q16(fixedC, n, fixedValues, [Int32](repeating: 0, count: n), 342, 30, 256, &fixedCHandles))
+        let fixedMoved = fixedGoals.map { $0.map(Q16.init(raw:)) }
+        try compare("Q16.16 retarget by handle, every target moved (sk_bank_retarget_q16 / retarget(_:to:))",
+                    swift: { call in
+                        try fixedSwiftHandles.withUnsafeBufferPointer { springs in
+                            try fixedMoved[call % 2].withUnsafeBufferPointer { try fixedSwift.retarget(springs, to: $0) }
+                        }
+                    },
+                    c: { try checked(boundary_retarget_q16(fixedC, fixedCHandles, fixedGoals[$0 % 2], n)) })
+
         try measureWritesWithSteps(n: n, dt: dt, progress: progress, measure: measure)
         let callCosts = try measureCalls(progress: progress)
 
         let report = Report(
             springs: n, library: library ?? "linked", swiftFrameNanoseconds: Summary(median: Bootstrap.median(swiftTimes)!, min: swiftTimes.min()!),
             cFrameNanoseconds: Summary(median: Bootstrap.median(cTimes)!, min: cTimes.min()!), frameRatio: Bootstrap.median(ratios)!,
-            frameRatioInterval: Bootstrap.medianInterval(ratios), bulk: bulk,
+            frameRatioInterval: Bootstrap.medianInterval(ratios), bulk: bulk, byHandle: byHandle,
             deferredNanosecondsPerSpring: Self.deferred(bulk, springs: n), callNanoseconds: callCosts)
         switch format {
         case .json:
@@ -271,6 +347,11 @@ struct CBoundaryCommand {
                 print(String(format: "%@: %.2f GB/s (%.2f ns a spring), memcpy of the same %d bytes %.2f GB/s: %.3fx [%.3f, %.3f]",
                              row.call, row.gigabytesPerSecond, Double(row.bytes) / row.gigabytesPerSecond / Double(n), row.bytes,
                              row.memcpyGigabytesPerSecond, row.ratio, row.ratioInterval?.low ?? row.ratio, row.ratioInterval?.high ?? row.ratio))
+            }
+            for row in byHandle {
+                print(String(format: "%@: Swift %.2f ns a spring, C %.2f ns a spring, C / Swift %.3fx [%.3f, %.3f]",
+                             row.call, row.swiftNanosecondsPerSpring, row.cNanosecondsPerSpring, row.ratio,
+                             row.ratioInterval?.low ?? row.ratio, row.ratioInterval?.high ?? row.ratio))
             }
             for (call, nanoseconds) in report.deferredNanosecondsPerSpring.sorted(by: { $0.key < $1.key }) {
                 print(String(format: "%@: the next step spends %.2f ns a spring on the write's changes ((write + step) - step - write)",

@@ -566,10 +566,15 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// The handle of the spring at record `index`, or nil if no spring lives there: the C
     /// interface packs a handle into 64 bits (with only the low bits of its generation) and
     /// rebuilds it from the index.
+    /// Inlined into the C interface's loops over handles (a call per handle cost about as much as
+    /// the kernel's retarget of the spring).
+    @inlinable
     package func spring(atIndex index: UInt32) -> SpringHandle? {
         let record = Int(index)
-        guard record < core.records.count, core.places[record].isLive else { return nil }
-        return core.handle(ofRecord: record)
+        guard record < core.places.count else { return nil }
+        let place = core.places[record]
+        guard place.isLive else { return nil }
+        return SpringHandle(index: index, generation: place.generation, bankTag: core.tag)
     }
 
     /// The highest generation any spring or mask record of the bank has had: every handle it

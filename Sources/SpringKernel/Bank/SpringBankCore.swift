@@ -5,13 +5,14 @@
 /// every call naming a spring reads first (to check the handle and find the lanes), kept in a
 /// table of its own (``SpringBankCore/places``), 12 bytes a spring where the rest of the record is
 /// 72, so that a call over many handles reads five or more springs' places a cache line.
-struct SpringPlace {
-    var generation: UInt32 = 0
+@usableFromInline
+struct SpringPlace: BitwiseCopyable {
+    @usableFromInline var generation: UInt32 = 0
     /// The configuration batch, or −1 when the record is free.
-    var batch: Int32 = -1
+    @usableFromInline var batch: Int32 = -1
     var slot: Int32 = 0
 
-    var isLive: Bool { batch >= 0 }
+    @inlinable var isLive: Bool { batch >= 0 }
 }
 
 /// The rest of a spring's record: its rest schedule, tolerance and masks (see ``SpringPlace``).
@@ -130,7 +131,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     @exclusivity(unchecked) var retiringBatches: [(index: Int, steps: Int)] = []
 
     /// Every spring's place (generation, batch, slot), by handle index; read on every per-spring call.
-    let places = UnsafeTable<SpringPlace>()
+    @usableFromInline let places = UnsafeTable<SpringPlace>()
     /// Every spring's record, by handle index, beside its place: the two tables grow together.
     let records = UnsafeTable<SpringRecord>()
     /// Each batch's lane buffers, by batch index, so reads need not touch the batch object.

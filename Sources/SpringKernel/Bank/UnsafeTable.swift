@@ -4,14 +4,17 @@
 ///
 /// The table is a struct holding a pointer to its header, so copies share the same storage and
 /// the owner must call ``deallocate()`` exactly once.
+// Inlinable where another module's hot loop reads it: the C interface's handle checks.
+@usableFromInline
 struct UnsafeTable<Element: BitwiseCopyable> {
-    private struct Header {
-        var base: UnsafeMutablePointer<Element>
-        var count: Int
+    @usableFromInline
+    struct Header {
+        @usableFromInline var base: UnsafeMutablePointer<Element>
+        @usableFromInline var count: Int
         var capacity: Int
     }
 
-    private let header: UnsafeMutablePointer<Header>
+    @usableFromInline let header: UnsafeMutablePointer<Header>
 
     /// An empty table with room for `capacity` elements (at least one). Tables start at one and
     /// grow by doubling: an empty bank holds five, and on a microcontroller each element of
@@ -44,9 +47,10 @@ struct UnsafeTable<Element: BitwiseCopyable> {
         return storage
     }
 
-    var count: Int { header.pointee.count }
+    @inlinable var count: Int { header.pointee.count }
     var indices: Range<Int> { 0..<count }
 
+    @inlinable
     subscript(index: Int) -> Element {
         unsafeAddress {
             assert(index >= 0 && index < header.pointee.count, "index \(index) out of range")
