@@ -796,6 +796,12 @@ intptr_t sk_processor_count(void) {
 
 void *sk_allocate_if_available(intptr_t bytes) { return bytes < 0 ? NULL : malloc((size_t)bytes); }
 
+void *sk_allocate_aligned_if_available(intptr_t bytes, intptr_t alignment) {
+    void *pointer = NULL;
+    if (bytes < 0 || alignment < (intptr_t)sizeof(void *)) return NULL;
+    return posix_memalign(&pointer, (size_t)alignment, (size_t)(bytes > 0 ? bytes : 1)) == 0 ? pointer : NULL;
+}
+
 void sk_free(void *pointer) { free(pointer); }
 
 intptr_t sk_last_level_cache_bytes(void) {

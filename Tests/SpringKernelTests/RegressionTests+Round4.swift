@@ -19,6 +19,28 @@ struct KernelRound4Tests {
         #expect(table.count == 1)
     }
 
+    @Test("a batch's growth throws outOfMemory, every lane and mark buffer as it was, when the system cannot give it")
+    func batchGrowthThrows() throws {
+        let bank = SpringBank<Float32Lanes>(threading: .single)
+        let springs = try (0..<20).map { try bank.add(value: Float($0), target: 100, tolerance: 0.5) }
+        try bank.step(dt: 1.0 / 60)
+        let (batch, _) = bank.core.batch(ofRecord: Int(springs[3].index))
+        let capacity = batch.capacity, lanes = batch.displacements.base, hash = bank.stateHash()
+        // Lanes whose size overflows an Int of bytes, then sizes no system gives (2^44 lanes: 64 TB).
+        for needed in [Int.max, 1 << 60, 1 << 44] {
+            #expect(throws: SpringKernelError.outOfMemory) { try batch.reserve(needed) }
+            #expect(batch.capacity == capacity && batch.displacements.base == lanes)
+            #expect(bank.stateHash() == hash)
+        }
+        // The bank goes on as if nothing had been asked, and grows when it can.
+        try batch.reserve(capacity * 4)
+        #expect(batch.capacity == capacity * 4)
+        #expect(bank.stateHash() == hash)
+        let values = try springs.map { try bank.value(of: $0) }
+        try bank.step(dt: 1.0 / 60)
+        #expect(try springs.map { try bank.value(of: $0) } != values)
+    }
+
     @Test("the settle horizon and its frame arithmetic fit a 32-bit Int")
     func horizonFitsInt32() {
         #expect(SettlePredictor.horizon == Int(Int32.max))

@@ -203,28 +203,62 @@ final class ConfigurationBatch {
 
     /// Makes room for `needed` slots, doubling so that growth is amortised. Slots keep their
     /// indices, so no handle or mask changes.
-    func reserve(_ needed: Int) {
+    ///
+    /// One buffer at a time, each freed as soon as its grown copy is made: at most one buffer more
+    /// is held at once (a microcontroller's RAM holds little more than its springs).
+    ///
+    /// - Throws: ``SpringKernelError/outOfMemory`` when the system cannot give a grown buffer. The
+    ///   batch then keeps its capacity and every slot as it was; buffers grown before that one keep
+    ///   their room, unused, for the next attempt.
+    func reserve(_ needed: Int) throws(SpringKernelError) {
         guard needed > capacity else { return }
-        planValidity.invalidate()  // the buffers move
         var grown = capacity
-        while grown < needed { grown *= 2 }
-        displacements.grow(to: grown)
-        velocities.grow(to: grown)
-        targets.grow(to: grown)
-        springOfSlot.grow(to: grown)
-        generationOfSlot.grow(to: grown)
-        userValues.grow(to: grown)
-        retargetedLanes.grow(to: grown)
-        watchedLanes.grow(to: grown)
-        agedLanes.grow(to: grown)
-        candidateLanes.grow(to: grown)
-        stepWatch.pointee.watched = watchedLanes.base
-        stepWatch.pointee.aged = agedLanes.base
-        stepWatch.pointee.retargeted = retargetedLanes.base
-        stepWatch.pointee.candidates = candidateLanes.base
+        while grown < needed {
+            let (doubled, overflow) = grown.multipliedReportingOverflow(by: 2)
+            guard !overflow else { throw .outOfMemory }
+            grown = doubled
+        }
+        planValidity.invalidate()  // the buffers move
+        // Whether or not every buffer could grow, the step's views follow the ones that moved.
+        defer {
+            stepWatch.pointee.watched = watchedLanes.base
+            stepWatch.pointee.aged = agedLanes.base
+            stepWatch.pointee.retargeted = retargetedLanes.base
+            stepWatch.pointee.candidates = candidateLanes.base
+            publishLanes()
+        }
+        try Self.grow(&displacements, to: grown)
+        try Self.grow(&velocities, to: grown)
+        try Self.grow(&targets, to: grown)
+        try Self.grow(&springOfSlot, to: grown)
+        try Self.grow(&generationOfSlot, to: grown)
+        if userValues.capacity < grown {
+            guard let fresh = userValues.grown(to: grown) else { throw .outOfMemory }
+            userValues.deallocate()
+            userValues = fresh
+        }
+        try Self.grow(&retargetedLanes, to: grown)
+        try Self.grow(&watchedLanes, to: grown)
+        try Self.grow(&agedLanes, to: grown)
+        try Self.grow(&candidateLanes, to: grown)
         releaseSpareLanes()
         capacity = grown
-        publishLanes()
+    }
+
+    /// `lanes` grown to `capacity` lanes unless they hold that many already.
+    private static func grow(_ lanes: inout LaneBuffer, to capacity: Int) throws(SpringKernelError) {
+        guard lanes.capacity < capacity else { return }
+        guard let fresh = lanes.grown(to: capacity) else { throw .outOfMemory }
+        lanes.deallocate()
+        lanes = fresh
+    }
+
+    /// `marks` grown to `capacity` slots unless they hold that many already.
+    private static func grow(_ marks: inout LaneMarks, to capacity: Int) throws(SpringKernelError) {
+        guard marks.bundles < BundleIndexing.bundleCount(springs: capacity) else { return }
+        guard let fresh = marks.grown(to: capacity) else { throw .outOfMemory }
+        marks.deallocate()
+        marks = fresh
     }
 
     /// Exchanges every per-slot field of slots `a` and `b`. The caller fixes the records.

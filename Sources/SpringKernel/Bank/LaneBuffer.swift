@@ -11,28 +11,38 @@ struct LaneBuffer {
 
     init(capacity: Int) {
         precondition(capacity % BundleIndexing.laneCount == 0)
+        guard let base = Self.allocateZeroed(lanes: capacity) else {
+            fatalError("failed to allocate \(capacity) lanes")
+        }
+        self.base = base
         self.capacity = capacity
-        base = Self.allocateZeroed(lanes: capacity)
     }
 
-    private static func allocateZeroed(lanes: Int) -> UnsafeMutableRawPointer {
-        let bytes = max(lanes, BundleIndexing.laneCount) * 4
-        let pointer = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: BundleIndexing.bufferAlignment(bytes: bytes))
+    private init(base: UnsafeMutableRawPointer, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    /// Zeroed lanes, or nil when the system cannot give them.
+    private static func allocateZeroed(lanes: Int) -> UnsafeMutableRawPointer? {
+        let (bytes, overflow) = max(lanes, BundleIndexing.laneCount).multipliedReportingOverflow(by: 4)
+        guard !overflow,
+              let pointer = Platform.allocateIfAvailable(bytes: bytes, alignment: BundleIndexing.bufferAlignment(bytes: bytes))
+        else { return nil }
         pointer.initializeMemory(as: UInt32.self, repeating: 0, count: bytes / 4)
         return pointer
     }
 
-    /// Grows to `newCapacity` lanes, keeping every lane; new lanes are zero.
-    mutating func grow(to newCapacity: Int) {
+    /// A copy of the buffer grown to `newCapacity` lanes (the new ones zero), or nil when the
+    /// system cannot give it; this buffer is left as it is (the caller frees one of the two).
+    func grown(to newCapacity: Int) -> LaneBuffer? {
         precondition(newCapacity >= capacity && newCapacity % BundleIndexing.laneCount == 0)
-        let fresh = Self.allocateZeroed(lanes: newCapacity)
+        guard let fresh = Self.allocateZeroed(lanes: newCapacity) else { return nil }
         fresh.copyMemory(from: base, byteCount: capacity * 4)
-        base.deallocate()
-        base = fresh
-        capacity = newCapacity
+        return LaneBuffer(base: fresh, capacity: newCapacity)
     }
 
-    func deallocate() { base.deallocate() }
+    func deallocate() { Platform.free(base) }
 
     /// The raw 32-bit pattern of lane `slot`.
     subscript(slot: Int) -> UInt32 {
@@ -55,23 +65,35 @@ struct WideLaneBuffer {
     private(set) var capacity: Int
 
     init(capacity: Int) {
-        self.capacity = capacity
-        base = .allocate(capacity: max(capacity, 1))
+        guard let base = Self.allocate(slots: capacity) else { fatalError("failed to allocate \(capacity) user values") }
         base.initialize(repeating: 0, count: max(capacity, 1))
+        self.base = base
+        self.capacity = capacity
     }
 
-    /// Grows to `newCapacity` slots, keeping every value; new slots are zero.
-    mutating func grow(to newCapacity: Int) {
+    private init(base: UnsafeMutablePointer<UInt64>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    /// Room for `slots` values (at least one), or nil when the system cannot give it.
+    private static func allocate(slots: Int) -> UnsafeMutablePointer<UInt64>? {
+        let (bytes, overflow) = max(slots, 1).multipliedReportingOverflow(by: 8)
+        guard !overflow, let raw = Platform.allocateIfAvailable(bytes: bytes, alignment: 16) else { return nil }
+        return raw.bindMemory(to: UInt64.self, capacity: max(slots, 1))
+    }
+
+    /// A copy grown to `newCapacity` slots (the new ones zero), or nil when the system cannot give
+    /// it; this buffer is left as it is (the caller frees one of the two).
+    func grown(to newCapacity: Int) -> WideLaneBuffer? {
         precondition(newCapacity >= capacity)
-        let fresh = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
-        fresh.moveInitialize(from: base, count: capacity)
-        (fresh + capacity).initialize(repeating: 0, count: newCapacity - capacity)
-        base.deallocate()
-        base = fresh
-        capacity = newCapacity
+        guard let fresh = Self.allocate(slots: newCapacity) else { return nil }
+        fresh.initialize(from: base, count: capacity)
+        (fresh + capacity).initialize(repeating: 0, count: max(newCapacity, 1) - capacity)
+        return WideLaneBuffer(base: fresh, capacity: newCapacity)
     }
 
-    func deallocate() { base.deallocate() }
+    func deallocate() { Platform.free(UnsafeMutableRawPointer(base)) }
 
     subscript(slot: Int) -> UInt64 {
         get { base[slot] }

@@ -11,26 +11,37 @@ struct LaneMarks {
     init(capacity: Int) {
         bundles = Swift.max(1, BundleIndexing.bundleCount(springs: capacity))
         // Whole 64-bit words (four bundles), so a pass may read and write them a word at a time.
-        base = .allocate(capacity: Self.allocated(bundles))
+        guard let base = Self.allocate(words: Self.allocated(bundles)) else { fatalError("failed to allocate \(capacity) marks") }
         base.initialize(repeating: 0, count: Self.allocated(bundles))
+        self.base = base
+    }
+
+    private init(base: UnsafeMutablePointer<UInt16>, bundles: Int) {
+        self.base = base
+        self.bundles = bundles
     }
 
     /// Words allocated for `bundles`: rounded up to whole groups of four.
     private static func allocated(_ bundles: Int) -> Int { (bundles + 3) / 4 * 4 }
 
-    /// Grows to `capacity` slots, keeping every mark; the new ones are clear.
-    mutating func grow(to capacity: Int) {
-        let grown = BundleIndexing.bundleCount(springs: capacity)
-        guard grown > bundles else { return }
-        let fresh = UnsafeMutablePointer<UInt16>.allocate(capacity: Self.allocated(grown))
-        fresh.moveInitialize(from: base, count: Self.allocated(bundles))
-        (fresh + Self.allocated(bundles)).initialize(repeating: 0, count: Self.allocated(grown) - Self.allocated(bundles))
-        base.deallocate()
-        base = fresh
-        bundles = grown
+    /// Room for `words` marks' words, or nil when the system cannot give it.
+    private static func allocate(words: Int) -> UnsafeMutablePointer<UInt16>? {
+        let (bytes, overflow) = words.multipliedReportingOverflow(by: 2)
+        guard !overflow, let raw = Platform.allocateIfAvailable(bytes: bytes, alignment: 16) else { return nil }
+        return raw.bindMemory(to: UInt16.self, capacity: words)
     }
 
-    func deallocate() { base.deallocate() }
+    /// A copy grown to `capacity` slots (the new marks clear), or nil when the system cannot give
+    /// it; these marks are left as they are (the caller frees one of the two).
+    func grown(to capacity: Int) -> LaneMarks? {
+        let grown = Swift.max(bundles, BundleIndexing.bundleCount(springs: capacity))
+        guard let fresh = Self.allocate(words: Self.allocated(grown)) else { return nil }
+        fresh.initialize(from: base, count: Self.allocated(bundles))
+        (fresh + Self.allocated(bundles)).initialize(repeating: 0, count: Self.allocated(grown) - Self.allocated(bundles))
+        return LaneMarks(base: fresh, bundles: grown)
+    }
+
+    func deallocate() { Platform.free(UnsafeMutableRawPointer(base)) }
 
     /// Whether slot `slot` is marked.
     @inline(__always)

@@ -609,7 +609,9 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         let atRest = isRestState(displacement: displacement, velocity: velocity)
         let isAwake = !atRest || keepAwake, isMoving = isAwake && records[index].pauseDepth == 0
         let slot = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-            batch.reserve(batch.count + 1)
+            // Every caller made room first (``reserveSlots(_:inBatch:)``), so that growth the
+            // system cannot give is refused before anything changes.
+            precondition(batch.count < batch.capacity, "a spring attached to a full batch")
             var slot = batch.count
             batch.count += 1
             if isAwake {
@@ -654,6 +656,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         // A new record's room first, so that growth the system cannot give throws, changing nothing.
         if freeRecords.isEmpty { try reserveRecords(appending: 1) }
         let batchIndex = try batchIndex(for: configuration, scale: scale)
+        try reserveSlots(1, inBatch: batchIndex)
         let index = newRecord(tolerance: tolerance)
         attach(
             record: index, batchIndex: batchIndex, displacement: stored.displacement, velocity: stored.velocity, target: target,
@@ -661,6 +664,13 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         springCount += 1
         if isAwake(record: index) { trajectoryChanged(record: index) }
         return handle(ofRecord: index)
+    }
+
+    /// Room in batch `index` for `count` more springs, or a thrown ``SpringKernelError/outOfMemory``
+    /// with the batch as it was (``ConfigurationBatch/reserve(_:)``).
+    func reserveSlots(_ count: Int, inBatch index: Int) throws(SpringKernelError) {
+        let batch = batchObjects[index].unsafelyUnwrapped.takeUnretainedValue()
+        try batch.reserve(batch.count + count)
     }
 
     /// Room for `count` more records and places, or a thrown ``SpringKernelError/outOfMemory``
@@ -809,6 +819,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
                 velocityShift: scale.velocityShift - oldKey.scale.velocityShift),
             scale: scale, naturalFrequency: configuration.naturalFrequency)
         let newBatch = try batchIndex(for: configuration, scale: scale)
+        try reserveSlots(1, inBatch: newBatch)
         records[index].tolerance = tolerance
         // Its masks and pause depth live in its record: only the lanes and its user value move.
         let patterns = lanePatterns(ofRecord: index), userValue = userValue(ofRecord: index)

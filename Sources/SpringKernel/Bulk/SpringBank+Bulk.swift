@@ -232,6 +232,7 @@ extension SpringBank {
                     record: UInt32(index), batch: Int32(destination), displacement: converted.displacement,
                     velocity: converted.velocity, target: lanes.target))
             }
+            try core.reserveStagedArrivals()
         } catch {
             // Batches made for the call and left empty go again.
             core.releaseStagedBatches(andAlso: destination)

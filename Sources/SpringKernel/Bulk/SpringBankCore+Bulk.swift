@@ -33,7 +33,7 @@ extension SpringBankCore {
         guard count > 0 else { return }
         try reserveRecords(appending: max(0, count - freeRecords.count))
         let batchIndex = try batchIndex(for: configuration, scale: scale)
-        batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.reserve($0.count + count) }
+        try reserveSlots(count, inBatch: batchIndex)
         // The last freed records, taken in the order they were freed: springs removed as a list
         // and added again as one reuse their records (and the schedule entries those keep) in
         // list order, so an effect restarted every frame finds its own entry.
@@ -144,6 +144,16 @@ extension SpringBankCore {
         batch.movingCount = moving
     }
 
+    /// Room in each staged spring's destination batch for the springs of the call from it on, made
+    /// before any spring moves: a batch filled by the call (an engine alternating two
+    /// configurations) grows once, not by doubling, and growth the system cannot give throws
+    /// ``SpringKernelError/outOfMemory`` with no spring moved.
+    func reserveStagedArrivals() throws(SpringKernelError) {
+        for i in 0..<staged.count where Int(places[Int(staged[i].record)].batch) != Int(staged[i].batch) {
+            try reserveSlots(staged.count - i, inBatch: Int(staged[i].batch))
+        }
+    }
+
     /// Moves each staged spring to its staged batch (its configuration and lane scale) with its
     /// staged displacement and velocity, keeping its target, masks and pause depth; a spring
     /// already there is predicted again. Batches it empties retire once all have moved (see
@@ -182,11 +192,7 @@ extension SpringBankCore {
                 let userValue = userValue(ofRecord: index)
                 // A batch losing many springs drops their slots at the end, in one pass.
                 if !dropsDeparturesAtOnce(oldBatch), detach(record: index) { emptied.append(oldBatch) }
-                // Room for the rest of the call at once: a batch filled by the call (an engine
-                // alternating two configurations) grows once, not by doubling.
-                batchObjects[newBatch].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-                    if batch.count == batch.capacity { batch.reserve(batch.count + count - i) }
-                }
+                // Room was made before the call changed anything (``reserveStagedArrivals()``).
                 attach(
                     record: index, batchIndex: newBatch, displacement: lanes.displacement, velocity: lanes.velocity,
                     target: lanes.target, userValue: userValue, keepAwake: wasAwake)

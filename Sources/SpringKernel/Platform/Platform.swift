@@ -68,6 +68,12 @@ enum Platform {
     /// cannot give them, where a Swift allocation stops the process. Released with ``free(_:)``.
     static func allocateIfAvailable(bytes: Int) -> UnsafeMutableRawPointer? { sk_allocate_if_available(bytes) }
 
+    /// `bytes` at `alignment` (a power of two, at least a pointer's size), or nil when the system
+    /// cannot give them; released with ``free(_:)``.
+    static func allocateIfAvailable(bytes: Int, alignment: Int) -> UnsafeMutableRawPointer? {
+        sk_allocate_aligned_if_available(bytes, alignment)
+    }
+
     /// Releases memory ``allocateIfAvailable(bytes:)`` gave.
     static func free(_ pointer: UnsafeMutableRawPointer) { sk_free(pointer) }
 

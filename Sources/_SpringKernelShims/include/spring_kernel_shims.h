@@ -214,6 +214,9 @@ intptr_t sk_processor_count(void);
 intptr_t sk_last_level_cache_bytes(void);
 /// malloc(bytes) (16-byte aligned): NULL when the system cannot give them.
 void *sk_allocate_if_available(intptr_t bytes);
+/// posix_memalign of `bytes` at `alignment` (a power of two, at least a pointer's size): NULL when
+/// the system cannot give them. Released with sk_free.
+void *sk_allocate_aligned_if_available(intptr_t bytes, intptr_t alignment);
 /// free(pointer).
 void sk_free(void *pointer);
 
