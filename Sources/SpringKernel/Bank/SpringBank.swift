@@ -68,7 +68,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         frameState = core.frameState
         guard core.records.reserveCapacityIfAvailable(capacity), core.places.reserveCapacityIfAvailable(capacity) else { throw .outOfMemory }
         core.reservedBatchSprings = Swift.min(capacity, BankLimits.reservedLaneSprings)
-        core.schedule.reserveCapacity(core.reservedBatchSprings)
+        try core.schedule.reserveCapacity(core.reservedBatchSprings)
     }
 
     /// How many threads a step uses (see ``setThreading(_:)``).

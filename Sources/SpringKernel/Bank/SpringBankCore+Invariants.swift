@@ -95,7 +95,10 @@ extension SpringBankCore {
                 }
                 if slot < batch.movingCount && !record.awaitingPrediction && !watched && record.due.isFinite {
                     try check(record.queuedDue <= record.due, "moving spring \(spring) is queued after its due time")
-                    try check(schedule.entries.contains { Int($0.spring) == spring && $0.stamp == record.stamp && $0.due == record.queuedDue },
+                    try check(schedule.entries.indices.contains {
+                        let entry = schedule.entries[$0]
+                        return Int(entry.spring) == spring && entry.stamp == record.stamp && entry.due == record.queuedDue
+                    },
                         "moving spring \(spring) is missing from the rest schedule")
                 }
                 liveSprings += 1

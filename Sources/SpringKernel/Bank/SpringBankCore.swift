@@ -254,6 +254,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         batchObjects.deallocate()
         maskEdges.deallocate()
         staged.deallocate()
+        schedule.deallocate()
         changedLaneMaskStorage.deallocate()
         work.deallocate()
         retargetingLanes?.deallocate()
@@ -343,14 +344,16 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
                 displacements: nowhere, velocities: nowhere, targets: nowhere, scale: .identity, naturalFrequency: 1))
         }
         let batch = ConfigurationBatch(
-            configuration: configuration, scale: scale, integerLaneUnit: Lanes.integerLaneUnit, planValidity: planValidity, lanesEntry: (batchLanes, index),
-            capacity: Swift.max(reservedBatchSprings, BundleIndexing.laneCount))
-        reservedBatchSprings = 0
+            configuration: configuration, scale: scale, integerLaneUnit: Lanes.integerLaneUnit, planValidity: planValidity, lanesEntry: (batchLanes, index))
         batches[index] = batch
         if index == batchObjects.count { batchObjects.append(nil) }
         batchObjects[index] = Unmanaged.passUnretained(batch)
         batchOfKey[key] = index
         rememberBatch(key, index)
+        // A reservation's room, grown like any other (a refusal leaves the batch empty and small,
+        // and the reservation to the next new batch).
+        try batch.reserve(reservedBatchSprings)
+        reservedBatchSprings = 0
         return index
     }
 
@@ -673,11 +676,14 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         try batch.reserve(batch.count + count)
     }
 
-    /// Room for `count` more records and places, or a thrown ``SpringKernelError/outOfMemory``
-    /// with neither table changed in size.
+    /// Room for `count` more records and places and their schedule entries, or a thrown
+    /// ``SpringKernelError/outOfMemory`` with no table changed in size.
     func reserveRecords(appending count: Int) throws(SpringKernelError) {
         try records.reserveCapacity(appending: count)
         try places.reserveCapacity(appending: count)
+        // A schedule entry a record at least: compacted, the schedule then always fits in its
+        // room, so a step never needs more than it has (see `queueIfEarlier`).
+        try schedule.reserveCapacity(records.count + count)
     }
 
     /// A record for a new spring, not yet in a batch: the last freed one if any, else a new one.

@@ -40,9 +40,9 @@ public enum SpringKernelError: Error, Hashable, Sendable, CustomStringConvertibl
     /// taken) or another bank's.
     case staleLayout
     /// The system could not give the memory a capacity asked for (``SpringBank/init(threading:capacity:)``),
-    /// or the growth an add or a change of configuration needs, of the record table or of a batch's
-    /// lanes (or its size in bytes does not fit in an `Int`: past 2^24 springs on a 32-bit
-    /// target). Nothing is added or moved then.
+    /// or the growth an add or a change of configuration needs: of the record table and the rest
+    /// schedule, or of a batch's lanes (or its size in bytes does not fit in an `Int`: past 2^24
+    /// springs on a 32-bit target). Nothing is added or moved then.
     case outOfMemory
 
     public var description: String {

@@ -80,6 +80,24 @@ struct UnsafeTable<Element: BitwiseCopyable> {
     /// Empties the table, keeping its storage.
     func removeAll() { header.pointee.count = 0 }
 
+    /// Removes and returns the last element (the table is not empty).
+    func removeLast() -> Element {
+        precondition(header.pointee.count > 0, "removeLast of an empty table")
+        header.pointee.count -= 1
+        return header.pointee.base[header.pointee.count]
+    }
+
+    /// Exchanges elements `a` and `b`.
+    @inline(__always)
+    func swapAt(_ a: Int, _ b: Int) {
+        let saved = self[a]
+        self[a] = self[b]
+        self[b] = saved
+    }
+
+    /// The elements the table has room for without growing.
+    var capacity: Int { header.pointee.capacity }
+
     func reserveCapacity(_ capacity: Int) {
         guard capacity > header.pointee.capacity else { return }
         adopt(Self.storage(capacity: capacity), capacity: capacity)

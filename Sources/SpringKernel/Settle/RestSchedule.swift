@@ -15,7 +15,9 @@ struct RestSchedule {
         }
     }
 
-    private(set) var entries: [Entry] = []
+    /// The entries: a table the bank owns (``deallocate()``), grown only where growth can be
+    /// refused (``reserveCapacity(_:)``, ``growIfAvailable()``).
+    let entries = UnsafeTable<Entry>()
     /// `entries[..<heapCount]` is the heap; the entries after it were inserted since the schedule
     /// was last read, and join it then (``restoreHeap()``): a step that queues a whole group of
     /// springs (a storage-order write's changes, a group woken at once) builds the heap in linear
@@ -24,34 +26,53 @@ struct RestSchedule {
 
     var count: Int { entries.count }
 
+    /// Whether the next insertion needs more room than the table has.
+    var isFull: Bool { entries.count == entries.capacity }
+
+    func deallocate() { entries.deallocate() }
+
     /// The earliest time any entry is due.
     var nextDue: Double? {
         mutating get {
             restoreHeap()
-            return entries.first?.due
+            return entries.count > 0 ? entries[0].due : nil
         }
     }
 
     mutating func removeAll() {
-        entries.removeAll(keepingCapacity: true)
+        entries.removeAll()
         heapCount = 0
     }
 
-    /// Room for `count` entries (a bank reserved for that many springs: one entry a spring).
-    mutating func reserveCapacity(_ count: Int) {
-        entries.reserveCapacity(count)
+    /// Room for `count` entries (one a record: the bank keeps at least that, so that a compacted
+    /// schedule always fits), or ``SpringKernelError/outOfMemory`` with the table as it was.
+    func reserveCapacity(_ count: Int) throws(SpringKernelError) {
+        guard count > entries.capacity else { return }
+        // Doubled, so that springs added one at a time grow it a logarithmic number of times.
+        let doubled = entries.capacity.multipliedReportingOverflow(by: 2)
+        if !doubled.overflow, doubled.partialValue > count, entries.reserveCapacityIfAvailable(doubled.partialValue) { return }
+        guard entries.reserveCapacityIfAvailable(count) else { throw .outOfMemory }
     }
 
+    /// Doubles the room if the system can give it; false (the table as it was) when it cannot.
+    func growIfAvailable() -> Bool {
+        let (doubled, overflow) = entries.capacity.multipliedReportingOverflow(by: 2)
+        return !overflow && entries.reserveCapacityIfAvailable(doubled)
+    }
+
+    /// Adds an entry; the table has room (see ``isFull``).
     mutating func insert(due: Double, spring: UInt32, stamp: UInt32) {
+        precondition(!isFull, "a rest schedule entry with no room")
         entries.append(Entry(due: due, spring: spring, stamp: stamp))
     }
 
     /// Removes and returns the earliest entry if it is due by `reading`.
     mutating func popDue(by reading: Double) -> Entry? {
         restoreHeap()
-        guard let first = entries.first, first.due <= reading else { return nil }
+        guard entries.count > 0, entries[0].due <= reading else { return nil }
+        let first = entries[0]
         let last = entries.removeLast()
-        if !entries.isEmpty {
+        if entries.count > 0 {
             entries[0] = last
             siftDown(from: 0)
         }

@@ -226,6 +226,13 @@ extension SpringBankCore {
     private func queueIfEarlier(record index: Int, now: Double, early: Bool = false) {
         let due = records[index].due
         guard due < records[index].queuedDue else { return }
+        if schedule.isFull, !schedule.growIfAvailable() {
+            // The system cannot give the schedule more room: its stale entries go instead. It
+            // keeps room for an entry a record (`reserveRecords`), so every live one fits; this
+            // spring, if it had one, is queued at `due` by the compaction.
+            compactSchedule()
+            guard due < records[index].queuedDue else { return }
+        }
         if !records[index].queuedDue.isFinite { queuedSprings += 1 }
         let queued = !early || records[index].dueIsRest || !(due > now) ? due : now + (due - now) * 0.9
         records[index].stamp &+= 1
