@@ -25,6 +25,63 @@ struct BulkEventTests {
         #expect(try q.allSatisfy { try fixed.target(of: $0) == Q16(3.0)! })
     }
 
+    @Test("retargeting from buffers equals one call per spring over interleaved batches, paused, resting and repeated springs, in both formats")
+    func retargetRunsMatchSingleCalls() throws {
+        try retargetRunsMatchSingleCalls(Float32Lanes.self, value: { Float($0) }, refused: .nan)
+        try retargetRunsMatchSingleCalls(Q16Lanes.self, value: { Q16($0)! }, refused: Q16(raw: .max))
+    }
+
+    /// Two banks of the same springs in two configurations, listed alternately (so that a bulk
+    /// call's runs of one batch are short), a quarter paused for a while, some resting, some listed
+    /// twice, some given their own target: after each frame's retargets (one call per spring in
+    /// one bank, one bulk call in the other) and step, the same state bits and the same rests.
+    private func retargetRunsMatchSingleCalls<Lanes: SpringLaneArithmetic>(
+        _: Lanes.Type, value: (Double) -> Lanes.Value, refused: Lanes.Value
+    ) throws {
+        let single = SpringBank<Lanes>(), batch = SpringBank<Lanes>()
+        let configurations = [SpringConfiguration.default, try SpringConfiguration(tension: 120, friction: 14)]
+        var handles: ([SpringHandle], [SpringHandle]) = ([], [])
+        for i in 0..<96 {
+            let start = value(Double(i % 13) * 4 - 20), target = value(i % 5 == 0 ? Double(i % 13) * 4 - 20 : 0)
+            handles.0.append(try single.add(value: start, target: target, configuration: configurations[i % 2], tolerance: value(0.5)))
+            handles.1.append(try batch.add(value: start, target: target, configuration: configurations[i % 2], tolerance: value(0.5)))
+        }
+        let paused = (try single.makePauseMask(stride(from: 0, to: 96, by: 4).map { handles.0[$0] }),
+                      try batch.makePauseMask(stride(from: 0, to: 96, by: 4).map { handles.1[$0] }))
+        var generator = SplitMix64(seed: 3301)
+        for frame in 0..<150 {
+            if frame == 10 { try single.pause(paused.0); try batch.pause(paused.1) }
+            if frame == 40 { try single.resume(paused.0); try batch.resume(paused.1) }
+            // Frames 60-149 retarget nothing: the drag stops, and every spring rests.
+            var listed: [Int] = []
+            var goals: [Lanes.Value] = []
+            if frame < 60 {
+                for i in 0..<96 where generator.next() % 4 != 0 {
+                    listed.append(i)
+                    let own = generator.next() % 8 == 0
+                    goals.append(own ? try single.target(of: handles.0[i]) : value(Double(generator.next() % 200) / 4 - 25))
+                    if generator.next() % 16 == 0 {
+                        listed.append(i)
+                        goals.append(value(Double(generator.next() % 200) / 4 - 25))
+                    }
+                }
+            }
+            for (i, goal) in zip(listed, goals) { try single.retarget(handles.0[i], to: goal) }
+            try batch.retarget(listed.map { handles.1[$0] }, to: goals)
+            #expect(single.stateHash() == batch.stateHash(), "frame \(frame), before the step")
+            try single.step(dt: 1.0 / 60)
+            try batch.step(dt: 1.0 / 60)
+            #expect(single.stateHash() == batch.stateHash(), "frame \(frame)")
+            #expect(single.restedInLastStep.map(\.index) == batch.restedInLastStep.map(\.index), "frame \(frame)")
+        }
+        #expect(single.awakeCount == 0 && batch.awakeCount == 0)
+        // A refusal in the second batch's run, after springs of both were retargeted: nothing changed.
+        let before = batch.stateHash()
+        let goals = (0..<96).map { $0 == 71 ? refused : value(Double($0 % 9)) }
+        #expect(throws: SpringKernelError.self) { try batch.retarget(handles.1, to: goals) }
+        #expect(batch.stateHash() == before)
+    }
+
     @Test("a refused element refuses the whole batch and changes nothing")
     func allOrNothing() throws {
         let bank = SpringBank<Float32Lanes>()

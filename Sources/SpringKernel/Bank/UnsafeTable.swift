@@ -77,6 +77,15 @@ struct UnsafeTable<Element: BitwiseCopyable> {
         header.pointee.count += 1
     }
 
+    /// Appends `element` in room reserved before (``reserveCapacity(appending:)``), with no
+    /// check for growth: for a loop whose every element appends at most one.
+    @inline(__always)
+    func appendInReservedRoom(_ element: Element) {
+        assert(header.pointee.count < header.pointee.capacity, "no room reserved")
+        (header.pointee.base + header.pointee.count).initialize(to: element)
+        header.pointee.count &+= 1
+    }
+
     /// Empties the table, keeping its storage.
     func removeAll() { header.pointee.count = 0 }
 

@@ -25,16 +25,53 @@ extension SpringBank {
         // nothing. Springs at rest or paused are woken or predicted once all are accepted.
         core.staged.removeAll()
         core.loggedRetargetsNotMoving = 0
+        // Room for every element's log entry, before any spring changes: a call the system
+        // cannot give it is refused with nothing changed, and no append in the loop grows.
+        try core.staged.reserveCapacity(appending: springs.count)
+        // A moving spring (most of a drag's) is retargeted by the loop itself, from its batch's
+        // lanes kept at hand while consecutive springs share the batch; any other goes through
+        // `retarget(record:to:logging:)`, which the fast path matches exactly.
+        var run: RetargetRun?
         for i in springs.indices {
             do throws(SpringKernelError) {
                 let index = try core.recordIndex(springs[i])
-                try retarget(record: index, to: try Lanes.lanePattern(of: targets[i], as: .target), logging: true)
+                let goal = try Lanes.lanePattern(of: targets[i], as: .target)
+                let place = core.places[index]
+                if run?.batch != place.batch { run = RetargetRun(core: core, batch: place.batch) }
+                let slot = Int(place.slot)
+                if slot < run!.movingCount {
+                    try retargetMoving(record: index, slot: slot, to: goal, in: &run!)
+                } else {
+                    try retarget(record: index, to: goal, logging: true)
+                    run = nil
+                }
             } catch {
                 core.undoLoggedRetargets()
                 throw error
             }
         }
         core.finishLoggedRetargets()
+    }
+
+    /// ``retarget(record:to:logging:)`` with `logging`, for a moving spring at `slot` of `run`'s
+    /// batch: the same lanes written, the same mark and log entry, from the lanes `run` keeps.
+    @inline(__always)
+    private func retargetMoving(record index: Int, slot: Int, to goal: UInt32, in run: inout RetargetRun) throws(SpringKernelError) {
+        let target = run.lanes.targets.load(fromByteOffset: slot * 4, as: UInt32.self)
+        guard goal != target else { return }
+        let displacement = run.lanes.displacements.load(fromByteOffset: slot * 4, as: UInt32.self)
+        let moved = try Lanes.retargetedDisplacement(displacement, from: target, to: goal, scale: run.lanes.scale)
+        try Lanes.checkMotion(
+            displacement: moved, velocity: run.lanes.velocities.load(fromByteOffset: slot * 4, as: UInt32.self), target: goal,
+            scale: run.lanes.scale, naturalFrequency: run.lanes.naturalFrequency)
+        run.lanes.targets.storeBytes(of: goal, toByteOffset: slot * 4, as: UInt32.self)
+        run.lanes.displacements.storeBytes(of: moved, toByteOffset: slot * 4, as: UInt32.self)
+        run.retargetedLanes[slot] = true
+        if !run.isWatching {
+            core.batchObjects[Int(run.batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { core.startWatching($0) }
+            run.isWatching = true
+        }
+        core.staged.appendInReservedRoom(StagedLanes(record: UInt32(index), batch: 0, displacement: displacement, velocity: 0, target: target))
     }
 
     /// Pulls `springs[i]` toward `targets[i]`, for every i (see the buffer form).
@@ -305,6 +342,27 @@ extension SpringBank {
                     try resume(mask, restarting: springs, values: values, velocities: velocities)
                 }
             }
+        }
+    }
+}
+
+/// What a bulk retarget keeps at hand of the batch its last spring lived in, so that a run of
+/// springs in one batch (a drag's) reads the batch's lanes, moving count and marks once.
+/// Nothing a retarget of a moving spring does changes them; anything else the call does to a
+/// spring starts a new run.
+private struct RetargetRun {
+    let batch: Int32
+    let lanes: BatchLanes
+    /// Slots below this hold moving springs.
+    let movingCount: Int
+    let retargetedLanes: LaneMarks
+    var isWatching: Bool
+
+    init<Lanes>(core: SpringBankCore<Lanes>, batch: Int32) {
+        self.batch = batch
+        lanes = core.batchLanes[Int(batch)]
+        (movingCount, retargetedLanes, isWatching) = core.batchObjects[Int(batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef {
+            ($0.movingCount, $0.retargetedLanes, $0.isWatching)
         }
     }
 }

@@ -44,17 +44,20 @@ enum BundleIndexing {
     @inlinable @inline(__always)
     static func bundleCount(springs: Int) -> Int { (springs + laneCount - 1) / laneCount }
 
+    // A slot is never negative: the three below divide unsigned, a shift and a mask with no
+    // sign fix-up and no trap (a bulk retarget marks a slot a spring).
+
     /// The bundle of slot `slot`.
     @inlinable @inline(__always)
-    static func bundle(ofSlot slot: Int) -> Int { slot / laneCount }
+    static func bundle(ofSlot slot: Int) -> Int { Int(bitPattern: UInt(bitPattern: slot) / UInt(laneCount)) }
 
     /// The lane of slot `slot` within its bundle.
     @inlinable @inline(__always)
-    static func lane(ofSlot slot: Int) -> Int { slot % laneCount }
+    static func lane(ofSlot slot: Int) -> Int { Int(bitPattern: UInt(bitPattern: slot) % UInt(laneCount)) }
 
     /// The one-bit lane mask of slot `slot` within its bundle.
     @inlinable @inline(__always)
-    static func laneBit(ofSlot slot: Int) -> UInt16 { 1 &<< UInt16(slot % laneCount) }
+    static func laneBit(ofSlot slot: Int) -> UInt16 { 1 &<< UInt16(truncatingIfNeeded: lane(ofSlot: slot)) }
 
     /// The mask of the live lanes of bundle `bundle` when the first `springs` slots are live.
     @inlinable @inline(__always)

@@ -19,7 +19,8 @@ public enum Float32Lanes: SpringLaneArithmetic {
 
     public static var formatName: String { "float32" }
 
-    @_spi(KernelInternals)
+    // Inlined: every call naming a target checks it (a bulk retarget, once a spring).
+    @_spi(KernelInternals) @inline(__always)
     public static func lanePattern(of value: Float, as quantity: SpringQuantity) throws(SpringKernelError) -> UInt32 {
         guard value.isFinite else { throw .nonFinite(quantity) }
         guard abs(value) <= valueLimit else { throw .outOfRange(quantity) }
