@@ -161,8 +161,16 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     }
 
     /// The spring's current value.
+    // Exported: a caller in another module calls the specialization itself, not the generic
+    // entry that dispatches to it (a call per spring per frame). An Embedded Swift library
+    // exports none (its callers specialize the generic code themselves), so there it is not.
+    #if hasFeature(Embedded)
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
+    #else
+    @_specialize(exported: true, where Lanes == Float32Lanes)
+    @_specialize(exported: true, where Lanes == Q16Lanes)
+    #endif
     public func value(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
         let lanes = core.apiLanePatterns(Lanes.self, ofRecord: try core.recordIndex(spring))
         return Lanes.value(ofLanePattern: Lanes.valuePattern(displacement: lanes.displacement, target: lanes.target))
@@ -178,15 +186,27 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// The spring's current velocity, in value units per second (rounded to the format's
     /// resolution where its lanes hold more or less, see ``Q16Lanes``).
+    // Exported where the library is not Embedded (see value(of:)).
+    #if hasFeature(Embedded)
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
+    #else
+    @_specialize(exported: true, where Lanes == Float32Lanes)
+    @_specialize(exported: true, where Lanes == Q16Lanes)
+    #endif
     public func velocity(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
         Lanes.value(ofLanePattern: core.apiLanePatterns(Lanes.self, ofRecord: try core.recordIndex(spring)).velocity)
     }
 
     /// The value the spring pulls toward.
+    // Exported where the library is not Embedded (see value(of:)).
+    #if hasFeature(Embedded)
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
+    #else
+    @_specialize(exported: true, where Lanes == Float32Lanes)
+    @_specialize(exported: true, where Lanes == Q16Lanes)
+    #endif
     public func target(of spring: SpringHandle) throws(SpringKernelError) -> Lanes.Value {
         Lanes.value(ofLanePattern: core.lanePatterns(ofRecord: try core.recordIndex(spring)).target)
     }
@@ -212,8 +232,14 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// would never leave the band, so it stays at rest, snapped onto the new target, with no
     /// event (a target nudged each frame by less than the tolerance wakes nothing).
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
+    // Exported where the library is not Embedded (see value(of:)).
+    #if hasFeature(Embedded)
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
+    #else
+    @_specialize(exported: true, where Lanes == Float32Lanes)
+    @_specialize(exported: true, where Lanes == Q16Lanes)
+    #endif
     public func retarget(_ spring: SpringHandle, to target: Lanes.Value) throws(SpringKernelError) {
         let rounding = enterNearestRounding()
         defer { NearestRounding.leave(ifEntered: rounding) }
@@ -310,8 +336,14 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// Adds `velocity` to the spring's velocity (an impulse); a spring at rest starts moving.
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
+    // Exported where the library is not Embedded (see value(of:)).
+    #if hasFeature(Embedded)
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
+    #else
+    @_specialize(exported: true, where Lanes == Float32Lanes)
+    @_specialize(exported: true, where Lanes == Q16Lanes)
+    #endif
     public func addVelocity(_ velocity: Lanes.Value, to spring: SpringHandle) throws(SpringKernelError) {
         let rounding = enterNearestRounding()
         defer { NearestRounding.leave(ifEntered: rounding) }
@@ -323,8 +355,14 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// Sets the spring's value and velocity, keeping its target (a teleport, or a hand-off from a
     /// gesture). A paused spring keeps the new state frozen until it is resumed.
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
+    // Exported where the library is not Embedded (see value(of:)).
+    #if hasFeature(Embedded)
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
+    #else
+    @_specialize(exported: true, where Lanes == Float32Lanes)
+    @_specialize(exported: true, where Lanes == Q16Lanes)
+    #endif
     public func setState(of spring: SpringHandle, value: Lanes.Value, velocity: Lanes.Value) throws(SpringKernelError) {
         let rounding = enterNearestRounding()
         defer { NearestRounding.leave(ifEntered: rounding) }
