@@ -25,12 +25,12 @@ struct LaneBuffer {
 
     /// Zeroed lanes, or nil when the system cannot give them.
     private static func allocateZeroed(lanes: Int) -> UnsafeMutableRawPointer? {
-        let (bytes, overflow) = max(lanes, BundleIndexing.laneCount).multipliedReportingOverflow(by: 4)
-        guard !overflow,
-              let pointer = Platform.allocateIfAvailable(bytes: bytes, alignment: BundleIndexing.bufferAlignment(bytes: bytes))
-        else { return nil }
-        pointer.initializeMemory(as: UInt32.self, repeating: 0, count: bytes / 4)
-        return pointer
+        let lanes = max(lanes, BundleIndexing.laneCount)
+        // (A count whose bytes overflow is refused whatever the alignment asked.)
+        let alignment = BundleIndexing.bufferAlignment(bytes: lanes &* 4)
+        guard let pointer = Platform.allocateIfAvailable(count: lanes, of: UInt32.self, alignment: alignment) else { return nil }
+        pointer.initialize(repeating: 0, count: lanes)
+        return UnsafeMutableRawPointer(pointer)
     }
 
     /// A copy of the buffer grown to `newCapacity` lanes (the new ones zero), or nil when the
@@ -78,9 +78,7 @@ struct WideLaneBuffer {
 
     /// Room for `slots` values (at least one), or nil when the system cannot give it.
     private static func allocate(slots: Int) -> UnsafeMutablePointer<UInt64>? {
-        let (bytes, overflow) = max(slots, 1).multipliedReportingOverflow(by: 8)
-        guard !overflow, let raw = Platform.allocateIfAvailable(bytes: bytes, alignment: 16) else { return nil }
-        return raw.bindMemory(to: UInt64.self, capacity: max(slots, 1))
+        Platform.allocateIfAvailable(count: slots, of: UInt64.self, alignment: 16)
     }
 
     /// A copy grown to `newCapacity` slots (the new ones zero), or nil when the system cannot give

@@ -26,9 +26,7 @@ struct LaneMarks {
 
     /// Room for `words` marks' words, or nil when the system cannot give it.
     private static func allocate(words: Int) -> UnsafeMutablePointer<UInt16>? {
-        let (bytes, overflow) = words.multipliedReportingOverflow(by: 2)
-        guard !overflow, let raw = Platform.allocateIfAvailable(bytes: bytes, alignment: 16) else { return nil }
-        return raw.bindMemory(to: UInt16.self, capacity: words)
+        Platform.allocateIfAvailable(count: words, of: UInt16.self, alignment: 16)
     }
 
     /// A copy grown to `capacity` slots (the new marks clear), or nil when the system cannot give

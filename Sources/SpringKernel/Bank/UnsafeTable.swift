@@ -33,9 +33,8 @@ struct UnsafeTable<Element: BitwiseCopyable> {
     /// Storage for `capacity` elements, or nil when the system cannot give it
     /// (``Platform/allocateIfAvailable(bytes:)``: `allocate(capacity:)` stops the process instead).
     private static func storage(tryingCapacity capacity: Int) -> UnsafeMutablePointer<Element>? {
-        let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
-        guard !overflow, MemoryLayout<Element>.alignment <= 16, let raw = Platform.allocateIfAvailable(bytes: Swift.max(bytes, 1)) else { return nil }
-        return raw.bindMemory(to: Element.self, capacity: capacity)
+        guard MemoryLayout<Element>.alignment <= 16 else { return nil }
+        return Platform.allocateIfAvailable(count: capacity, of: Element.self)
     }
 
     /// Storage for `capacity` elements; stops the process when the system cannot give it, like

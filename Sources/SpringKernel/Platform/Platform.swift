@@ -74,6 +74,17 @@ enum Platform {
         sk_allocate_aligned_if_available(bytes, alignment)
     }
 
+    /// Room for `count` values of `T` (at least one), at `alignment` (nil: malloc's 16 bytes),
+    /// or nil when its size overflows an `Int` or the system cannot give it; released with
+    /// ``free(_:)``. The one rule every refusable allocation of the bank follows.
+    static func allocateIfAvailable<T>(count: Int, of _: T.Type, alignment: Int? = nil) -> UnsafeMutablePointer<T>? {
+        let count = Swift.max(count, 1)
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<T>.stride)
+        guard !overflow else { return nil }
+        let raw = if let alignment { allocateIfAvailable(bytes: bytes, alignment: alignment) } else { allocateIfAvailable(bytes: bytes) }
+        return raw?.bindMemory(to: T.self, capacity: count)
+    }
+
     /// Releases memory ``allocateIfAvailable(bytes:)`` gave.
     static func free(_ pointer: UnsafeMutableRawPointer) { sk_free(pointer) }
 
