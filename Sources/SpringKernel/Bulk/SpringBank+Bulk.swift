@@ -7,8 +7,9 @@ extension SpringBank {
     /// Pulls `springs[i]` toward `targets[i]`, for every i, as ``retarget(_:to:)`` does one spring.
     ///
     /// - Throws: ``SpringKernelError/countMismatch(expected:given:)`` when the buffers differ in
-    ///   length; any error ``retarget(_:to:)`` throws, for the first spring that would throw it.
-    ///   Nothing is changed then.
+    ///   length; any error ``retarget(_:to:)`` throws, for the first spring that would throw it;
+    ///   ``SpringKernelError/outOfMemory`` when the system cannot give the call's undo log (20
+    ///   bytes a listed spring, reserved before any spring changes). Nothing is changed then.
     ///
     /// - Complexity: O(n) for n springs listed.
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.

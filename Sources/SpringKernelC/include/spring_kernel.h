@@ -321,7 +321,9 @@ SPRING_KERNEL_NODISCARD sk_status sk_bank_rested(
 /// Pulls `springs[i]` toward `targets[i]`, for every i, keeping each one's velocity and value; a
 /// spring at rest starts moving unless its new target is within its tolerance of where it is
 /// (then it stays at rest, snapped onto the new target, with no event). A paused spring keeps its
-/// new target until it is resumed.
+/// new target until it is resumed. If any spring is refused, none is retargeted; memory the
+/// system cannot give (the call's undo log, 20 bytes a listed spring) is
+/// `sk_status_out_of_memory`, nothing changed.
 ///
 /// - Complexity: O(count).
 SPRING_KERNEL_NODISCARD sk_status sk_bank_retarget_f32(
