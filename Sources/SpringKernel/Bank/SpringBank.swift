@@ -262,13 +262,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         let (batchIndex, slot) = core.location(ofRecord: index)
         let lanes = core.batchLanes[batchIndex]
         let offset = slot * 4
-        let target = lanes.targets.load(fromByteOffset: offset, as: UInt32.self)
-        guard goal != target else { return }
-        let displacement = lanes.displacements.load(fromByteOffset: offset, as: UInt32.self)
-        let moved = try Lanes.retargetedDisplacement(displacement, from: target, to: goal, scale: lanes.scale)
-        try Lanes.checkMotion(
-            displacement: moved, velocity: lanes.velocities.load(fromByteOffset: offset, as: UInt32.self), target: goal,
-            scale: lanes.scale, naturalFrequency: lanes.naturalFrequency)
+        guard let (target, displacement, moved) = try retargetedLanes(slot: slot, of: lanes, to: goal) else { return }
         lanes.targets.storeBytes(of: goal, toByteOffset: offset, as: UInt32.self)
         // Moving: marked for the watch. At rest (exactly: an earlier element of a bulk call may
         // have moved its displacement, and it is woken only once the call is accepted) within
@@ -289,6 +283,24 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         } else if !settled {
             core.retargetedAtRestOrPaused(record: index)
         }
+    }
+
+    /// The lanes a retarget of the spring at `slot` of `lanes` toward `goal` reads and the
+    /// displacement it writes, checked to fit the format; nil when its target is `goal` already
+    /// (it is left exactly as it is). Nothing is written: the caller stores `goal` and `moved`.
+    @inline(__always)
+    func retargetedLanes(
+        slot: Int, of lanes: BatchLanes, to goal: UInt32
+    ) throws(SpringKernelError) -> (target: UInt32, displacement: UInt32, moved: UInt32)? {
+        let offset = slot * 4
+        let target = lanes.targets.load(fromByteOffset: offset, as: UInt32.self)
+        guard goal != target else { return nil }
+        let displacement = lanes.displacements.load(fromByteOffset: offset, as: UInt32.self)
+        let moved = try Lanes.retargetedDisplacement(displacement, from: target, to: goal, scale: lanes.scale)
+        try Lanes.checkMotion(
+            displacement: moved, velocity: lanes.velocities.load(fromByteOffset: offset, as: UInt32.self), target: goal,
+            scale: lanes.scale, naturalFrequency: lanes.naturalFrequency)
+        return (target, displacement, moved)
     }
 
     /// The stored velocity of the spring once `delta` is added, checked to fit the format.

@@ -58,13 +58,7 @@ extension SpringBank {
     /// batch: the same lanes written, the same mark and log entry, from the lanes `run` keeps.
     @inline(__always)
     private func retargetMoving(record index: Int, slot: Int, to goal: UInt32, in run: inout RetargetRun) throws(SpringKernelError) {
-        let target = run.lanes.targets.load(fromByteOffset: slot * 4, as: UInt32.self)
-        guard goal != target else { return }
-        let displacement = run.lanes.displacements.load(fromByteOffset: slot * 4, as: UInt32.self)
-        let moved = try Lanes.retargetedDisplacement(displacement, from: target, to: goal, scale: run.lanes.scale)
-        try Lanes.checkMotion(
-            displacement: moved, velocity: run.lanes.velocities.load(fromByteOffset: slot * 4, as: UInt32.self), target: goal,
-            scale: run.lanes.scale, naturalFrequency: run.lanes.naturalFrequency)
+        guard let (target, displacement, moved) = try retargetedLanes(slot: slot, of: run.lanes, to: goal) else { return }
         run.lanes.targets.storeBytes(of: goal, toByteOffset: slot * 4, as: UInt32.self)
         run.lanes.displacements.storeBytes(of: moved, toByteOffset: slot * 4, as: UInt32.self)
         run.retargetedLanes[slot] = true
