@@ -154,6 +154,21 @@ public enum NoiseProbes {
             slowdown: max(before.worst, after.worst), agreed: agreed, slowProbes: Probe.allCases.filter { agreed[$0] > 1 / shares[$0] })
     }
 
+    /// The slowdown that other processes and steal on this process's cores can cause over a
+    /// group, whatever the probes read: `1 + otherProcessesCores` (a neighbour that holds a whole
+    /// core may share ours, as a hyperthread sibling or through the hypervisor, and halve our
+    /// time), or `1 / (1 - stealShare)`, whichever is larger; 1 for an idle machine.
+    ///
+    /// The probes alone underestimate a neighbour: each is the best of three runs of tens of
+    /// microseconds, which a neighbour that shares the core only part of the time lets through
+    /// at full speed. Under a busy loop on the other vCPU of this 2-vCPU machine the probes read
+    /// 1.0-1.4x while a float32 step vs C ratio fell from 1.2x to 0.65x, a factor of 1.85.
+    public static func neighbourSlowdown(otherProcessesCores: Double, stealShare: Double) -> Double {
+        let others = otherProcessesCores.isFinite ? max(0, otherProcessesCores) : 0
+        let steal = stealShare.isFinite ? min(max(0, stealShare), 0.99) : 0
+        return max(1 + others, 1 / (1 - steal))
+    }
+
     /// Every group of a run judged as the meter judges it, reading by reading: group i (ended by
     /// reading i) against the baseline of readings 0...i.
     public static func judgeRun(_ readings: [ProbeReadings], committed: ProbeReadings?, shares: ProbeShares = ProbeShares()) -> [ProbeJudgement] {

@@ -66,7 +66,9 @@ enum JudgedFigures {
     /// more than the group's `slowdown` can explain; otherwise inconclusive. Even a ratio of
     /// interleaved repeats moves under load, because a neighbour slows a memory-bound loop and a
     /// compute-bound one by different amounts (on this 2-vCPU VM a float32 step vs C ratio read
-    /// 0.65x under load and 1.2x quiet), but by no more than the slower of the two. A met figure
+    /// 0.65x under load and 1.2x quiet), but by no more than the slower of the two, which the
+    /// probes can underestimate while a neighbour holds a core: the group's slowdown is at least
+    /// what the neighbour can cause (``NoiseReading/slowdown``). A met figure
     /// stays met, marked noisy.
     static func timed(
         _ figure: String, _ target: Target, _ interval: Interval, unit: Unit, repeats: Int?, noise: [String], slowdown: Double?,

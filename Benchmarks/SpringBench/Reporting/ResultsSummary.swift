@@ -125,7 +125,7 @@ enum ResultsSummary {
             summary += "; baselines: \(n.reference)"
             if let slowdown = n.slowdown { summary += String(format: "; group slowdowns %.2f-%.2fx (median %.2fx)", slowdown.p0, slowdown.p100, slowdown.p50) }
             if n.isNoisy {
-                lines.append("**Noisy machine: \(n.noisyGroups) of \(n.groups) measurement groups were taken while it was loaded** (\(summary)). Those groups are marked (noisy) below, with their slowdown: the worst of the three probes, on either side of the group, against the run's quiet baseline. A timed figure of theirs that misses its target by more than that slowdown can explain is not met; one that misses by less is inconclusive (a met one stays met).")
+                lines.append("**Noisy machine: \(n.noisyGroups) of \(n.groups) measurement groups were taken while it was loaded** (\(summary)). Those groups are marked (noisy) below, with their slowdown: the worst of the three probes, on either side of the group, against the run's quiet baseline, and at least 1 + the cores other processes used over the group (a neighbour the short probes can miss). A timed figure of theirs that misses its target by more than that slowdown can explain is not met; one that misses by less is inconclusive (a met one stays met).")
             } else {
                 lines.append("Quiet machine: none of \(n.groups) measurement groups was marked by the noise meter (\(summary)).")
             }

@@ -26,9 +26,10 @@ struct NoiseReading: Codable, Hashable {
     /// last-level cache (nil: a run written before the probe).
     var latencyNanoseconds: Double?
     /// The group's slowdown: the worst of the three probes, on the reading before the group or
-    /// this one, against the run's quiet baseline (``NoiseProbes``); at least 1 (nil: a run
-    /// written before it was kept). A noisy group's figure is not met only when it misses its
-    /// target by more than this factor.
+    /// this one, against the run's quiet baseline (``NoiseProbes``), and at least what the other
+    /// processes and steal over the group can cause (``NoiseProbes/neighbourSlowdown(otherProcessesCores:stealShare:)``);
+    /// at least 1 (nil: a run written before it was kept). A noisy group's figure is not met only
+    /// when it misses its target by more than this factor.
     var slowdown: Double?
     /// Why the group counts as noisy (empty: quiet).
     var reasons: [String]
@@ -188,7 +189,8 @@ final class NoiseMeter {
         let reading = NoiseReading(
             group: group, stealShare: stealShare, otherProcessesCores: others, computeStepsPerSecond: probes.computeStepsPerSecond,
             bandwidthGigabytesPerSecond: probes.bandwidthGigabytesPerSecond, latencyNanoseconds: probes.latencyNanoseconds,
-            slowdown: judgement.slowdown, reasons: reasons)
+            slowdown: max(judgement.slowdown, NoiseProbes.neighbourSlowdown(otherProcessesCores: others, stealShare: stealShare)),
+            reasons: reasons)
         readings.append(reading)
         // The calibration's own time is not the next group's.
         last = (Self.cpuTimes(cores), Self.ownCPUSeconds())
