@@ -92,6 +92,44 @@ extension BankEntry {
         }
         return try list.withUnsafeBufferPointer { buffer throws(Refusal) in try body(buffer) }
     }
+
+    /// ``withSprings(_:_:in:_:)`` for a `body` that makes one kernel call which checks every
+    /// handle it is given, in order, before it changes anything (the bulk retarget, impulse and
+    /// reads): each handle is checked here only for what the kernel cannot see (this bank's slot,
+    /// the spring kind, an index below the bank's records) and its generation is left to the
+    /// kernel, so a handle is looked up once, not twice. The first handle that fails here is
+    /// refused with what ``withSprings(_:_:in:_:)`` would refuse the list with (an earlier stale
+    /// handle first), and `body` does not run. The list grows past the bank's records only by
+    /// indices of its records (a spring listed more than once).
+    func withSpringsCheckedByKernel<Lanes, Result>(
+        _ packed: UnsafePointer<UInt64>?, _ count: Int, in bank: SpringBank<Lanes>,
+        _ body: (UnsafeBufferPointer<SpringHandle>) throws(Refusal) -> Result
+    ) throws(Refusal) -> Result {
+        var list: [SpringHandle] = []
+        swap(&list, &springs)
+        defer { swap(&list, &springs) }
+        list.removeAll(keepingCapacity: true)
+        if count > 0 {
+            guard let packed else { throw Refusal(._null_pointer) }
+            let records = bank.springRecordCount
+            list.reserveCapacity(Swift.min(count, records))
+            // The slot and kind bits of this bank's spring handles, compared in one go; the
+            // entry's offset and the bank's tag held in locals (a growing append is a call).
+            let owner = number << 1 | PackedHandle.Kind.spring.rawValue
+            let offset = generationOffset, template = bank.uncheckedSpring(atIndex: 0, generation: 0)
+            for i in 0..<count {
+                let handle = packed[i]
+                let (_, _, tag, index) = PackedHandle.split(handle)
+                guard handle >> PackedHandle.kindShift == owner, Int(index) < records else {
+                    // Refused: by the first handle of 0...i the full check refuses.
+                    for j in 0...i { _ = try spring(packed[j], in: bank) }
+                    preconditionFailure("a handle refused by its slot, kind or index passed the full check")
+                }
+                list.append(template.withRecord(index, generation: tag &- offset))
+            }
+        }
+        return try list.withUnsafeBufferPointer { buffer throws(Refusal) in try body(buffer) }
+    }
 }
 
 /// The longest list a call takes: a bank's most springs, 2^30.

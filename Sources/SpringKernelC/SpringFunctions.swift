@@ -140,7 +140,7 @@ public func sk_bank_retarget_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         let targets = try input(targets, n)
-        try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+        try entry.withSpringsCheckedByKernel(springs, n, in: bank) { springs throws(Refusal) in
             try kernel { () throws(SpringKernelError) in try bank.retarget(springs, to: targets) }
         }
     }
@@ -155,7 +155,7 @@ public func sk_bank_retarget_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         try withQ16(try input(targets, n)) { targets throws(Refusal) in
-            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+            try entry.withSpringsCheckedByKernel(springs, n, in: bank) { springs throws(Refusal) in
                 try kernel { () throws(SpringKernelError) in try bank.retarget(springs, to: targets) }
             }
         }
@@ -173,7 +173,7 @@ public func sk_bank_impulse_f32(_ bank: UInt64, _ springs: UnsafePointer<UInt64>
         guard case .float(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         let deltas = try input(deltas, n)
-        try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+        try entry.withSpringsCheckedByKernel(springs, n, in: bank) { springs throws(Refusal) in
             try kernel { () throws(SpringKernelError) in try bank.addVelocity(deltas, to: springs) }
         }
     }
@@ -188,7 +188,7 @@ public func sk_bank_impulse_q16(_ bank: UInt64, _ springs: UnsafePointer<UInt64>
         guard case .fixed(let bank) = entry.bank else { throw Refusal(._wrong_format) }
         let n = try checkedCount(count)
         try withQ16(try input(deltas, n)) { deltas throws(Refusal) in
-            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+            try entry.withSpringsCheckedByKernel(springs, n, in: bank) { springs throws(Refusal) in
                 try kernel { () throws(SpringKernelError) in try bank.addVelocity(deltas, to: springs) }
             }
         }
@@ -209,7 +209,7 @@ public func sk_bank_set_state_f32(
         let n = try checkedCount(count)
         let values = try input(values, n)
         // The handles first: NULL velocities are zeros for the springs they name, not for the count.
-        try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+        try entry.withSpringsCheckedByKernel(springs, n, in: bank) { springs throws(Refusal) in
             try withVelocities(velocities, springs.count) { velocities throws(Refusal) in
                 try kernel { () throws(SpringKernelError) in try bank.setState(of: springs, values: values, velocities: velocities) }
             }
@@ -229,7 +229,7 @@ public func sk_bank_set_state_q16(
         let n = try checkedCount(count)
         try withQ16(try input(values, n)) { values throws(Refusal) in
             // The handles first: NULL velocities are zeros for the springs they name, not for the count.
-            try entry.withSprings(springs, n, in: bank) { springs throws(Refusal) in
+            try entry.withSpringsCheckedByKernel(springs, n, in: bank) { springs throws(Refusal) in
                 try withVelocities(velocities, springs.count) { raw throws(Refusal) in
                     try withQ16(raw) { velocities throws(Refusal) in
                         try kernel { () throws(SpringKernelError) in try bank.setState(of: springs, values: values, velocities: velocities) }
@@ -348,7 +348,7 @@ private func read<Lanes>(
     into out: UnsafeMutableBufferPointer<Lanes.Value>
 ) throws(Refusal) {
     // The kernel's buffer form: one call, not a call through the generic API per spring.
-    try entry.withSprings(packed.baseAddress, packed.count, in: bank) { springs throws(Refusal) in
+    try entry.withSpringsCheckedByKernel(packed.baseAddress, packed.count, in: bank) { springs throws(Refusal) in
         try kernel { () throws(SpringKernelError) in
             switch quantity {
             case ._value: try bank.values(of: springs, into: out)
@@ -372,11 +372,11 @@ public func sk_bank_read_user_values(
         let packed = try input(springs, n), values = try output(out, n)
         switch entry.bank {
         case .float(let bank):
-            try entry.withSprings(packed.baseAddress, n, in: bank) { springs throws(Refusal) in
+            try entry.withSpringsCheckedByKernel(packed.baseAddress, n, in: bank) { springs throws(Refusal) in
                 try kernel { () throws(SpringKernelError) in try bank.userValues(of: springs, into: values) }
             }
         case .fixed(let bank):
-            try entry.withSprings(packed.baseAddress, n, in: bank) { springs throws(Refusal) in
+            try entry.withSpringsCheckedByKernel(packed.baseAddress, n, in: bank) { springs throws(Refusal) in
                 try kernel { () throws(SpringKernelError) in try bank.userValues(of: springs, into: values) }
             }
         }

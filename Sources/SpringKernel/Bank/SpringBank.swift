@@ -627,6 +627,21 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         return SpringHandle(index: index, generation: place.generation, bankTag: core.tag)
     }
 
+    /// How many records a spring handle's index may name (each live or not): an index at or past
+    /// this names no spring.
+    @inlinable
+    package var springRecordCount: Int { core.places.count }
+
+    /// This bank's handle of record `index` with `generation`, unchecked: for a caller that gives
+    /// it to a call of this bank that checks every handle it takes (a spring handle that names no
+    /// live spring of that generation is refused there with ``SpringKernelError/staleHandle(_:)``).
+    /// The C interface rebuilds a list of handles so, for a bulk call, instead of checking each
+    /// handle twice.
+    @inlinable
+    package func uncheckedSpring(atIndex index: UInt32, generation: UInt32) -> SpringHandle {
+        SpringHandle(index: index, generation: generation, bankTag: core.tag)
+    }
+
     /// The highest generation any spring or mask record of the bank has had: every handle it
     /// issued carries this generation or a lower one. The C interface moves its registry slot's
     /// generations past it when the bank is destroyed, so the next bank there issues none of them.

@@ -83,3 +83,13 @@ extension SpringBankCore {
         return index
     }
 }
+
+extension BankID {
+    /// An id of the same bank for record `index` with `generation`, unchecked, as
+    /// ``SpringBank/uncheckedSpring(atIndex:generation:)`` makes one: for the C interface's loop
+    /// that rebuilds a list of handles for a bulk call that checks each.
+    @inlinable
+    package func withRecord(_ index: UInt32, generation: UInt32) -> BankID {
+        BankID(index: index, generation: generation, bankTag: bankTag)
+    }
+}
