@@ -16,12 +16,10 @@ struct SpringPlace: BitwiseCopyable {
 }
 
 /// The rest of a spring's record: its rest schedule, tolerance and masks (see ``SpringPlace``).
-/// 72 bytes: its `Double`s first, then its 32-bit fields, then one byte of flags and one of
+/// 64 bytes: its `Double`s first, then its 32-bit fields, then one byte of flags and one of
 /// pause depth (no padding between them).
 struct SpringRecord {
-    var tolerance: Double = 0 { didSet { inverseToleranceSquared = 1 / (tolerance * tolerance) } }
-    /// 1 / tolerance², for the rest predictor's per-event bound (a multiply, not a divide).
-    var inverseToleranceSquared = Double.infinity
+    var tolerance: Double = 0
     /// When the spring is next looked at, on the bank's ``FrameClock`` reading (seconds for a
     /// variable clock, frames for a fixed one): its rest if `dueIsRest`, else the time to predict
     /// it exactly (a lower bound on its rest). ∞ when it has none.

@@ -262,7 +262,7 @@ extension SpringBankCore {
         record.pointee.changeTime = now
         let due = now + SettlePredictor.restTimeLowerBound(
             displacement: displacement, velocity: velocity, tolerance: record.pointee.tolerance, motion: motion,
-            inverseBandSquared: record.pointee.inverseToleranceSquared)
+            inverseBandSquared: 1 / (record.pointee.tolerance * record.pointee.tolerance))
         record.pointee.due = due
         if due < record.pointee.queuedDue { queueIfEarlier(record: index, now: now, early: true) }
     }
