@@ -78,19 +78,10 @@ extension BankEntry {
         _ packed: UnsafePointer<UInt64>?, _ count: Int, in bank: SpringBank<Lanes>,
         _ body: (UnsafeBufferPointer<SpringHandle>) throws(Refusal) -> Result
     ) throws(Refusal) -> Result {
-        // Filled as a local: an append to the entry's own property would be a dynamic
-        // exclusivity check (a thread-local access set) and a uniqueness check a handle, which
-        // cost more than the kernel's retarget of the spring.
-        var list: [SpringHandle] = []
-        swap(&list, &springs)
-        defer { swap(&list, &springs) }
-        list.removeAll(keepingCapacity: true)
-        if count > 0 {
-            guard let packed else { throw Refusal(._null_pointer) }
+        try withKeptList(packed, count, { packed, list throws(Refusal) in
             list.reserveCapacity(Swift.min(count, bank.count))
             for i in 0..<count { list.append(try spring(packed[i], in: bank)) }
-        }
-        return try list.withUnsafeBufferPointer { buffer throws(Refusal) in try body(buffer) }
+        }, body)
     }
 
     /// ``withSprings(_:_:in:_:)`` for a `body` that makes one kernel call which checks every
@@ -105,12 +96,7 @@ extension BankEntry {
         _ packed: UnsafePointer<UInt64>?, _ count: Int, in bank: SpringBank<Lanes>,
         _ body: (UnsafeBufferPointer<SpringHandle>) throws(Refusal) -> Result
     ) throws(Refusal) -> Result {
-        var list: [SpringHandle] = []
-        swap(&list, &springs)
-        defer { swap(&list, &springs) }
-        list.removeAll(keepingCapacity: true)
-        if count > 0 {
-            guard let packed else { throw Refusal(._null_pointer) }
+        try withKeptList(packed, count, { packed, list throws(Refusal) in
             let records = bank.springRecordCount
             list.reserveCapacity(Swift.min(count, records))
             // The slot and kind bits of this bank's spring handles, compared in one go; the
@@ -127,6 +113,26 @@ extension BankEntry {
                 }
                 list.append(template.withRecord(index, generation: tag &- offset))
             }
+        }, body)
+    }
+
+    /// Runs `fill` on ``springs`` emptied (its storage kept) when `count` is above 0 (`packed`
+    /// NULL is then refused), then `body` on the list it filled.
+    private func withKeptList<Result>(
+        _ packed: UnsafePointer<UInt64>?, _ count: Int,
+        _ fill: (UnsafePointer<UInt64>, inout [SpringHandle]) throws(Refusal) -> Void,
+        _ body: (UnsafeBufferPointer<SpringHandle>) throws(Refusal) -> Result
+    ) throws(Refusal) -> Result {
+        // Filled as a local: an append to the entry's own property would be a dynamic
+        // exclusivity check (a thread-local access set) and a uniqueness check a handle, which
+        // cost more than the kernel's retarget of the spring.
+        var list: [SpringHandle] = []
+        swap(&list, &springs)
+        defer { swap(&list, &springs) }
+        list.removeAll(keepingCapacity: true)
+        if count > 0 {
+            guard let packed else { throw Refusal(._null_pointer) }
+            try fill(packed, &list)
         }
         return try list.withUnsafeBufferPointer { buffer throws(Refusal) in try body(buffer) }
     }
