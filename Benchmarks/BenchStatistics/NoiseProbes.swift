@@ -161,8 +161,10 @@ public enum NoiseProbes {
     ///
     /// The probes alone underestimate a neighbour: each is the best of three runs of tens of
     /// microseconds, which a neighbour that shares the core only part of the time lets through
-    /// at full speed. Under a busy loop on the other vCPU of this 2-vCPU machine the probes read
-    /// 1.0-1.4x while a float32 step vs C ratio fell from 1.2x to 0.65x, a factor of 1.85.
+    /// at full speed. Under a busy loop on the other vCPU of a 2-vCPU AMD EPYC, groups whose other
+    /// processes took a whole core read probe slowdowns from 1.0x to 4.7x (five `--quick` runs),
+    /// while a float32 step vs C ratio has read 0.65x under load against 1.2x quiet, a factor of
+    /// 1.85.
     public static func neighbourSlowdown(otherProcessesCores: Double, stealShare: Double) -> Double {
         let others = otherProcessesCores.isFinite ? max(0, otherProcessesCores) : 0
         let steal = stealShare.isFinite ? min(max(0, stealShare), 0.99) : 0
