@@ -384,4 +384,53 @@ struct Q16MotionCheckTests {
         // Both answers are exercised, and near the edges.
         #expect(accepted > 20_000 && refused > 20_000 && nearEdge == 100_000, "accepted \(accepted), refused \(refused)")
     }
+
+    /// A retarget by handle asks `quicklyRetargetedDisplacement` first: whatever it accepts, the
+    /// exact path (the rescaled shift, then `checkMotion`) must accept with the same lane. Lanes
+    /// drawn about the quick limits (half to twice each) and anywhere in `Int32`.
+    @Test("the quick retarget check accepts only what the exact check accepts, with its displacement lane")
+    func quickRetargetAgreesWithExact() {
+        var generator = SeededGenerator(seed: 3706)
+        var quick = 0, exactOnly = 0, refused = 0
+        func lane(_ x: Double) -> Int32 { Int32(Swift.max(Swift.min(x.rounded(), 2147483647), -2147483648)) }
+        for i in 0..<200_000 {
+            let displacementShift = Int.random(in: 0...14, using: &generator)
+            let velocityShift = displacementShift - Int.random(in: -10...10, using: &generator)
+            let scale = LaneScale(displacementShift: displacementShift, velocityShift: velocityShift)
+            let omega = generator.logUniform(0.05, 5000)
+            let limits = Q16Lanes.retargetLimits(scale: scale, naturalFrequency: omega)
+            let sign = { (g: inout SeededGenerator) -> Double in Bool.random(using: &g) ? 1 : -1 }
+            let near = { (limit: Int32, g: inout SeededGenerator) -> Double in sign(&g) * Double(limit) * g.logUniform(0.5, 2) }
+            let target: Int32, goal: Int32, d: Int32, v: Int32
+            if i % 8 == 0 {
+                (target, goal) = (Int32.random(in: .min ... .max, using: &generator), Int32.random(in: .min ... .max, using: &generator))
+                (d, v) = (Int32.random(in: .min ... .max, using: &generator), Int32.random(in: .min ... .max, using: &generator))
+            } else {
+                target = lane(near(1 << 30, &generator))
+                goal = lane(Double(target) - near(Swift.max(limits.displacement, 1), &generator))
+                d = lane(near(i % 2 == 0 ? 1 << 29 : 1 << 30, &generator) / Double(1 << (i % 3)))
+                v = lane(near(Swift.max(limits.velocity, 1), &generator))
+            }
+            let (dl, vl, tl, gl) = (UInt32(bitPattern: d), UInt32(bitPattern: v), UInt32(bitPattern: target), UInt32(bitPattern: goal))
+            let exact: UInt32? = {
+                guard let moved = try? Q16Lanes.retargetedDisplacement(dl, from: tl, to: gl, scale: scale),
+                      (try? Q16Lanes.checkMotion(displacement: moved, velocity: vl, target: gl, scale: scale, naturalFrequency: omega)) != nil
+                else { return nil }
+                return moved
+            }()
+            let fast = Q16Lanes.quicklyRetargetedDisplacement(
+                dl, velocity: vl, from: tl, to: gl, displacementShift: displacementShift, limits: limits)
+            if let fast {
+                quick += 1
+                #expect(exact == fast, "d \(d), v \(v), target \(target), goal \(goal), scale \(scale), ω \(omega)")
+                if exact != fast { return }
+            } else if exact != nil {
+                exactOnly += 1
+            } else {
+                refused += 1
+            }
+        }
+        // The quick check accepts many, leaves many the exact check accepts to it, and both refuse some.
+        #expect(quick > 5_000 && exactOnly > 20_000 && refused > 5_000, "quick \(quick), exact only \(exactOnly), refused \(refused)")
+    }
 }

@@ -23,7 +23,8 @@ struct MemoryLayoutTests {
     func stepWork() {
         // Two lane pointers, the bundle count, the last bundle's lane word and 8 coefficients.
         #expect(MemoryLayout<LaneWork>.stride == 64)
-        #expect(MemoryLayout<BatchLanes>.stride == 48)
+        // Three lane pointers, the scale, ω and the quick retarget check's two limits.
+        #expect(MemoryLayout<BatchLanes>.stride == 56)
         #expect(MemoryLayout<MaskEdge>.stride == 20)
     }
 

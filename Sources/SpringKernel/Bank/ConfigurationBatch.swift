@@ -16,6 +16,8 @@ final class ConfigurationBatch {
     /// What a stored displacement and velocity lane of 1 stand for, for integer lanes
     /// (``SpringLaneArithmetic/integerLaneUnit`` at this batch's scale); nil for float lanes.
     private let integerLaneUnits: (displacement: Double, velocity: Double)?
+    /// The format's quick retarget limits at this batch's scale (``BatchLanes/retargetLimits``).
+    private let retargetLimits: (displacement: Int32, velocity: Int32)
     /// Marked stale whenever this batch's step work changes.
     private let planValidity: PlanValidity
     /// The bank's table of lane bases and this batch's row in it, rewritten when the buffers move.
@@ -116,9 +118,11 @@ final class ConfigurationBatch {
     @exclusivity(unchecked) private var nextCacheSlot = 0
 
     init(
-        configuration: SpringConfiguration, scale: LaneScale, integerLaneUnit: Double?, planValidity: PlanValidity,
+        configuration: SpringConfiguration, scale: LaneScale, integerLaneUnit: Double?,
+        retargetLimits: (displacement: Int32, velocity: Int32), planValidity: PlanValidity,
         lanesEntry: (table: UnsafeTable<BatchLanes>, index: Int), capacity requested: Int = BundleIndexing.laneCount
     ) {
+        self.retargetLimits = retargetLimits
         let capacity = BundleIndexing.bundleCount(springs: max(requested, 1)) * BundleIndexing.laneCount
         self.configuration = configuration
         self.scale = scale
@@ -151,7 +155,7 @@ final class ConfigurationBatch {
     private func publishLanes() {
         lanesEntry.table[lanesEntry.index] = BatchLanes(
             displacements: displacements.base, velocities: velocities.base, targets: targets.base,
-            scale: scale, naturalFrequency: configuration.naturalFrequency)
+            scale: scale, naturalFrequency: configuration.naturalFrequency, retargetLimits: retargetLimits)
     }
 
     deinit {

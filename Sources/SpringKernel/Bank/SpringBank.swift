@@ -296,11 +296,30 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         let target = lanes.targets.load(fromByteOffset: offset, as: UInt32.self)
         guard goal != target else { return nil }
         let displacement = lanes.displacements.load(fromByteOffset: offset, as: UInt32.self)
+        guard Lanes.hasScaledLanes else {
+            // Every motion fits a format without scaled lanes: its own arithmetic checks the lane.
+            return (target, displacement, try Lanes.retargetedDisplacement(displacement, from: target, to: goal, scale: lanes.scale))
+        }
+        let velocity = lanes.velocities.load(fromByteOffset: offset, as: UInt32.self)
+        // Most retargets lie well inside the format: integer bounds accept them.
+        if let moved = Lanes.quicklyRetargetedDisplacement(
+            displacement, velocity: velocity, from: target, to: goal, displacementShift: lanes.scale.displacementShift,
+            limits: lanes.retargetLimits) {
+            return (target, displacement, moved)
+        }
+        return (target, displacement, try exactlyRetargetedDisplacement(displacement, velocity: velocity, from: target, to: goal, in: lanes))
+    }
+
+    /// The displacement a retarget writes, checked exactly to fit the format (kept out of line:
+    /// the quick check accepts most retargets).
+    @inline(never)
+    func exactlyRetargetedDisplacement(
+        _ displacement: UInt32, velocity: UInt32, from target: UInt32, to goal: UInt32, in lanes: BatchLanes
+    ) throws(SpringKernelError) -> UInt32 {
         let moved = try Lanes.retargetedDisplacement(displacement, from: target, to: goal, scale: lanes.scale)
         try Lanes.checkMotion(
-            displacement: moved, velocity: lanes.velocities.load(fromByteOffset: offset, as: UInt32.self), target: goal,
-            scale: lanes.scale, naturalFrequency: lanes.naturalFrequency)
-        return (target, displacement, moved)
+            displacement: moved, velocity: velocity, target: goal, scale: lanes.scale, naturalFrequency: lanes.naturalFrequency)
+        return moved
     }
 
     /// The stored velocity of the spring once `delta` is added, checked to fit the format.

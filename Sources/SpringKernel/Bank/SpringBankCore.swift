@@ -342,10 +342,13 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         if index == batchLanes.count {
             let nowhere = UnsafeMutableRawPointer(work)  // replaced by the batch at once
             batchLanes.append(BatchLanes(
-                displacements: nowhere, velocities: nowhere, targets: nowhere, scale: .identity, naturalFrequency: 1))
+                displacements: nowhere, velocities: nowhere, targets: nowhere, scale: .identity, naturalFrequency: 1,
+                retargetLimits: (0, 0)))
         }
         let batch = ConfigurationBatch(
-            configuration: configuration, scale: scale, integerLaneUnit: Lanes.integerLaneUnit, planValidity: planValidity, lanesEntry: (batchLanes, index))
+            configuration: configuration, scale: scale, integerLaneUnit: Lanes.integerLaneUnit,
+            retargetLimits: Lanes.retargetLimits(scale: scale, naturalFrequency: configuration.naturalFrequency),
+            planValidity: planValidity, lanesEntry: (batchLanes, index))
         batches[index] = batch
         if index == batchObjects.count { batchObjects.append(nil) }
         batchObjects[index] = Unmanaged.passUnretained(batch)

@@ -155,4 +155,7 @@ struct BatchLanes {
     var scale: LaneScale
     /// The batch configuration's natural frequency ω, for the format's motion check.
     var naturalFrequency: Double
+    /// The limits of the format's quick retarget check at this scale and ω
+    /// (``SpringLaneArithmetic/retargetLimits(scale:naturalFrequency:)``).
+    var retargetLimits: (displacement: Int32, velocity: Int32)
 }

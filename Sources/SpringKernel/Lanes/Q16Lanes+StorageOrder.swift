@@ -110,6 +110,35 @@ extension Q16Lanes {
         return (displacement, Int32(Swift.max(0, Swift.min(byEnergy, byLane)).rounded(.down)))
     }
 
+    /// ``conservativeRetargetLimits(scale:naturalFrequency:)`` where the streamed retarget takes
+    /// the scale (``streamsWrites(at:)``); (0, 0), which accepts no retarget, elsewhere.
+    @_spi(KernelInternals)
+    public static func retargetLimits(scale: LaneScale, naturalFrequency: Double) -> (displacement: Int32, velocity: Int32) {
+        streamsWrites(at: scale) ? conservativeRetargetLimits(scale: scale, naturalFrequency: naturalFrequency) : (0, 0)
+    }
+
+    /// One lane of the streamed retarget's check (`SK_Q16_RETARGET_BUNDLE` in the shims): |goal|,
+    /// |target| and the displacement lane at most 2³⁰, |target − goal| within `limits.displacement`,
+    /// the new displacement lane within 2²⁹ and the velocity lane within `limits.velocity`. In
+    /// those bounds no sum wraps, so the lane is ``retargetedDisplacement(_:from:to:scale:)``'s,
+    /// and the motion fits (``conservativeRetargetLimits(scale:naturalFrequency:)``).
+    // Inlined: a retarget by handle asks this of every spring.
+    @_spi(KernelInternals) @inline(__always)
+    public static func quicklyRetargetedDisplacement(
+        _ displacement: UInt32, velocity: UInt32, from oldTarget: UInt32, to newTarget: UInt32, displacementShift: Int,
+        limits: (displacement: Int32, velocity: Int32)
+    ) -> UInt32? {
+        @inline(__always) func within(_ x: Int32, _ limit: Int32) -> Bool { x <= limit && x >= -limit }
+        let goal = Int32(bitPattern: newTarget), target = Int32(bitPattern: oldTarget)
+        let d = Int32(bitPattern: displacement), difference = target &- goal
+        // A shift past 30 has limits (0, 0): the shifted difference is then never used.
+        let moved = d &+ (difference &<< Int32(truncatingIfNeeded: displacementShift))
+        guard within(goal, 1 << 30), within(target, 1 << 30), within(d, 1 << 30), within(difference, limits.displacement),
+              within(moved, 1 << 29), within(Int32(bitPattern: velocity), limits.velocity)
+        else { return nil }
+        return UInt32(bitPattern: moved)
+    }
+
     @_spi(KernelInternals)
     public static func scanTargets(goals: UnsafeRawPointer, stored targets: UnsafeRawPointer, count: Int) -> (anyChanged: Bool, allStorable: Bool)? {
         // Only whether any differs: a changed target's check needs the spring's velocity too.

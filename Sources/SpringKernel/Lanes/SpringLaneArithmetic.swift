@@ -82,6 +82,22 @@ public protocol SpringLaneArithmetic: Sendable {
         _ displacement: UInt32, from oldTarget: UInt32, to newTarget: UInt32, scale: LaneScale
     ) throws(SpringKernelError) -> UInt32
 
+    /// Per-batch limits within which ``quicklyRetargetedDisplacement(_:velocity:from:to:displacementShift:limits:)``
+    /// accepts a retarget with no exact motion check, for a batch at `scale` with this natural
+    /// frequency (formats with scaled lanes; (0, 0) otherwise).
+    @_spi(KernelInternals)
+    static func retargetLimits(scale: LaneScale, naturalFrequency: Double) -> (displacement: Int32, velocity: Int32)
+
+    /// ``retargetedDisplacement(_:from:to:scale:)`` of a spring stored at `velocity` when the
+    /// retarget lies within `limits` (``retargetLimits(scale:naturalFrequency:)``), where its whole
+    /// motion fits the format for certain; nil otherwise (the exact check decides, and may accept).
+    /// Formats with scaled lanes implement it; others return nil.
+    @_spi(KernelInternals)
+    static func quicklyRetargetedDisplacement(
+        _ displacement: UInt32, velocity: UInt32, from oldTarget: UInt32, to newTarget: UInt32, displacementShift: Int,
+        limits: (displacement: Int32, velocity: Int32)
+    ) -> UInt32?
+
     /// The scale a batch of springs with this configuration's natural frequency and this tolerance
     /// stores its lanes at (``LaneScale/identity`` for formats that store API patterns as they are).
     @_spi(KernelInternals)
@@ -246,6 +262,15 @@ extension SpringLaneArithmetic {
 
     @_spi(KernelInternals)
     public static func saturating(lanePattern pattern: UInt32) -> UInt32 { pattern }
+
+    @_spi(KernelInternals)
+    public static func retargetLimits(scale: LaneScale, naturalFrequency: Double) -> (displacement: Int32, velocity: Int32) { (0, 0) }
+
+    @_spi(KernelInternals)
+    public static func quicklyRetargetedDisplacement(
+        _ displacement: UInt32, velocity: UInt32, from oldTarget: UInt32, to newTarget: UInt32, displacementShift: Int,
+        limits: (displacement: Int32, velocity: Int32)
+    ) -> UInt32? { nil }
 
     @_spi(KernelInternals)
     public static func laneScale(tolerance: Double, naturalFrequency: Double) -> LaneScale { .identity }
