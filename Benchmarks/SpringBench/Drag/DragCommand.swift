@@ -240,14 +240,26 @@ struct DragCommand {
                     laps.start()
                     // The user's part: this frame's targets, in the order the call takes them.
                     for group in 0..<16 { shifts[group] = offset(group: group, frame: frame, path: path) }
-                    if inStorageOrder {
-                        if layout.version != bank.layoutVersion || layout.count != count {
-                            layout = bank.storageLayout(of: .all)
-                            try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: layout, into: $0) }
+                    if inStorageOrder, layout.version != bank.layoutVersion || layout.count != count {
+                        layout = bank.storageLayout(of: .all)
+                        try ids.withUnsafeMutableBufferPointer { try bank.userValues(in: layout, into: $0) }
+                    }
+                    // Through buffers: the captured arrays' exclusivity checks and uniqueness
+                    // tests, once an element, took most of a run's time (outside the figure).
+                    goals.withUnsafeMutableBufferPointer { goals in
+                        anchors.withUnsafeBufferPointer { anchors in
+                            shifts.withUnsafeBufferPointer { shifts in
+                                if inStorageOrder {
+                                    ids.withUnsafeBufferPointer { ids in
+                                        for j in 0..<count { goals[j] = value(anchors[Int(ids[j])] + shifts[Int(ids[j]) & 15]) }
+                                    }
+                                } else {
+                                    listedIDs.withUnsafeBufferPointer { listedIDs in
+                                        for j in 0..<listedIDs.count { goals[j] = value(anchors[listedIDs[j]] + shifts[listedIDs[j] & 15]) }
+                                    }
+                                }
+                            }
                         }
-                        for j in 0..<count { goals[j] = value(anchors[Int(ids[j])] + shifts[Int(ids[j]) & 15]) }
-                    } else {
-                        for j in 0..<listed.count { goals[j] = value(anchors[listedIDs[j]] + shifts[listedIDs[j] & 15]) }
                     }
                     laps.lap(0)
                     switch mode {
