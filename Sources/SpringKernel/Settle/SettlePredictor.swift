@@ -442,19 +442,36 @@ struct RestProbes {
 
     init(motion: SpringMotion) {
         let unit = 1 / motion.stiffnessPerMass.squareRoot()
-        var entries = [[SIMD8<Double>]](repeating: [SIMD8<Double>](repeating: SIMD8(), count: 3), count: 4)
+        let zero = (SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>())
+        var a11 = zero, a12 = zero, a21 = zero, a22 = zero
         for k in 0..<24 {
             let propagator = motion.propagator(over: Double(k + 1) * 0.25 * unit)
-            entries[0][k / 8][k % 8] = propagator.a11
-            entries[1][k / 8][k % 8] = propagator.a12
-            entries[2][k / 8][k % 8] = propagator.a21
-            entries[3][k / 8][k % 8] = propagator.a22
+            Self.setProbe(k, of: &a11, to: propagator.a11)
+            Self.setProbe(k, of: &a12, to: propagator.a12)
+            Self.setProbe(k, of: &a21, to: propagator.a21)
+            Self.setProbe(k, of: &a22, to: propagator.a22)
         }
-        a11 = (entries[0][0], entries[0][1], entries[0][2])
-        a12 = (entries[1][0], entries[1][1], entries[1][2])
-        a21 = (entries[2][0], entries[2][1], entries[2][2])
-        a22 = (entries[3][0], entries[3][1], entries[3][2])
+        (self.a11, self.a12, self.a21, self.a22) = (a11, a12, a21, a22)
         inverseStiffnessPerMass = 1 / motion.stiffnessPerMass
+    }
+
+    /// The propagators' rows where they are stored, each as 24 Doubles in probe order (read in
+    /// place: a copy of the rows costs more code than the loop that reads them).
+    @inline(__always)
+    private func withRows<Result>(
+        _ body: (UnsafePointer<Double>, UnsafePointer<Double>, UnsafePointer<Double>, UnsafePointer<Double>) -> Result
+    ) -> Result {
+        withUnsafePointer(to: self) { probes in
+            let base = UnsafeRawPointer(probes)
+            func row(_ offset: Int?) -> UnsafePointer<Double> { (base + offset.unsafelyUnwrapped).assumingMemoryBound(to: Double.self) }
+            return body(
+                row(MemoryLayout<Self>.offset(of: \.a11)), row(MemoryLayout<Self>.offset(of: \.a12)),
+                row(MemoryLayout<Self>.offset(of: \.a21)), row(MemoryLayout<Self>.offset(of: \.a22)))
+        }
+    }
+
+    private static func setProbe(_ k: Int, of row: inout (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>), to value: Double) {
+        withUnsafeMutableBytes(of: &row) { $0.storeBytes(of: value, toByteOffset: k * MemoryLayout<Double>.stride, as: Double.self) }
     }
 
     /// Whether the motion lies outside the band |d| ≤ `tolerance` at a probe time: then it does
@@ -469,10 +486,20 @@ struct RestProbes {
     @inline(__always)
     #endif
     func leavesBand(displacement d: Double, velocity v: Double, tolerance: Double) -> Bool {
+        #if arch(arm) || arch(riscv32)
+        // One probe at a time (the vectors' lanes are all scalar calls there anyway), in the same
+        // order and with the same operations as the vector code below: the same answer.
+        let outside = tolerance * (1 + 1e-9)
+        return withRows { a11, a12, _, _ in
+            for k in 0..<24 where Self.magnitude(a11[k] * d + a12[k] * v) > outside { return true }
+            return false
+        }
+        #else
         let outside = SIMD8<Double>(repeating: tolerance * (1 + 1e-9))
         // The first two 1/ω₀ first: a spring carried through its target leaves within them.
         if any(Self.magnitude(a11.0 * d + a12.0 * v) .> outside) { return true }
         return any((Self.magnitude(a11.1 * d + a12.1 * v) .> outside) .| (Self.magnitude(a11.2 * d + a12.2 * v) .> outside))
+        #endif
     }
 
     /// Whether the motion stays within |d| ≤ `tolerance` from now on, by the energy bound now or
@@ -502,11 +529,25 @@ struct RestProbes {
 
     /// The probes' part of ``staysWithin(displacement:velocity:tolerance:)``.
     private func staysWithinBetweenProbes(displacement d: Double, velocity v: Double, inside: Double) -> Bool {
+        #if arch(arm) || arch(riscv32)
+        // One probe at a time, as in leavesBand: |dₖ| + Eₖ/4 as reach computes it, lane by lane.
+        let inverseStiffnessPerMass = inverseStiffnessPerMass
+        return withRows { a11, a12, a21, a22 in
+            var energy = 0.0
+            for k in 0..<24 {
+                let dk = a11[k] * d + a12[k] * v, vk = a21[k] * d + a22[k] * v
+                energy = (dk * dk + vk * vk * inverseStiffnessPerMass).squareRoot()
+                if Self.magnitude(dk) + energy / 4 > inside { return false }
+            }
+            return energy <= inside
+        }
+        #else
         let limit = SIMD8<Double>(repeating: inside)
         let (r0, _) = Self.reach(a11.0, a12.0, a21.0, a22.0, d, v, inverseStiffnessPerMass)
         let (r1, _) = Self.reach(a11.1, a12.1, a21.1, a22.1, d, v, inverseStiffnessPerMass)
         let (r2, last) = Self.reach(a11.2, a12.2, a21.2, a22.2, d, v, inverseStiffnessPerMass)
         return !any((r0 .> limit) .| (r1 .> limit) .| (r2 .> limit)) && last <= inside
+        #endif
     }
 
     /// |d| + E/4 at each of 8 probes (their propagators' rows given), and E at the last of them.
@@ -522,4 +563,7 @@ struct RestProbes {
 
     @inline(__always)
     private static func magnitude(_ x: SIMD8<Double>) -> SIMD8<Double> { x.replacing(with: -x, where: x .< 0) }
+
+    @inline(__always)
+    private static func magnitude(_ x: Double) -> Double { x < 0 ? -x : x }
 }
