@@ -81,7 +81,7 @@ struct SpringRecord {
 }
 
 /// A batch per configuration and lane scale (one scale for float lanes).
-struct BatchKey: Hashable {
+struct BatchKey: Equatable {
     var configuration: SpringConfiguration
     var scale: LaneScale
 }
@@ -110,7 +110,8 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     // Swift would make on each (a call and a thread-local access set, several per slot swap) can
     // find nothing, so they are turned off for these tables.
     @exclusivity(unchecked) var batches: [ConfigurationBatch?] = []
-    var batchOfKey: [BatchKey: Int] = [:]
+    /// The batch of each configuration and scale.
+    var batchOfKey = BatchKeyTable()
     /// Springs the next new batch makes room for at once: a bank reserved for them
     /// (``SpringBank/init(threading:capacity:)``) gives its first batch the whole reservation,
     /// up to ``BankLimits/reservedLaneSprings``, so that its springs are added without growing
@@ -323,7 +324,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
             if recent != 0 { recentBatches.swapAt(recent, 0) }
             return index
         }
-        if let index = batchOfKey[key] {
+        if let index = batchOfKey.index(of: key, in: batchObjects) {
             rememberBatch(key, index)
             return index
         }
@@ -349,7 +350,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         batches[index] = batch
         if index == batchObjects.count { batchObjects.append(nil) }
         batchObjects[index] = Unmanaged.passUnretained(batch)
-        batchOfKey[key] = index
+        batchOfKey.insert(key, index: index, in: batchObjects)
         rememberBatch(key, index)
         // A reservation's room, grown like any other (a refusal leaves the batch empty and small,
         // and the reservation to the next new batch).
@@ -406,7 +407,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
             batch.isRetiring = false
             retiringBatches.removeAll { $0.index == index }
         }
-        batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] = nil
+        batchOfKey.remove(BatchKey(configuration: batch.configuration, scale: batch.scale), index: index, in: batchObjects)
         recentBatches.removeAll { $0.index == index }
         if batch.isWatching { watchingBatches.removeAll { $0 == Int32(index) } }
         batches[index] = nil
