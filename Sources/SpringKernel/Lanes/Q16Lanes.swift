@@ -359,9 +359,23 @@ public enum Q16Lanes: SpringLaneArithmetic {
     /// against the admitted bound when `checksBound` (see ``boundCheckInterval``).
     @inlinable @inline(__always)
     static func advance(_ work: LaneWork, bundles: Range<Int>, checksBound: Bool) -> Int {
+        #if arch(arm) || arch(riscv32)
+        advanceOutOfLine(work, bundles: bundles, checksBound: checksBound)
+        #else
         // Two loops, each with its check folded in or out.
         checksBound ? advance(work, bundles: bundles, checking: true) : advance(work, bundles: bundles, checking: false)
+        #endif
     }
+
+    #if arch(arm) || arch(riscv32)
+    /// The two loops, called from each step that would inline them: on 32-bit ARM and RISC-V they
+    /// run one lane at a time (see ``advance(_:bundles:checking:)``), so inlining them buys no
+    /// vector code, and a copy of them in each caller cost a microcontroller's flash.
+    @usableFromInline @inline(never)
+    static func advanceOutOfLine(_ work: LaneWork, bundles: Range<Int>, checksBound: Bool) -> Int {
+        checksBound ? advance(work, bundles: bundles, checking: true) : advance(work, bundles: bundles, checking: false)
+    }
+    #endif
 
     @inlinable @inline(__always)
     static func advance(_ work: LaneWork, bundles: Range<Int>, checking: Bool) -> Int {

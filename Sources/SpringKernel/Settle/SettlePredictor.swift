@@ -55,7 +55,14 @@ public enum SettlePredictor {
     ///   decay (d₀ and v₀ + σd₀ of one sign): |d(t)| ≥ |d₀| e^(-σt) and ≥ |d₀| e^(-(σ−β)t) / 2.
     /// - Always: |d| changes no faster than √(v₀² + ω₀² d₀²) (the energy never grows), so it needs
     ///   at least (|d₀| − tolerance) over that to reach the band.
-    @inline(__always)  // per event, and in the loops of the bulk calls
+    // Inlined per event and in the loops of the bulk calls; called on 32-bit ARM and RISC-V, where
+    // each Double operation is a soft-float call (the M4F's FPU is single precision) and each
+    // inlined copy was a kilobyte of a microcontroller's flash.
+    #if arch(arm) || arch(riscv32)
+    @inline(never)
+    #else
+    @inline(__always)
+    #endif
     static func restTimeLowerBound(
         displacement d: Double, velocity v: Double, tolerance: Double, motion: SpringMotion,
         inverseBandSquared: Double? = nil
