@@ -129,13 +129,38 @@ private struct ContinuousTrajectory {
     let velocity: Double
     let tolerance: Double
 
-    /// The time in `lower...upper` at which |d|, falling there, crosses into the band: `excess(t)`
-    /// is |d(t)| − tolerance and its slope, positive at `lower`, at most 0 at `upper`. Newton steps
+    /// A piece of the motion a crossing is searched on, whose |d(t)| − tolerance and slope
+    /// ``excess(_:at:)`` gives. (A value, not a closure: one copy of ``crossing(from:to:on:)``
+    /// serves both kinds, where a closure of each kind had the search specialised for it.)
+    enum Piece {
+        /// Lobe |d| = A e^(-σt) cos(ωt − base) of the under-damped motion, A its amplitude.
+        case lobe(amplitude: Double, base: Double)
+        /// The critically or over-damped motion, times `sign` (±1: |d| where d has that sign).
+        case signed(Double)
+    }
+
+    /// |d(t)| − tolerance on `piece`, and its slope.
+    func excess(_ piece: Piece, at t: Double) -> (value: Double, slope: Double) {
+        switch piece {
+        case .lobe(let amplitude, let base):
+            let sigma = motion.decayRate, omega = motion.splitting
+            let envelope = amplitude * DeterministicMath.exp(-sigma * t)
+            let (sine, cosine) = DeterministicMath.sinCos(omega * t - base)
+            return (envelope * cosine - tolerance, envelope * (-sigma * cosine - omega * sine))
+        case .signed(let sign):
+            let state = motion.propagator(over: t).apply(displacement: displacement, velocity: velocity)
+            return (sign * state.displacement - tolerance, sign * state.velocity)
+        }
+    }
+
+    /// The time in `lower...upper` at which |d|, falling there, crosses into the band: the
+    /// ``excess(_:at:)`` of `piece` is positive at `lower`, at most 0 at `upper`. Newton steps
     /// inside a bracket that shrinks to a few parts in 10¹³; returns the bracket's upper end, so
     /// the answer is never before the crossing.
-    static func crossing(from lower: Double, to upper: Double, _ excess: (Double) -> (value: Double, slope: Double)) -> Double {
+    @inline(never)  // four callers, one copy (a few hundred nanoseconds a search: the call is nothing)
+    func crossing(from lower: Double, to upper: Double, on piece: Piece) -> Double {
         var low = lower, high = upper
-        var (x, (value, slope)) = (high, excess(high))
+        var (x, (value, slope)) = (high, excess(piece, at: high))
         if value > 0 { return high }
         for _ in 0..<300 {
             let resolution = Swift.max(abs(high), 1e-3) * 0x1p-44
@@ -145,7 +170,7 @@ private struct ContinuousTrajectory {
             if abs(next - x) < resolution { next = value > 0 ? x + resolution : x - resolution }
             if !(next > low && next < high) { next = low + (high - low) / 2 }
             x = next
-            (value, slope) = excess(x)
+            (value, slope) = excess(piece, at: x)
             if value > 0 { low = x } else { high = x }
         }
         return high
@@ -165,14 +190,7 @@ private struct ContinuousTrajectory {
         func peakTime(_ m: Double) -> Double { (m * .pi - alpha + phase) / omega }
         func peakValue(_ m: Double) -> Double { peakScale * DeterministicMath.exp(-sigma * peakTime(m)) }
         // |d| on lobe m: A e^(-σt) cos(ωt − mπ − φ), from its peak to the zero a quarter turn on.
-        func lobe(_ m: Double) -> (Double) -> (value: Double, slope: Double) {
-            let base = m * .pi + phase
-            return { t in
-                let envelope = amplitude * DeterministicMath.exp(-sigma * t)
-                let (sine, cosine) = DeterministicMath.sinCos(omega * t - base)
-                return (envelope * cosine - tolerance, envelope * (-sigma * cosine - omega * sine))
-            }
-        }
+        func lobe(_ m: Double) -> Piece { .lobe(amplitude: amplitude, base: m * .pi + phase) }
         func zeroTime(_ m: Double) -> Double { (m * .pi + .pi / 2 + phase) / omega }
 
         let firstPeak = ((alpha - phase) / .pi).rounded(.up)  // the first peak at t ≥ 0
@@ -199,12 +217,12 @@ private struct ContinuousTrajectory {
             }
         }
         if last >= firstPeak {
-            return Self.crossing(from: Swift.max(0, peakTime(last)), to: zeroTime(last), lobe(last))
+            return crossing(from: Swift.max(0, peakTime(last)), to: zeroTime(last), on: lobe(last))
         }
         // No peak ahead leaves the band: only the fall from now to the next zero can.
         guard abs(displacement) > tolerance else { return 0 }
         let next = ((-Double.pi / 2 - phase) / .pi).rounded(.up)
-        return Self.crossing(from: 0, to: Swift.max(0, zeroTime(next)), lobe(next))
+        return crossing(from: 0, to: Swift.max(0, zeroTime(next)), on: lobe(next))
     }
 
     /// √(x² + y²) without overflow: scaled by the larger magnitude.
@@ -218,12 +236,6 @@ private struct ContinuousTrajectory {
     func nonOscillatingRestTime() -> Double {
         let sigma = motion.decayRate, beta = motion.splitting
         let w = velocity + sigma * displacement
-        func excess(_ sign: Double) -> (Double) -> (value: Double, slope: Double) {
-            { t in
-                let state = motion.propagator(over: t).apply(displacement: displacement, velocity: velocity)
-                return (sign * state.displacement - tolerance, sign * state.velocity)
-            }
-        }
         func sign(at t: Double) -> Double {
             motion.propagator(over: t).apply(displacement: displacement, velocity: velocity).displacement < 0 ? -1 : 1
         }
@@ -231,22 +243,22 @@ private struct ContinuousTrajectory {
         // The final piece: |d| falls forever after the extremum (or from now).
         let fallStart = extremum ?? 0
         let fallSign = sign(at: fallStart)
-        let fall = excess(fallSign)
-        if fall(fallStart).value > 0 {
+        let fall = Piece.signed(fallSign)
+        if excess(fall, at: fallStart).value > 0 {
             // Double the reach, in steps of the slow decay time, until the band is reached.
             let slowRate = beta > 0 ? motion.stiffnessPerMass / (sigma + beta) : sigma
             var low = fallStart, reach = 1 / slowRate
-            while fall(fallStart + reach).value > 0 {
+            while excess(fall, at: fallStart + reach).value > 0 {
                 low = fallStart + reach
                 reach *= 2
                 guard (fallStart + reach).isFinite else { return .infinity }
             }
-            return Self.crossing(from: low, to: fallStart + reach, fall)
+            return crossing(from: low, to: fallStart + reach, on: fall)
         }
         // The rising piece before the extremum peaks at the extremum, inside the band; only the fall
         // from now to the zero crossing can leave it.
         guard let zero, abs(displacement) > tolerance else { return 0 }
-        return Self.crossing(from: 0, to: zero, excess(displacement < 0 ? -1 : 1))
+        return crossing(from: 0, to: zero, on: .signed(displacement < 0 ? -1 : 1))
     }
 
     /// The zero crossing and the extremum of d after now, if any: d(t) = e^(-σt) (d₀ C + w S) is
