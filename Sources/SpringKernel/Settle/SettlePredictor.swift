@@ -299,6 +299,7 @@ private struct SampledTrajectory {
     }
 
     /// Whether frame `i` lies outside the rest band.
+    @inline(never)  // asked in eight places; a propagator (an exponential, a sine) makes the call nothing
     func isOutside(_ i: Int) -> Bool {
         abs(motion.displacement(after: Double(i) * dt, from: displacement, velocity: velocity)) > tolerance
     }
