@@ -80,6 +80,11 @@ struct SpringRecord {
     }
 }
 
+/// ``SettlePredictor/restFrame(displacement:velocity:tolerance:motion:frameDuration:)``'s signature.
+typealias FixedClockRestFrame = (
+    _ displacement: Double, _ velocity: Double, _ tolerance: Double, _ motion: SpringMotion, _ frameDuration: Double
+) -> Int
+
 /// A batch per configuration and lane scale (one scale for float lanes).
 struct BatchKey: Equatable {
     var configuration: SpringConfiguration
@@ -185,6 +190,10 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     // Read on every step and written only outside one (like the tables above): no runtime
     // exclusivity checks, each a call and a thread-local access set.
     @exclusivity(unchecked) var frameClock = FrameClock.variable
+    /// A fixed clock's rest prediction, set when the bank first takes one (``setFrameClock(_:)``).
+    /// Reached only through this value: a program whose banks keep the variable clock links none
+    /// of the sampled trajectory's searches (about 3 KB of a microcontroller's flash).
+    var fixedClockRestFrame: FixedClockRestFrame?
     /// Frames stepped so far.
     var frame: Int { frameState.pointee.frame }
     /// The rest schedule's clock: seconds since it was last rebased (see ``rebaseClock()``).

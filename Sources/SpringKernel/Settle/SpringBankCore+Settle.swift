@@ -205,10 +205,13 @@ extension SpringBankCore {
 
     /// The sampled rest frame of the spring's current state, for frames of `duration`.
     func predictRest(record index: Int, duration: Double) -> RestPrediction {
+        predictRest(record: index, duration: duration, by: SettlePredictor.restFrame)
+    }
+
+    /// ``predictRest(record:duration:)`` by `restFrame` (``SettlePredictor/restFrame(displacement:velocity:tolerance:motion:frameDuration:)``).
+    private func predictRest(record index: Int, duration: Double, by restFrame: FixedClockRestFrame) -> RestPrediction {
         let inputs = restInputs(record: index)
-        let frames = SettlePredictor.restFrame(
-            displacement: inputs.displacement, velocity: inputs.velocity, tolerance: inputs.tolerance,
-            motion: inputs.motion, frameDuration: duration)
+        let frames = restFrame(inputs.displacement, inputs.velocity, inputs.tolerance, inputs.motion, duration)
         return frames < SettlePredictor.horizon ? .restsAfter(frames) : .unknown(checkAfter: frames)
     }
 
@@ -269,7 +272,7 @@ extension SpringBankCore {
 
     /// A fixed clock's exact prediction from now: rest is reported by a step, so at least one frame on.
     private func scheduleFixed(record index: Int, frameDuration: Double) {
-        let prediction = predictRest(record: index, duration: frameDuration)
+        let prediction = predictRest(record: index, duration: frameDuration, by: fixedClockRestFrame!)
         setDue(record: index, Double(frame + max(prediction.frames, 1)), isRest: prediction.isFinal, now: Double(frame))
     }
 
@@ -417,6 +420,7 @@ extension SpringBankCore {
             throw .invalidTimeStep(frameDuration)
         }
         guard clock != frameClock else { return }
+        if case .fixed = clock { fixedClockRestFrame = SettlePredictor.restFrame }
         frameClock = clock
         schedule.removeAll()
         queuedSprings = 0
