@@ -345,8 +345,14 @@ extension SpringBankCore {
 
     /// Sorts the last step's rest events by handle index: a few in place, many by radix over
     /// buffers kept between steps, so a frame in which a whole group of springs rests costs time
-    /// linear in the group (a heapsort's cost a handle grows with the group).
+    /// linear in the group (a heapsort's cost a handle grows with the group). On 32-bit ARM and
+    /// RISC-V always in place: the radix's count table alone is 8 KB there, more than a
+    /// microcontroller's bank of hundreds of springs, and its code 0.8 KB of flash. (Handle indices
+    /// are distinct: every sort gives the same order.)
     func sortRestedInLastStep() {
+        #if arch(arm) || arch(riscv32)
+        Self.sortInPlace(&restedInLastStep)
+        #else
         let count = restedInLastStep.count
         guard count >= 256 else { return Self.sortInPlace(&restedInLastStep) }
         let digitBits = 11, buckets = 1 << digitBits
@@ -378,6 +384,7 @@ extension SpringBankCore {
                 }
             }
         }
+        #endif
     }
 
     /// Heapsort by handle index: in place, so a step allocates nothing (the standard library's
