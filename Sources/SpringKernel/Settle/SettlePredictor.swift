@@ -453,17 +453,19 @@ private struct SampledTrajectory {
 /// - Otherwise the exact search decides.
 struct RestProbes {
     /// The probes' propagators, a quarter of 1/ω₀ apart: d(τₖ) = a₁₁ d + a₁₂ v, v(τₖ) = a₂₁ d + a₂₂ v,
-    /// 24 times in three vectors.
-    private let a11: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
-    private let a12: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
-    private let a21: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
-    private let a22: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
+    /// 24 times in three vectors. (Variables only so that `init` fills them in place: built aside
+    /// and copied in, they took 0.7 KB more code on a Cortex-M.)
+    private var a11: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
+    private var a12: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
+    private var a21: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
+    private var a22: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
     private let inverseStiffnessPerMass: Double
 
     init(motion: SpringMotion) {
         let unit = 1 / motion.stiffnessPerMass.squareRoot()
         let zero = (SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>())
-        var a11 = zero, a12 = zero, a21 = zero, a22 = zero
+        (a11, a12, a21, a22) = (zero, zero, zero, zero)
+        inverseStiffnessPerMass = 1 / motion.stiffnessPerMass
         for k in 0..<24 {
             let propagator = motion.propagator(over: Double(k + 1) * 0.25 * unit)
             Self.setProbe(k, of: &a11, to: propagator.a11)
@@ -471,8 +473,6 @@ struct RestProbes {
             Self.setProbe(k, of: &a21, to: propagator.a21)
             Self.setProbe(k, of: &a22, to: propagator.a22)
         }
-        (self.a11, self.a12, self.a21, self.a22) = (a11, a12, a21, a22)
-        inverseStiffnessPerMass = 1 / motion.stiffnessPerMass
     }
 
     /// The propagators' rows where they are stored, each as 24 Doubles in probe order (read in
