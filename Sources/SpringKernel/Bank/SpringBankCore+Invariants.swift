@@ -47,9 +47,11 @@ extension SpringBankCore {
         }
         try check(maskEdgeCount == springEdges, "masks list \(maskEdgeCount) memberships, springs \(springEdges)")
         try check(maskEdges.count == springEdges + freeMaskEdges.count, "edges lost")
+        try check(batchOfKey.count == batches.count { $0 != nil }, "configuration index holds \(batchOfKey.count) batches")
         for (b, slot) in batches.enumerated() {
             guard let batch = slot else { continue }
-            try check(batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] == b, "configuration index of batch \(b)")
+            try check(batchOfKey.index(of: BatchKey(configuration: batch.configuration, scale: batch.scale), in: batchObjects) == b,
+                "configuration index of batch \(b)")
             try check(0 <= batch.movingCount && batch.movingCount <= batch.awakeCount && batch.awakeCount <= batch.count
                 && batch.count <= batch.capacity, "batch \(b) counts")
             try check(batch.count > 0 || (batch.isRetiring && retiringBatches.contains { $0.index == b }), "empty batch \(b) kept")

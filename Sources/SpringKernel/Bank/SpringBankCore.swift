@@ -80,8 +80,13 @@ struct SpringRecord {
     }
 }
 
+/// ``SettlePredictor/restFrame(displacement:velocity:tolerance:motion:frameDuration:)``'s signature.
+typealias FixedClockRestFrame = (
+    _ displacement: Double, _ velocity: Double, _ tolerance: Double, _ motion: SpringMotion, _ frameDuration: Double
+) -> Int
+
 /// A batch per configuration and lane scale (one scale for float lanes).
-struct BatchKey: Hashable {
+struct BatchKey: Equatable {
     var configuration: SpringConfiguration
     var scale: LaneScale
 }
@@ -110,7 +115,8 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     // Swift would make on each (a call and a thread-local access set, several per slot swap) can
     // find nothing, so they are turned off for these tables.
     @exclusivity(unchecked) var batches: [ConfigurationBatch?] = []
-    var batchOfKey: [BatchKey: Int] = [:]
+    /// The batch of each configuration and scale.
+    var batchOfKey = BatchKeyTable()
     /// Springs the next new batch makes room for at once: a bank reserved for them
     /// (``SpringBank/init(threading:capacity:)``) gives its first batch the whole reservation,
     /// up to ``BankLimits/reservedLaneSprings``, so that its springs are added without growing
@@ -184,6 +190,10 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     // Read on every step and written only outside one (like the tables above): no runtime
     // exclusivity checks, each a call and a thread-local access set.
     @exclusivity(unchecked) var frameClock = FrameClock.variable
+    /// A fixed clock's rest prediction, set when the bank first takes one (``setFrameClock(_:)``).
+    /// Reached only through this value: a program whose banks keep the variable clock links none
+    /// of the sampled trajectory's searches (about 3 KB of a microcontroller's flash).
+    var fixedClockRestFrame: FixedClockRestFrame?
     /// Frames stepped so far.
     var frame: Int { frameState.pointee.frame }
     /// The rest schedule's clock: seconds since it was last rebased (see ``rebaseClock()``).
@@ -323,7 +333,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
             if recent != 0 { recentBatches.swapAt(recent, 0) }
             return index
         }
-        if let index = batchOfKey[key] {
+        if let index = batchOfKey.index(of: key, in: batchObjects) {
             rememberBatch(key, index)
             return index
         }
@@ -352,7 +362,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         batches[index] = batch
         if index == batchObjects.count { batchObjects.append(nil) }
         batchObjects[index] = Unmanaged.passUnretained(batch)
-        batchOfKey[key] = index
+        batchOfKey.insert(key, index: index, in: batchObjects)
         rememberBatch(key, index)
         // A reservation's room, grown like any other (a refusal leaves the batch empty and small,
         // and the reservation to the next new batch).
@@ -409,7 +419,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
             batch.isRetiring = false
             retiringBatches.removeAll { $0.index == index }
         }
-        batchOfKey[BatchKey(configuration: batch.configuration, scale: batch.scale)] = nil
+        batchOfKey.remove(BatchKey(configuration: batch.configuration, scale: batch.scale), index: index, in: batchObjects)
         recentBatches.removeAll { $0.index == index }
         if batch.isWatching { watchingBatches.removeAll { $0 == Int32(index) } }
         batches[index] = nil

@@ -139,7 +139,10 @@ struct UnsafeTable<Element: BitwiseCopyable> {
     }
 
     private func adopt(_ fresh: UnsafeMutablePointer<Element>, capacity: Int) {
-        fresh.moveInitialize(from: header.pointee.base, count: header.pointee.count)
+        // A raw copy (the elements are bitwise copyable): Embedded Swift's moveInitialize(from:count:)
+        // was a loop of its own for each element type, nine of them in a one-format program.
+        UnsafeMutableRawPointer(fresh).copyMemory(
+            from: header.pointee.base, byteCount: header.pointee.count * MemoryLayout<Element>.stride)
         Platform.free(header.pointee.base)
         header.pointee.base = fresh
         header.pointee.capacity = capacity

@@ -359,9 +359,23 @@ public enum Q16Lanes: SpringLaneArithmetic {
     /// against the admitted bound when `checksBound` (see ``boundCheckInterval``).
     @inlinable @inline(__always)
     static func advance(_ work: LaneWork, bundles: Range<Int>, checksBound: Bool) -> Int {
+        #if arch(arm) || arch(riscv32)
+        advanceOutOfLine(work, bundles: bundles, checksBound: checksBound)
+        #else
         // Two loops, each with its check folded in or out.
         checksBound ? advance(work, bundles: bundles, checking: true) : advance(work, bundles: bundles, checking: false)
+        #endif
     }
+
+    #if arch(arm) || arch(riscv32)
+    /// The two loops, called from each step that would inline them: on 32-bit ARM and RISC-V they
+    /// run one lane at a time (see ``advance(_:bundles:checking:)``), so inlining them buys no
+    /// vector code, and a copy of them in each caller cost a microcontroller's flash.
+    @usableFromInline @inline(never)
+    static func advanceOutOfLine(_ work: LaneWork, bundles: Range<Int>, checksBound: Bool) -> Int {
+        checksBound ? advance(work, bundles: bundles, checking: true) : advance(work, bundles: bundles, checking: false)
+    }
+    #endif
 
     @inlinable @inline(__always)
     static func advance(_ work: LaneWork, bundles: Range<Int>, checking: Bool) -> Int {
@@ -376,8 +390,12 @@ public enum Q16Lanes: SpringLaneArithmetic {
                 if bundles.upperBound == work.bundleCount {
                     end -= BundleIndexing.laneCount - work.finalBundleLanes.nonzeroBitCount
                 }
-                var sixteen = SIMD16<Int32>(repeating: 0)
                 var i = first
+                // On 32-bit ARM and RISC-V a SIMD16 operation is sixteen scalar ones (a Cortex-M
+                // has no vector unit; the rounding is a call a lane there): the lanes one at a time,
+                // the same operations and bits, in a fraction of the code.
+                #if !(arch(arm) || arch(riscv32))
+                var sixteen = SIMD16<Int32>(repeating: 0)
                 while i &+ 16 <= end {
                     let lanesD = UnsafeRawPointer(d + i).loadUnaligned(as: SIMD16<Int32>.self)
                     let lanesV = UnsafeRawPointer(v + i).loadUnaligned(as: SIMD16<Int32>.self)
@@ -388,6 +406,7 @@ public enum Q16Lanes: SpringLaneArithmetic {
                 }
                 // Bit 31 of any lane: the smallest lane is negative.
                 outside |= UInt32(bitPattern: sixteen.min())
+                #endif
                 while i < end {
                     (d[i], v[i]) = step(d[i], v[i], outside: &outside, checking: checking)
                     i &+= 1

@@ -55,7 +55,14 @@ public enum SettlePredictor {
     ///   decay (d₀ and v₀ + σd₀ of one sign): |d(t)| ≥ |d₀| e^(-σt) and ≥ |d₀| e^(-(σ−β)t) / 2.
     /// - Always: |d| changes no faster than √(v₀² + ω₀² d₀²) (the energy never grows), so it needs
     ///   at least (|d₀| − tolerance) over that to reach the band.
-    @inline(__always)  // per event, and in the loops of the bulk calls
+    // Inlined per event and in the loops of the bulk calls; called on 32-bit ARM and RISC-V, where
+    // each Double operation is a soft-float call (the M4F's FPU is single precision) and each
+    // inlined copy was a kilobyte of a microcontroller's flash.
+    #if arch(arm) || arch(riscv32)
+    @inline(never)
+    #else
+    @inline(__always)
+    #endif
     static func restTimeLowerBound(
         displacement d: Double, velocity v: Double, tolerance: Double, motion: SpringMotion,
         inverseBandSquared: Double? = nil
@@ -122,13 +129,38 @@ private struct ContinuousTrajectory {
     let velocity: Double
     let tolerance: Double
 
-    /// The time in `lower...upper` at which |d|, falling there, crosses into the band: `excess(t)`
-    /// is |d(t)| − tolerance and its slope, positive at `lower`, at most 0 at `upper`. Newton steps
+    /// A piece of the motion a crossing is searched on, whose |d(t)| − tolerance and slope
+    /// ``excess(_:at:)`` gives. (A value, not a closure: one copy of ``crossing(from:to:on:)``
+    /// serves both kinds, where a closure of each kind had the search specialised for it.)
+    enum Piece {
+        /// Lobe |d| = A e^(-σt) cos(ωt − base) of the under-damped motion, A its amplitude.
+        case lobe(amplitude: Double, base: Double)
+        /// The critically or over-damped motion, times `sign` (±1: |d| where d has that sign).
+        case signed(Double)
+    }
+
+    /// |d(t)| − tolerance on `piece`, and its slope.
+    func excess(_ piece: Piece, at t: Double) -> (value: Double, slope: Double) {
+        switch piece {
+        case .lobe(let amplitude, let base):
+            let sigma = motion.decayRate, omega = motion.splitting
+            let envelope = amplitude * DeterministicMath.exp(-sigma * t)
+            let (sine, cosine) = DeterministicMath.sinCos(omega * t - base)
+            return (envelope * cosine - tolerance, envelope * (-sigma * cosine - omega * sine))
+        case .signed(let sign):
+            let state = motion.propagator(over: t).apply(displacement: displacement, velocity: velocity)
+            return (sign * state.displacement - tolerance, sign * state.velocity)
+        }
+    }
+
+    /// The time in `lower...upper` at which |d|, falling there, crosses into the band: the
+    /// ``excess(_:at:)`` of `piece` is positive at `lower`, at most 0 at `upper`. Newton steps
     /// inside a bracket that shrinks to a few parts in 10¹³; returns the bracket's upper end, so
     /// the answer is never before the crossing.
-    static func crossing(from lower: Double, to upper: Double, _ excess: (Double) -> (value: Double, slope: Double)) -> Double {
+    @inline(never)  // four callers, one copy (a few hundred nanoseconds a search: the call is nothing)
+    func crossing(from lower: Double, to upper: Double, on piece: Piece) -> Double {
         var low = lower, high = upper
-        var (x, (value, slope)) = (high, excess(high))
+        var (x, (value, slope)) = (high, excess(piece, at: high))
         if value > 0 { return high }
         for _ in 0..<300 {
             let resolution = Swift.max(abs(high), 1e-3) * 0x1p-44
@@ -138,7 +170,7 @@ private struct ContinuousTrajectory {
             if abs(next - x) < resolution { next = value > 0 ? x + resolution : x - resolution }
             if !(next > low && next < high) { next = low + (high - low) / 2 }
             x = next
-            (value, slope) = excess(x)
+            (value, slope) = excess(piece, at: x)
             if value > 0 { low = x } else { high = x }
         }
         return high
@@ -158,14 +190,7 @@ private struct ContinuousTrajectory {
         func peakTime(_ m: Double) -> Double { (m * .pi - alpha + phase) / omega }
         func peakValue(_ m: Double) -> Double { peakScale * DeterministicMath.exp(-sigma * peakTime(m)) }
         // |d| on lobe m: A e^(-σt) cos(ωt − mπ − φ), from its peak to the zero a quarter turn on.
-        func lobe(_ m: Double) -> (Double) -> (value: Double, slope: Double) {
-            let base = m * .pi + phase
-            return { t in
-                let envelope = amplitude * DeterministicMath.exp(-sigma * t)
-                let (sine, cosine) = DeterministicMath.sinCos(omega * t - base)
-                return (envelope * cosine - tolerance, envelope * (-sigma * cosine - omega * sine))
-            }
-        }
+        func lobe(_ m: Double) -> Piece { .lobe(amplitude: amplitude, base: m * .pi + phase) }
         func zeroTime(_ m: Double) -> Double { (m * .pi + .pi / 2 + phase) / omega }
 
         let firstPeak = ((alpha - phase) / .pi).rounded(.up)  // the first peak at t ≥ 0
@@ -192,12 +217,12 @@ private struct ContinuousTrajectory {
             }
         }
         if last >= firstPeak {
-            return Self.crossing(from: Swift.max(0, peakTime(last)), to: zeroTime(last), lobe(last))
+            return crossing(from: Swift.max(0, peakTime(last)), to: zeroTime(last), on: lobe(last))
         }
         // No peak ahead leaves the band: only the fall from now to the next zero can.
         guard abs(displacement) > tolerance else { return 0 }
         let next = ((-Double.pi / 2 - phase) / .pi).rounded(.up)
-        return Self.crossing(from: 0, to: Swift.max(0, zeroTime(next)), lobe(next))
+        return crossing(from: 0, to: Swift.max(0, zeroTime(next)), on: lobe(next))
     }
 
     /// √(x² + y²) without overflow: scaled by the larger magnitude.
@@ -211,12 +236,6 @@ private struct ContinuousTrajectory {
     func nonOscillatingRestTime() -> Double {
         let sigma = motion.decayRate, beta = motion.splitting
         let w = velocity + sigma * displacement
-        func excess(_ sign: Double) -> (Double) -> (value: Double, slope: Double) {
-            { t in
-                let state = motion.propagator(over: t).apply(displacement: displacement, velocity: velocity)
-                return (sign * state.displacement - tolerance, sign * state.velocity)
-            }
-        }
         func sign(at t: Double) -> Double {
             motion.propagator(over: t).apply(displacement: displacement, velocity: velocity).displacement < 0 ? -1 : 1
         }
@@ -224,22 +243,22 @@ private struct ContinuousTrajectory {
         // The final piece: |d| falls forever after the extremum (or from now).
         let fallStart = extremum ?? 0
         let fallSign = sign(at: fallStart)
-        let fall = excess(fallSign)
-        if fall(fallStart).value > 0 {
+        let fall = Piece.signed(fallSign)
+        if excess(fall, at: fallStart).value > 0 {
             // Double the reach, in steps of the slow decay time, until the band is reached.
             let slowRate = beta > 0 ? motion.stiffnessPerMass / (sigma + beta) : sigma
             var low = fallStart, reach = 1 / slowRate
-            while fall(fallStart + reach).value > 0 {
+            while excess(fall, at: fallStart + reach).value > 0 {
                 low = fallStart + reach
                 reach *= 2
                 guard (fallStart + reach).isFinite else { return .infinity }
             }
-            return Self.crossing(from: low, to: fallStart + reach, fall)
+            return crossing(from: low, to: fallStart + reach, on: fall)
         }
         // The rising piece before the extremum peaks at the extremum, inside the band; only the fall
         // from now to the zero crossing can leave it.
         guard let zero, abs(displacement) > tolerance else { return 0 }
-        return Self.crossing(from: 0, to: zero, excess(displacement < 0 ? -1 : 1))
+        return crossing(from: 0, to: zero, on: .signed(displacement < 0 ? -1 : 1))
     }
 
     /// The zero crossing and the extremum of d after now, if any: d(t) = e^(-σt) (d₀ C + w S) is
@@ -280,6 +299,7 @@ private struct SampledTrajectory {
     }
 
     /// Whether frame `i` lies outside the rest band.
+    @inline(never)  // asked in eight places; a propagator (an exponential, a sine) makes the call nothing
     func isOutside(_ i: Int) -> Bool {
         abs(motion.displacement(after: Double(i) * dt, from: displacement, velocity: velocity)) > tolerance
     }
@@ -433,28 +453,45 @@ private struct SampledTrajectory {
 /// - Otherwise the exact search decides.
 struct RestProbes {
     /// The probes' propagators, a quarter of 1/ω₀ apart: d(τₖ) = a₁₁ d + a₁₂ v, v(τₖ) = a₂₁ d + a₂₂ v,
-    /// 24 times in three vectors.
-    private let a11: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
-    private let a12: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
-    private let a21: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
-    private let a22: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
+    /// 24 times in three vectors. (Variables only so that `init` fills them in place: built aside
+    /// and copied in, they took 0.7 KB more code on a Cortex-M.)
+    private var a11: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
+    private var a12: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
+    private var a21: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
+    private var a22: (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>)
     private let inverseStiffnessPerMass: Double
 
     init(motion: SpringMotion) {
         let unit = 1 / motion.stiffnessPerMass.squareRoot()
-        var entries = [[SIMD8<Double>]](repeating: [SIMD8<Double>](repeating: SIMD8(), count: 3), count: 4)
+        let zero = (SIMD8<Double>(), SIMD8<Double>(), SIMD8<Double>())
+        (a11, a12, a21, a22) = (zero, zero, zero, zero)
+        inverseStiffnessPerMass = 1 / motion.stiffnessPerMass
         for k in 0..<24 {
             let propagator = motion.propagator(over: Double(k + 1) * 0.25 * unit)
-            entries[0][k / 8][k % 8] = propagator.a11
-            entries[1][k / 8][k % 8] = propagator.a12
-            entries[2][k / 8][k % 8] = propagator.a21
-            entries[3][k / 8][k % 8] = propagator.a22
+            Self.setProbe(k, of: &a11, to: propagator.a11)
+            Self.setProbe(k, of: &a12, to: propagator.a12)
+            Self.setProbe(k, of: &a21, to: propagator.a21)
+            Self.setProbe(k, of: &a22, to: propagator.a22)
         }
-        a11 = (entries[0][0], entries[0][1], entries[0][2])
-        a12 = (entries[1][0], entries[1][1], entries[1][2])
-        a21 = (entries[2][0], entries[2][1], entries[2][2])
-        a22 = (entries[3][0], entries[3][1], entries[3][2])
-        inverseStiffnessPerMass = 1 / motion.stiffnessPerMass
+    }
+
+    /// The propagators' rows where they are stored, each as 24 Doubles in probe order (read in
+    /// place: a copy of the rows costs more code than the loop that reads them).
+    @inline(__always)
+    private func withRows<Result>(
+        _ body: (UnsafePointer<Double>, UnsafePointer<Double>, UnsafePointer<Double>, UnsafePointer<Double>) -> Result
+    ) -> Result {
+        withUnsafePointer(to: self) { probes in
+            let base = UnsafeRawPointer(probes)
+            func row(_ offset: Int?) -> UnsafePointer<Double> { (base + offset.unsafelyUnwrapped).assumingMemoryBound(to: Double.self) }
+            return body(
+                row(MemoryLayout<Self>.offset(of: \.a11)), row(MemoryLayout<Self>.offset(of: \.a12)),
+                row(MemoryLayout<Self>.offset(of: \.a21)), row(MemoryLayout<Self>.offset(of: \.a22)))
+        }
+    }
+
+    private static func setProbe(_ k: Int, of row: inout (SIMD8<Double>, SIMD8<Double>, SIMD8<Double>), to value: Double) {
+        withUnsafeMutableBytes(of: &row) { $0.storeBytes(of: value, toByteOffset: k * MemoryLayout<Double>.stride, as: Double.self) }
     }
 
     /// Whether the motion lies outside the band |d| ≤ `tolerance` at a probe time: then it does
@@ -469,10 +506,20 @@ struct RestProbes {
     @inline(__always)
     #endif
     func leavesBand(displacement d: Double, velocity v: Double, tolerance: Double) -> Bool {
+        #if arch(arm) || arch(riscv32)
+        // One probe at a time (the vectors' lanes are all scalar calls there anyway), in the same
+        // order and with the same operations as the vector code below: the same answer.
+        let outside = tolerance * (1 + 1e-9)
+        return withRows { a11, a12, _, _ in
+            for k in 0..<24 where Self.magnitude(a11[k] * d + a12[k] * v) > outside { return true }
+            return false
+        }
+        #else
         let outside = SIMD8<Double>(repeating: tolerance * (1 + 1e-9))
         // The first two 1/ω₀ first: a spring carried through its target leaves within them.
         if any(Self.magnitude(a11.0 * d + a12.0 * v) .> outside) { return true }
         return any((Self.magnitude(a11.1 * d + a12.1 * v) .> outside) .| (Self.magnitude(a11.2 * d + a12.2 * v) .> outside))
+        #endif
     }
 
     /// Whether the motion stays within |d| ≤ `tolerance` from now on, by the energy bound now or
@@ -502,11 +549,25 @@ struct RestProbes {
 
     /// The probes' part of ``staysWithin(displacement:velocity:tolerance:)``.
     private func staysWithinBetweenProbes(displacement d: Double, velocity v: Double, inside: Double) -> Bool {
+        #if arch(arm) || arch(riscv32)
+        // One probe at a time, as in leavesBand: |dₖ| + Eₖ/4 as reach computes it, lane by lane.
+        let inverseStiffnessPerMass = inverseStiffnessPerMass
+        return withRows { a11, a12, a21, a22 in
+            var energy = 0.0
+            for k in 0..<24 {
+                let dk = a11[k] * d + a12[k] * v, vk = a21[k] * d + a22[k] * v
+                energy = (dk * dk + vk * vk * inverseStiffnessPerMass).squareRoot()
+                if Self.magnitude(dk) + energy / 4 > inside { return false }
+            }
+            return energy <= inside
+        }
+        #else
         let limit = SIMD8<Double>(repeating: inside)
         let (r0, _) = Self.reach(a11.0, a12.0, a21.0, a22.0, d, v, inverseStiffnessPerMass)
         let (r1, _) = Self.reach(a11.1, a12.1, a21.1, a22.1, d, v, inverseStiffnessPerMass)
         let (r2, last) = Self.reach(a11.2, a12.2, a21.2, a22.2, d, v, inverseStiffnessPerMass)
         return !any((r0 .> limit) .| (r1 .> limit) .| (r2 .> limit)) && last <= inside
+        #endif
     }
 
     /// |d| + E/4 at each of 8 probes (their propagators' rows given), and E at the last of them.
@@ -522,4 +583,7 @@ struct RestProbes {
 
     @inline(__always)
     private static func magnitude(_ x: SIMD8<Double>) -> SIMD8<Double> { x.replacing(with: -x, where: x .< 0) }
+
+    @inline(__always)
+    private static func magnitude(_ x: Double) -> Double { x < 0 ? -x : x }
 }

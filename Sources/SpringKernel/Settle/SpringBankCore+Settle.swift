@@ -205,10 +205,13 @@ extension SpringBankCore {
 
     /// The sampled rest frame of the spring's current state, for frames of `duration`.
     func predictRest(record index: Int, duration: Double) -> RestPrediction {
+        predictRest(record: index, duration: duration, by: SettlePredictor.restFrame)
+    }
+
+    /// ``predictRest(record:duration:)`` by `restFrame` (``SettlePredictor/restFrame(displacement:velocity:tolerance:motion:frameDuration:)``).
+    private func predictRest(record index: Int, duration: Double, by restFrame: FixedClockRestFrame) -> RestPrediction {
         let inputs = restInputs(record: index)
-        let frames = SettlePredictor.restFrame(
-            displacement: inputs.displacement, velocity: inputs.velocity, tolerance: inputs.tolerance,
-            motion: inputs.motion, frameDuration: duration)
+        let frames = restFrame(inputs.displacement, inputs.velocity, inputs.tolerance, inputs.motion, duration)
         return frames < SettlePredictor.horizon ? .restsAfter(frames) : .unknown(checkAfter: frames)
     }
 
@@ -269,7 +272,7 @@ extension SpringBankCore {
 
     /// A fixed clock's exact prediction from now: rest is reported by a step, so at least one frame on.
     private func scheduleFixed(record index: Int, frameDuration: Double) {
-        let prediction = predictRest(record: index, duration: frameDuration)
+        let prediction = predictRest(record: index, duration: frameDuration, by: fixedClockRestFrame!)
         setDue(record: index, Double(frame + max(prediction.frames, 1)), isRest: prediction.isFinal, now: Double(frame))
     }
 
@@ -342,8 +345,14 @@ extension SpringBankCore {
 
     /// Sorts the last step's rest events by handle index: a few in place, many by radix over
     /// buffers kept between steps, so a frame in which a whole group of springs rests costs time
-    /// linear in the group (a heapsort's cost a handle grows with the group).
+    /// linear in the group (a heapsort's cost a handle grows with the group). On 32-bit ARM and
+    /// RISC-V always in place: the radix's count table alone is 8 KB there, more than a
+    /// microcontroller's bank of hundreds of springs, and its code 0.8 KB of flash. (Handle indices
+    /// are distinct: every sort gives the same order.)
     func sortRestedInLastStep() {
+        #if arch(arm) || arch(riscv32)
+        Self.sortInPlace(&restedInLastStep)
+        #else
         let count = restedInLastStep.count
         guard count >= 256 else { return Self.sortInPlace(&restedInLastStep) }
         let digitBits = 11, buckets = 1 << digitBits
@@ -375,6 +384,7 @@ extension SpringBankCore {
                 }
             }
         }
+        #endif
     }
 
     /// Heapsort by handle index: in place, so a step allocates nothing (the standard library's
@@ -417,6 +427,7 @@ extension SpringBankCore {
             throw .invalidTimeStep(frameDuration)
         }
         guard clock != frameClock else { return }
+        if case .fixed = clock { fixedClockRestFrame = SettlePredictor.restFrame }
         frameClock = clock
         schedule.removeAll()
         queuedSprings = 0

@@ -270,9 +270,7 @@ extension SpringBankCore {
             return SettlePredictor.restTime(
                 displacement: displacement, velocity: velocity, tolerance: tolerance, motion: batch.motion) <= 0
         case .fixed(let frameDuration):
-            return SettlePredictor.restFrame(
-                displacement: displacement, velocity: velocity, tolerance: tolerance, motion: batch.motion,
-                frameDuration: frameDuration) == 0
+            return fixedClockRestFrame!(displacement, velocity, tolerance, batch.motion, frameDuration) == 0
         }
     }
 

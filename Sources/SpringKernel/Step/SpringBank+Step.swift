@@ -44,8 +44,15 @@ extension SpringBank {
         try stepInCurrentRounding(dt: NearestRounding.fence((dt, 0, 0)).0, path: path)
     }
 
-    /// The frame itself.
+    /// The frame itself: inlined into every step. On 32-bit ARM and RISC-V it is called instead
+    /// (still specialised in the caller's module, for its CPU): there a copy of the frame in each
+    /// caller and in ``stepRoundingToNearest(dt:path:)`` cost a microcontroller's flash, for one
+    /// call a frame.
+    #if arch(arm) || arch(riscv32)
+    @inlinable @inline(never)
+    #else
     @inlinable @inline(__always)
+    #endif
     func stepInCurrentRounding(dt: Double, path: StepPath) throws(SpringKernelError) {
         // The common frame: the last plan still holds, no spring is due, no event to clear. It costs
         // a compare, the loop, an increment and a compare.
