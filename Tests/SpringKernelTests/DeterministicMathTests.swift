@@ -31,6 +31,25 @@ struct DeterministicMathTests {
         #expect(DeterministicMath.exp(800) == .infinity)
     }
 
+    @Test("truncatingRemainder is libm's fmod, bit for bit")
+    func truncatingRemainderIsExact() {
+        var generator = SeededGenerator(seed: 19)
+        var mismatches = 0
+        for i in 0..<20_000 {
+            // 2π (sinCos's reduction) and a period 2π/ω (SpringMotion.phase), x across every exponent.
+            let y = i % 2 == 0 ? 2 * Double.pi : 2 * .pi / Double.random(in: 1e-3...1e6, using: &generator)
+            let magnitude = Double.random(in: 1..<2, using: &generator) * Foundation.pow(2, Double.random(in: -5...1023, using: &generator))
+            let x = (i % 4 < 2 ? 1 : -1) * Swift.min(magnitude, .greatestFiniteMagnitude)
+            if DeterministicMath.truncatingRemainder(x, dividingBy: y).bitPattern != Foundation.fmod(x, y).bitPattern { mismatches += 1 }
+        }
+        for x in [0.0, -0.0, 1e-300, -4 * Double.pi, 1_600_000, .greatestFiniteMagnitude, -.greatestFiniteMagnitude] {
+            if DeterministicMath.truncatingRemainder(x, dividingBy: 2 * .pi).bitPattern != Foundation.fmod(x, 2 * .pi).bitPattern {
+                mismatches += 1
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test("sin and cos agree with libm to within 2 ulp of 1 up to a million radians")
     func sinCosAccuracy() {
         var generator = SeededGenerator(seed: 12)

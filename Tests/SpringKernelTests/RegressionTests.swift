@@ -111,7 +111,7 @@ struct KernelRegressionTests {
 
     /// Was: `DeterministicMath.sinCos` left remainders far beyond π/4 for arguments past about 10¹⁷
     /// radians (NaN past 10³⁴), so an enormous but valid dt gave a NaN propagator. Such arguments are
-    /// now reduced first by the exact remainder (`fmod`) by 2π, which is deterministic.
+    /// now reduced first by the exact remainder (fmod's, computed in Swift) by 2π, which is deterministic.
     @Test("any finite positive dt gives a finite step, however long")
     func hugeTimeStepFloat() throws {
         let undamped = try SpringConfiguration(tension: 1e6, friction: 0, mass: 1e-6)

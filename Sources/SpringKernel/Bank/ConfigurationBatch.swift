@@ -326,12 +326,19 @@ final class ConfigurationBatch {
     }
 
     /// ``motionState(slot:)`` of lanes given as patterns (the ones a bulk call wrote).
+    // Called on 32-bit ARM and RISC-V, where its Double conversions and products are soft-float
+    // calls in each of the many events that inline it.
+    #if arch(arm) || arch(riscv32)
+    @inline(never)
+    #else
     @inline(__always)
+    #endif
     func motionState(displacement d: UInt32, velocity v: UInt32) -> (displacement: Double, velocity: Double) {
         guard let units = integerLaneUnits else {
             return (Double(Float(bitPattern: d)), Double(Float(bitPattern: v)))
         }
-        return (Double(Int32(bitPattern: d)) * units.displacement, Double(Int32(bitPattern: v)) * units.velocity)
+        // Through Int: Double(Int32) converts through Int64 (__aeabi_l2d on 32-bit ARM).
+        return (Double(Int(Int32(bitPattern: d))) * units.displacement, Double(Int(Int32(bitPattern: v))) * units.velocity)
     }
 
     /// The largest displacement lane magnitude (a float lane's bits without the sign, or an

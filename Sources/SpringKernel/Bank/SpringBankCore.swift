@@ -328,11 +328,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     /// The batch holding `configuration` at `scale`, made if needed.
     func batchIndex(for configuration: SpringConfiguration, scale: LaneScale) throws(SpringKernelError) -> Int {
         let key = BatchKey(configuration: configuration, scale: scale)
-        if let recent = recentBatches.firstIndex(where: { $0.key == key }) {
-            let index = recentBatches[recent].index
-            if recent != 0 { recentBatches.swapAt(recent, 0) }
-            return index
-        }
+        if let index = recentBatch(key) { return index }
         if let index = batchOfKey.index(of: key, in: batchObjects) {
             rememberBatch(key, index)
             return index
@@ -371,9 +367,39 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         return index
     }
 
+    // The recent batches by plain loops over at most four entries: the standard library's
+    // searches, swaps, inserts and removals of the entries were each specialised for them (1 KB
+    // of a microcontroller's flash).
+
+    /// The batch of `key` if it is among the recent ones, swapped to the front.
+    private func recentBatch(_ key: BatchKey) -> Int? {
+        for recent in recentBatches.indices where recentBatches[recent].key == key {
+            let entry = recentBatches[recent]
+            if recent != 0 { (recentBatches[recent], recentBatches[0]) = (recentBatches[0], entry) }
+            return entry.index
+        }
+        return nil
+    }
+
+    /// Puts `key`'s batch first among the recent ones, the oldest dropped when all are taken.
     private func rememberBatch(_ key: BatchKey, _ index: Int) {
-        if recentBatches.count == Self.recentBatchCount { recentBatches.removeLast() }
-        recentBatches.insert((key, index), at: 0)
+        if recentBatches.count < Self.recentBatchCount { recentBatches.append((key, index)) }
+        var entry = recentBatches.count - 1
+        while entry > 0 {
+            recentBatches[entry] = recentBatches[entry - 1]
+            entry -= 1
+        }
+        recentBatches[0] = (key, index)
+    }
+
+    /// Drops batch `index` from the recent ones.
+    private func forgetRecentBatch(_ index: Int) {
+        var kept = 0
+        for entry in recentBatches.indices where recentBatches[entry].index != index {
+            recentBatches[kept] = recentBatches[entry]
+            kept += 1
+        }
+        while recentBatches.count > kept { recentBatches.removeLast() }
     }
 
     /// A batch a removal or a reconfiguration left empty is kept, with its buffers, until the
@@ -420,7 +446,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
             retiringBatches.removeAll { $0.index == index }
         }
         batchOfKey.remove(BatchKey(configuration: batch.configuration, scale: batch.scale), index: index, in: batchObjects)
-        recentBatches.removeAll { $0.index == index }
+        forgetRecentBatch(index)
         if batch.isWatching { watchingBatches.removeAll { $0 == Int32(index) } }
         batches[index] = nil
         batchObjects[index] = nil

@@ -272,7 +272,9 @@ public enum Q16Lanes: SpringLaneArithmetic {
         /// One spring.
         @inlinable @inline(__always)
         func callAsFunction(_ d: Int32, _ v: Int32, outside: inout UInt32, checking: Bool = true) -> (Int32, Int32) {
-            let fd = Float(d), fv = Float(v)
+            // Through Int: Float(Int32) converts through Int64, a soft-float call a lane on 32-bit
+            // ARM, where Float(Int) is one instruction (the same value, rounded alike).
+            let fd = Float(Int(d)), fv = Float(Int(v))
             let newD = d &+ sk_round_to_int32(c11 * fd + c12 * fv)
             let newV = v &+ sk_round_to_int32(c21 * fd + c22 * fv)
             if checking { outside |= UInt32(bitPattern: Q16Lanes.outsideBound(newD) | Q16Lanes.outsideBound(newV)) }

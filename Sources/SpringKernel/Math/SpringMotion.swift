@@ -114,7 +114,7 @@ public struct SpringMotion: Hashable, Sendable {
     func phase(after t: Double) -> Double {
         let phase = splitting * t
         guard !phase.isFinite, t.isFinite else { return phase }
-        return splitting * t.truncatingRemainder(dividingBy: 2 * .pi / splitting)
+        return splitting * DeterministicMath.truncatingRemainder(t, dividingBy: 2 * .pi / splitting)
     }
 
     /// The displacement from the target after a duration `t`, starting from displacement `d` and

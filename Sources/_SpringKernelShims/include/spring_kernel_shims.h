@@ -59,6 +59,15 @@ static inline __attribute__((always_inline)) int32_t sk_round_to_int32(float x) 
     return _mm_cvtss_si32(_mm_set_ss(x));
 #elif defined(__aarch64__)
     return vgetq_lane_s32(sk_arm_round(vdupq_n_f32(x)), 0);
+#elif defined(__arm__) && defined(__ARM_FP) && (__ARM_FP & 4)
+    // 32-bit ARM with a single-precision FPU (Cortex-M4F, M7): vcvtr rounds in FPSCR's mode (the
+    // step pins nearest), one instruction where rintf is a call; out of range as below.
+    if (x >= 0x1p31f || x <= -0x1p31f || x != x) return INT32_MIN;
+    float rounded;
+    __asm__ volatile("vcvtr.s32.f32 %0, %1" : "=t"(rounded) : "t"(x));
+    int32_t lane;
+    __builtin_memcpy(&lane, &rounded, sizeof lane);
+    return lane;
 #else
     // Elsewhere: the current rounding mode (the step pins nearest), INT32_MIN out of range.
     return (x >= 0x1p31f || x <= -0x1p31f || x != x) ? INT32_MIN : (int32_t)__builtin_rintf(x);
