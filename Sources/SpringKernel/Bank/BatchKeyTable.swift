@@ -70,7 +70,8 @@ struct BatchKeyTable {
         }
     }
 
-    private static func key(of index: Int, in batches: UnsafeTable<Unmanaged<ConfigurationBatch>?>) -> BatchKey {
+    /// The key of batch `index`, which `batches` holds.
+    static func key(of index: Int, in batches: UnsafeTable<Unmanaged<ConfigurationBatch>?>) -> BatchKey {
         batches[index].unsafelyUnwrapped._withUnsafeGuaranteedRef { BatchKey(configuration: $0.configuration, scale: $0.scale) }
     }
 
