@@ -89,7 +89,8 @@ struct BatchKeyTable {
         var hash = mix(bits(configuration.tension))
         hash = mix(hash ^ bits(configuration.friction))
         hash = mix(hash ^ bits(configuration.mass))
-        hash = mix(hash ^ UInt64(truncatingIfNeeded: key.scale.displacementShift) ^ UInt64(truncatingIfNeeded: key.scale.velocityShift) << 32)
+        let shifts = UInt64(truncatingIfNeeded: key.scale.displacementShift) ^ UInt64(truncatingIfNeeded: key.scale.velocityShift) << 32
+        hash = mix(hash ^ shifts)
         return Int(truncatingIfNeeded: hash)
     }
 }
