@@ -431,11 +431,12 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         guard let batch = batches[index], batch.count == 0 else { return }
         if batch.isRetiring {
             batch.isRetiring = false
-            retiringBatches.removeAll { $0.index == index }
+            // Listed once (see the invariants): its entry goes, the others keep their order.
+            if let entry = retiringBatches.firstIndex(where: { $0.index == index }) { retiringBatches.remove(at: entry) }
         }
         batchOfKey.remove(BatchKey(configuration: batch.configuration, scale: batch.scale), index: index, in: batchObjects)
         forgetRecentBatch(index)
-        if batch.isWatching { watchingBatches.removeAll { $0 == Int32(index) } }
+        if batch.isWatching, let entry = watchingBatches.firstIndex(of: Int32(index)) { watchingBatches.remove(at: entry) }
         batches[index] = nil
         batchObjects[index] = nil
         planValidity.invalidate()
