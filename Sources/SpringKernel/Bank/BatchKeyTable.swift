@@ -70,7 +70,8 @@ struct BatchKeyTable {
         }
     }
 
-    private static func key(of index: Int, in batches: UnsafeTable<Unmanaged<ConfigurationBatch>?>) -> BatchKey {
+    /// The key of batch `index`, which `batches` holds.
+    static func key(of index: Int, in batches: UnsafeTable<Unmanaged<ConfigurationBatch>?>) -> BatchKey {
         batches[index].unsafelyUnwrapped._withUnsafeGuaranteedRef { BatchKey(configuration: $0.configuration, scale: $0.scale) }
     }
 
@@ -88,7 +89,8 @@ struct BatchKeyTable {
         var hash = mix(bits(configuration.tension))
         hash = mix(hash ^ bits(configuration.friction))
         hash = mix(hash ^ bits(configuration.mass))
-        hash = mix(hash ^ UInt64(truncatingIfNeeded: key.scale.displacementShift) ^ UInt64(truncatingIfNeeded: key.scale.velocityShift) << 32)
+        let shifts = UInt64(truncatingIfNeeded: key.scale.displacementShift) ^ UInt64(truncatingIfNeeded: key.scale.velocityShift) << 32
+        hash = mix(hash ^ shifts)
         return Int(truncatingIfNeeded: hash)
     }
 }

@@ -122,11 +122,10 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     /// up to ``BankLimits/reservedLaneSprings``, so that its springs are added without growing
     /// (copying) lanes. 0 once that batch is made.
     var reservedBatchSprings = 0
-    /// The last keys looked up and their batches, most recent first: springs are added and moved
-    /// in runs of one configuration or between a few (an engine toggling two feels), and hashing
-    /// a key costs more than the rest of an add.
-    @exclusivity(unchecked) private var recentBatches: [(key: BatchKey, index: Int)] = []
-    private static var recentBatchCount: Int { 4 }
+    /// The last batches looked up by key, most recent first, −1 past the last: springs are added
+    /// and moved in runs of one configuration or between a few (an engine toggling two feels),
+    /// and hashing a key costs more than the rest of an add. Their keys are read from the batches.
+    @exclusivity(unchecked) private var recentBatches = SIMD4<Int32>(repeating: -1)
     var freeBatches: [Int] = []
     /// The batches a bulk removal touches, kept between calls.
     @exclusivity(unchecked) var touchedBatches: [Int] = []
@@ -330,7 +329,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         let key = BatchKey(configuration: configuration, scale: scale)
         if let index = recentBatch(key) { return index }
         if let index = batchOfKey.index(of: key, in: batchObjects) {
-            rememberBatch(key, index)
+            rememberBatch(index)
             return index
         }
         if freeBatches.isEmpty, batches.count == Self.maximumConfigurationCount {
@@ -359,7 +358,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         if index == batchObjects.count { batchObjects.append(nil) }
         batchObjects[index] = Unmanaged.passUnretained(batch)
         batchOfKey.insert(key, index: index, in: batchObjects)
-        rememberBatch(key, index)
+        rememberBatch(index)
         // A reservation's room, grown like any other (a refusal leaves the batch empty and small,
         // and the reservation to the next new batch).
         try batch.reserve(reservedBatchSprings)
@@ -367,39 +366,31 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         return index
     }
 
-    // The recent batches by plain loops over at most four entries: the standard library's
-    // searches, swaps, inserts and removals of the entries were each specialised for them (1 KB
-    // of a microcontroller's flash).
-
     /// The batch of `key` if it is among the recent ones, swapped to the front.
     private func recentBatch(_ key: BatchKey) -> Int? {
-        for recent in recentBatches.indices where recentBatches[recent].key == key {
-            let entry = recentBatches[recent]
-            if recent != 0 { (recentBatches[recent], recentBatches[0]) = (recentBatches[0], entry) }
-            return entry.index
+        for recent in 0..<recentBatches.scalarCount {
+            let index = Int(recentBatches[recent])
+            guard index >= 0 else { return nil }
+            guard BatchKeyTable.key(of: index, in: batchObjects) == key else { continue }
+            if recent != 0 { (recentBatches[recent], recentBatches[0]) = (recentBatches[0], Int32(index)) }
+            return index
         }
         return nil
     }
 
-    /// Puts `key`'s batch first among the recent ones, the oldest dropped when all are taken.
-    private func rememberBatch(_ key: BatchKey, _ index: Int) {
-        if recentBatches.count < Self.recentBatchCount { recentBatches.append((key, index)) }
-        var entry = recentBatches.count - 1
-        while entry > 0 {
-            recentBatches[entry] = recentBatches[entry - 1]
-            entry -= 1
-        }
-        recentBatches[0] = (key, index)
+    /// Puts batch `index` first among the recent ones, the oldest dropped when all are taken.
+    private func rememberBatch(_ index: Int) {
+        recentBatches = SIMD4(Int32(index), recentBatches[0], recentBatches[1], recentBatches[2])
     }
 
-    /// Drops batch `index` from the recent ones.
+    /// Drops batch `index` from the recent ones, the others kept in order.
     private func forgetRecentBatch(_ index: Int) {
-        var kept = 0
-        for entry in recentBatches.indices where recentBatches[entry].index != index {
-            recentBatches[kept] = recentBatches[entry]
-            kept += 1
+        var kept = SIMD4<Int32>(repeating: -1), count = 0
+        for recent in 0..<recentBatches.scalarCount where recentBatches[recent] != Int32(index) {
+            kept[count] = recentBatches[recent]
+            count += 1
         }
-        while recentBatches.count > kept { recentBatches.removeLast() }
+        recentBatches = kept
     }
 
     /// A batch a removal or a reconfiguration left empty is kept, with its buffers, until the
@@ -443,11 +434,12 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         guard let batch = batches[index], batch.count == 0 else { return }
         if batch.isRetiring {
             batch.isRetiring = false
-            retiringBatches.removeAll { $0.index == index }
+            // Listed once (see the invariants): its entry goes, the others keep their order.
+            if let entry = retiringBatches.firstIndex(where: { $0.index == index }) { retiringBatches.remove(at: entry) }
         }
         batchOfKey.remove(BatchKey(configuration: batch.configuration, scale: batch.scale), index: index, in: batchObjects)
         forgetRecentBatch(index)
-        if batch.isWatching { watchingBatches.removeAll { $0 == Int32(index) } }
+        if batch.isWatching, let entry = watchingBatches.firstIndex(of: Int32(index)) { watchingBatches.remove(at: entry) }
         batches[index] = nil
         batchObjects[index] = nil
         planValidity.invalidate()

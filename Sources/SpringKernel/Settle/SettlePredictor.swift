@@ -496,10 +496,10 @@ struct RestProbes {
 
     /// Whether the motion lies outside the band |d| ≤ `tolerance` at a probe time: then it does
     /// not stay within it (a finite state: a NaN answers false).
-    // Out of line on 32-bit ARM and RISC-V: there a SIMD8<Double> operation is eight calls into
-    // soft-float (Cortex-M4F's FPU is single precision, M0 has none), and the probes inlined into
-    // each caller took 7.6 KB more of a one-format program's flash (133,036 B of text at -Osize on
-    // the M4F; 125,420 B out of line). Elsewhere inlined, per event; the same bits either way.
+    // Out of line and one probe at a time on 32-bit ARM and RISC-V: there a SIMD8<Double> operation
+    // is eight calls into soft-float (Cortex-M4F's FPU is single precision, M0 has none), and the
+    // vector code was 13.7 KB of a one-format program's flash on the M4F (1.0 KB as loops).
+    // Elsewhere inlined and vectorised, per event; the same bits either way.
     #if arch(arm) || arch(riscv32)
     @inline(never)
     #else

@@ -208,7 +208,8 @@ extension SpringBankCore {
         predictRest(record: index, duration: duration, by: SettlePredictor.restFrame)
     }
 
-    /// ``predictRest(record:duration:)`` by `restFrame` (``SettlePredictor/restFrame(displacement:velocity:tolerance:motion:frameDuration:)``).
+    /// ``predictRest(record:duration:)`` by `restFrame`
+    /// (``SettlePredictor/restFrame(displacement:velocity:tolerance:motion:frameDuration:)``).
     private func predictRest(record index: Int, duration: Double, by restFrame: FixedClockRestFrame) -> RestPrediction {
         let inputs = restInputs(record: index)
         let frames = restFrame(inputs.displacement, inputs.velocity, inputs.tolerance, inputs.motion, duration)
@@ -347,7 +348,7 @@ extension SpringBankCore {
     /// buffers kept between steps, so a frame in which a whole group of springs rests costs time
     /// linear in the group (a heapsort's cost a handle grows with the group). On 32-bit ARM and
     /// RISC-V always in place: the radix's count table alone is 8 KB there, more than a
-    /// microcontroller's bank of hundreds of springs, and its code 0.8 KB of flash. (Handle indices
+    /// microcontroller's bank of hundreds of springs, and its code 0.9 KB of flash. (Handle indices
     /// are distinct: every sort gives the same order.)
     func sortRestedInLastStep() {
         #if arch(arm) || arch(riscv32)
