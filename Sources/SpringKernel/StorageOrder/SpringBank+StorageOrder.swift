@@ -459,13 +459,10 @@ extension SpringBank {
     }
 
     /// The stored displacement of the spring in `slot` once pulled toward `goal`, checked to fit
-    /// the format (as ``retarget(record:to:logging:)`` checks a spring found by handle).
+    /// the format: the computation and check of a spring found by handle
+    /// (``retargetedLanes(slot:of:to:)``); its displacement as it is when `goal` is its target.
     @inline(__always)
     private func retargetedDisplacement(slot: Int, in batch: ConfigurationBatch, to goal: UInt32) throws(SpringKernelError) -> UInt32 {
-        let moved = try Lanes.retargetedDisplacement(batch.displacements[slot], from: batch.targets[slot], to: goal, scale: batch.scale)
-        try Lanes.checkMotion(
-            displacement: moved, velocity: batch.velocities[slot], target: goal, scale: batch.scale,
-            naturalFrequency: batch.configuration.naturalFrequency)
-        return moved
+        try retargetedLanes(slot: slot, of: core.batchLanes[batch.index], to: goal)?.moved ?? batch.displacements[slot]
     }
 }
