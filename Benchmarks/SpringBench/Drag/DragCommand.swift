@@ -26,7 +26,9 @@ struct DragCommand {
                          the lanes (step(dt:retargetingIn:to:))
             handles      every target by handle in one call (retarget(_:to:) with buffers), then the step
             half         every other spring by handle in one call, then the step
-            one-percent  every 100th spring by handle in one call, then the step
+            one-percent  every 100th spring by handle in one call, then the step (in these two, a bank of
+                         their own whose other springs are the plain step's, moving as they do: the
+                         difference from the plain step is what the retargeted springs cost)
             calls        one retarget(_:to:) call per spring, then the step
             plain        the step alone, of as many springs that keep moving (same tensions and masses,
                          friction 0.01 a unit of mass: a decay time of 200 s, and started
@@ -188,12 +190,15 @@ struct DragCommand {
         let configurations = try configurations(kind: kind)
         // Anchors spread over a screen; spring i has user value i.
         let anchors = (0..<count).map { Double(($0 * 7919) % 2000) - 1000 }
-        func makeBank(plain: Bool) throws -> (SpringBank<Lanes>, [SpringHandle]) {
+        // Spring i is dragged (the drag's configuration, at rest on its target) when i is a
+        // multiple of `draggedEvery`, else the plain step's (lightly damped, moving); nil: none.
+        func makeBank(draggedEvery: Int?) throws -> (SpringBank<Lanes>, [SpringHandle]) {
             let bank = try SpringBank<Lanes>(threading: .single, capacity: count)
             var handles: [SpringHandle] = []
             handles.reserveCapacity(count)
             for i in 0..<count {
                 let pair = configurations[i % configurations.count]
+                let plain = draggedEvery.map { i % $0 != 0 } ?? true
                 handles.append(try bank.add(
                     value: value(anchors[i] + (plain ? Double(i % 200) - 100 : 0)), target: value(anchors[i]),
                     velocity: value(plain ? Double(i % 7) * 10 : 0), configuration: plain ? pair.plain : pair.drag,
@@ -203,26 +208,39 @@ struct DragCommand {
         }
         // Lightly damped (decay time 200 s), started again before each repeat (in one bulk call):
         // none comes to rest within a repeat, however many frames it takes.
-        let (plainBank, plainHandles) = try makeBank(plain: true)
         let restartValues = (0..<count).map { (i: Int) -> Lanes.Value in value(anchors[i] + Double(i % 200) - 100) }
         let restartVelocities = (0..<count).map { (i: Int) -> Lanes.Value in value(Double(i % 7) * 10 + 5) }
-        let plain = Contender(
-            prepare: {
-                plainHandles.withUnsafeBufferPointer { springs in
-                    restartValues.withUnsafeBufferPointer { values in
-                        restartVelocities.withUnsafeBufferPointer { velocities in
-                            _ = try? plainBank.setState(of: springs, values: values, velocities: velocities)
+        /// What starts the plain springs among `ids` (of `handles`) again, in one bulk call.
+        func restart(_ bank: SpringBank<Lanes>, _ handles: [SpringHandle], ids: [Int]) -> () -> Void {
+            let springs = ids.map { handles[$0] }, values = ids.map { restartValues[$0] }, velocities = ids.map { restartVelocities[$0] }
+            return {
+                springs.withUnsafeBufferPointer { springs in
+                    values.withUnsafeBufferPointer { values in
+                        velocities.withUnsafeBufferPointer { velocities in
+                            _ = try? bank.setState(of: springs, values: values, velocities: velocities)
                         }
                     }
                 }
-            },
+            }
+        }
+        let (plainBank, plainHandles) = try makeBank(draggedEvery: nil)
+        let plain = Contender(
+            prepare: restart(plainBank, plainHandles, ids: Array(0..<count)),
             frame: { try plainBank.step(dt: dt) }, isOurs: true)
 
         var rows: [Row] = []
-        // One bank for every mode: each carries on the drag the one before left.
-        let (bank, handles) = try makeBank(plain: false)
+        // One bank for the modes that retarget every spring: each carries on the drag the one
+        // before left. The modes that retarget a fraction have a bank each, whose other springs
+        // are the plain step's, moving as they do and started again before each repeat: the
+        // mode's frame over the plain one is then what the retargeted springs cost (their
+        // retargets, rests and wakes), where on the shared bank it also held the settling of
+        // the springs the mode before had dragged (corpus springs at 1M: about 3,500 rests a
+        // frame, charged to 10,000 retargets) and saved the step of the springs at rest.
+        let (sharedBank, sharedHandles) = try makeBank(draggedEvery: 1)
         var frame = 0
         for mode in modes {
+            let (bank, handles) = mode.stride == 1 ? (sharedBank, sharedHandles) : try makeBank(draggedEvery: mode.stride)
+            let restartPlainSprings = mode.stride == 1 ? {} : restart(bank, handles, ids: (0..<count).filter { $0 % mode.stride != 0 })
             let listed = stride(from: 0, to: count, by: mode.stride).map { handles[$0] }
             let listedIDs = stride(from: 0, to: count, by: mode.stride).map { $0 }
             let inStorageOrder = mode == .storage || mode == .storageStep
@@ -234,7 +252,7 @@ struct DragCommand {
             var shifts = [Double](repeating: 0, count: 16)
             let laps = FrameLaps(parts: 2, clock: .threadCPU)
             let drag = Contender(
-                prepare: {},
+                prepare: restartPlainSprings,
                 frame: {
                     frame += 1
                     laps.start()
