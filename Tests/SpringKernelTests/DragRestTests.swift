@@ -21,8 +21,19 @@ struct DragRestTests {
         try check(Q16Lanes.self, door: door, clock: clock, value: { Q16($0)! }, double: { $0.doubleValue })
     }
 
+    /// The same drag over springs first given new states: each then holds a schedule entry (a
+    /// lower bound, or under a fixed clock its exact rest) that the drag's watch makes useless.
+    /// Their entries go all at once, in one compaction, once a sixty-fourth of them have popped
+    /// (`settleDueSprings`), where each used to wait for its own pop; the rests stay exact.
+    @Test("springs given new states, then dragged: their schedule entries go at once, and the rests stay exact",
+          arguments: [Door.storage, .handles], [Clock.steady, .fixed])
+    func restAfterDragFromNewStates(door: Door, clock: Clock) throws {
+        try check(Float32Lanes.self, door: door, clock: clock, givenStates: true, value: { Float($0) }, double: { Double($0) })
+        try check(Q16Lanes.self, door: door, clock: clock, givenStates: true, value: { Q16($0)! }, double: { $0.doubleValue })
+    }
+
     private func check<Lanes: SpringLaneArithmetic>(
-        _: Lanes.Type, door: Door, clock: Clock, value: (Double) -> Lanes.Value, double: (Lanes.Value) -> Double
+        _: Lanes.Type, door: Door, clock: Clock, givenStates: Bool = false, value: (Double) -> Lanes.Value, double: (Lanes.Value) -> Double
     ) throws {
         var generator = SeededGenerator(seed: 330 + UInt64(Door.allCases.firstIndex(of: door)! * 3 + Clock.allCases.firstIndex(of: clock)!))
         let count = 240, frames = 700, dt = 1.0 / 60
@@ -48,6 +59,16 @@ struct DragRestTests {
             handles.append(try bank.add(
                 value: value(anchors[i]), target: value(anchors[i]), configuration: configurations[kind[i]], tolerance: value(0.5),
                 userValue: UInt64(i)))
+        }
+        if givenStates {
+            // 1 to 1000 from their targets, at a standstill: lower bounds from 3 to 27 frames on.
+            for i in 0..<count {
+                let offset = generator.logUniform(1, 1000) * (generator.next() % 2 == 0 ? 1 : -1)
+                try bank.setState(of: handles[i], value: value(anchors[i] + offset), velocity: value(0))
+            }
+            // Each queued (a lower bound), or to be predicted at the next step (a fixed clock).
+            let scheduled = bank.core.schedule.count + bank.core.pending.count
+            #expect(scheduled >= count, "\(Lanes.formatName) \(door) \(clock): \(scheduled) entries and predictions")
         }
         func goal(_ i: Int, frame: Int) -> Double {
             // Always a new value while dragged: the path drifts as it swings.
@@ -97,6 +118,12 @@ struct DragRestTests {
                 if stopped[i] != nil, restStep[i] == nil { restStep[i] = frame }
             }
             if frame % 97 == 0 { try bank._checkInvariants() }
+            // Every spring is dragged for its first 20 frames: by the 12th, a sixty-fourth of
+            // their entries have popped, and the rest have gone with them.
+            if givenStates, frame == 12 {
+                try bank._checkInvariants()
+                #expect(bank.core.schedule.count <= count / 8, "\(Lanes.formatName) \(door) \(clock): \(bank.core.schedule.count) entries left")
+            }
         }
         try bank._checkInvariants()
         var judged = 0, early = 0, late = 0, atRestCount = 0

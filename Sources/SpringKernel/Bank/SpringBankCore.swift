@@ -175,6 +175,9 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     /// Springs with a live entry in `schedule` (a finite `queuedDue`): the schedule is compacted
     /// when stale entries outnumber them.
     var queuedSprings = 0
+    /// Entries of watched springs dropped as they popped since the schedule was last compacted
+    /// (see ``settleDueSprings()``).
+    var watchedEntriesDropped = 0
     /// Springs whose trajectory changed since the last step, in the order they changed.
     @exclusivity(unchecked) var pending: [UInt32] = []
     /// Slots a storage-order write changed, to predict before the next step or mutation (see

@@ -311,7 +311,10 @@ extension SpringBankCore {
             queuedSprings -= 1
             guard places[index].isLive, isMoving(record: index), !records[index].awaitingPrediction else { continue }
             // Retargeted lately: the watch decides its rest, and schedules it again once it stops.
-            if isWatched(record: index) { continue }
+            if isWatched(record: index) {
+                watchedEntriesDropped += 1
+                continue
+            }
             if records[index].due > now {
                 // Changed since it was queued, and its check moved on (or queued early on purpose).
                 queueIfEarlier(record: index, now: now)
@@ -339,6 +342,13 @@ extension SpringBankCore {
             rest(record: index)
             restedInLastStep.append(handle(ofRecord: index))
         }
+        // Springs that took to the watch all at once (every target moved, from a frame in which
+        // every spring was given a new state: a lower bound each) keep their entries until each
+        // pops, a sift through the heap apiece: 256K such springs, most of a frame's time for a
+        // third of a second. Once watched springs' entries have dropped out for a sixty-fourth of
+        // the records, the rest go in one pass over the records (a pop costs dozens of times
+        // what a record's visit does, so the pass costs at most what those pops did).
+        if watchedEntriesDropped > 0, watchedEntriesDropped * 64 >= records.count { compactSchedule() }
         // Listed in handle order, whatever order their times came in: the same on every run.
         if restedInLastStep.count > 1 { sortRestedInLastStep() }
         publishNextDue()
@@ -410,14 +420,18 @@ extension SpringBankCore {
         }
     }
 
-    /// Rebuilds the schedule from the springs' own due times, dropping stale entries.
+    /// Rebuilds the schedule from the springs' own due times, dropping stale entries and those of
+    /// watched springs (what their pops would do: the watch decides their rest, and schedules them
+    /// again once they leave it).
     private func compactSchedule() {
         schedule.removeAll()
         queuedSprings = 0
+        watchedEntriesDropped = 0
         for index in records.indices where records[index].queuedDue.isFinite {
             records[index].queuedDue = .infinity
             // A paused spring is queued again when it resumes; a free record needs no entry.
-            if places[index].isLive, !records[index].scheduleSuspended { queueIfEarlier(record: index, now: clockReading) }
+            guard places[index].isLive, !records[index].scheduleSuspended, !isWatched(record: index) else { continue }
+            queueIfEarlier(record: index, now: clockReading)
         }
     }
 

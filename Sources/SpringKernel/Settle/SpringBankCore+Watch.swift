@@ -27,7 +27,8 @@ import _SpringKernelShims
 ///   rest exactly, once.
 ///
 /// So a spring is either watched (retargeted before the step) or on the schedule, never both: a
-/// schedule entry of a watched spring is dropped when it pops, and a spring that leaves the
+/// schedule entry of a watched spring is dropped when it pops (or with the rest of them, once many
+/// have: see ``settleDueSprings()``), and a spring that leaves the
 /// moving springs while watched (paused) goes back to the schedule first. A spring changed any
 /// other way (an impulse, a new state or configuration) is anchored by the schedule at once, and
 /// its marks cleared. The marks follow their spring from slot to slot like its lanes.
