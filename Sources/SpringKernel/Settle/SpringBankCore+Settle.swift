@@ -287,7 +287,9 @@ extension SpringBankCore {
             // A paused spring is scheduled when it resumes (which changes its trajectory again).
             let slot = Int(places[index].slot)
             batchObjects[Int(places[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
-                guard slot < batch.movingCount else { return }
+                // Retargeted since its change: the watch's, and scheduled once it leaves the watch
+                // (a fixed clock's exact prediction now would be dropped unread).
+                guard slot < batch.movingCount, !batch.isWatched(slot: slot) else { return }
                 switch frameClock {
                 case .variable:
                     scheduleLowerBound(record: index, batch: batch, slot: slot, now: now)
