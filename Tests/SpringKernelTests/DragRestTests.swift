@@ -61,7 +61,8 @@ struct DragRestTests {
                 userValue: UInt64(i)))
         }
         if givenStates {
-            // 1 to 1000 from their targets, at a standstill: lower bounds from 3 to 27 frames on.
+            // 1 to 1000 from their targets, at a standstill: a lower bound each, due over the next
+            // frames (sooner the nearer and the stiffer the spring).
             for i in 0..<count {
                 let offset = generator.logUniform(1, 1000) * (generator.next() % 2 == 0 ? 1 : -1)
                 try bank.setState(of: handles[i], value: value(anchors[i] + offset), velocity: value(0))
