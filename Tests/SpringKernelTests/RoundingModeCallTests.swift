@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import SpringKernel
+@_spi(KernelInternals) @testable import SpringKernel
 
 /// The calls outside the step give a Q16.16 bank the same bits, and accept or refuse the same
 /// inputs, in every rounding mode and with flush-to-zero and denormals-are-zero: configurations
@@ -102,6 +102,109 @@ struct RoundingModeCallTests {
             #expect(flushed == nearest, "MXCSR bits \(String(bits, radix: 16))")
         }
         #endif
+    }
+
+    /// The inputs of ``drag(_:single:)``, made in round-to-nearest (the test's own arithmetic
+    /// follows the thread's mode): 48 springs' values and anchors, each frame's goals, and the
+    /// storage-order states. Most goals move a moving spring a little (the calls that read no
+    /// rounding mode); every 7th frame a third jump thousands of points (past the integer check:
+    /// checked exactly, some refused); a quarter of the springs start at rest, held on their
+    /// targets for 40 frames; storage-order states leave predictions pending before the
+    /// retargets of every 17th frame.
+    struct DragPlan {
+        var values: [Q16] = [], anchors: [Q16] = [], goals: [[Q16]] = []
+        var states: (values: [Q16], velocities: [Q16]) = ([], [])
+        let configurations = [SpringConfiguration.default, try! SpringConfiguration(tension: 900, friction: 8)]
+
+        init() {
+            var generator = SeededGenerator(seed: 11)
+            for i in 0..<48 {
+                let value = Double.random(in: -300...300, using: &generator).rounded()
+                values.append(Q16(value)!)
+                anchors.append(i % 4 == 0 ? values[i] : Q16(raw: 0))
+            }
+            for frame in 0..<90 {
+                goals.append((0..<48).map { i in
+                    if i % 4 == 0 && frame < 40 { return anchors[i] }
+                    if frame % 7 == 3 && i % 3 == 1 { return Q16(Double.random(in: -20_000...20_000, using: &generator).rounded())! }
+                    return Q16(anchors[i].doubleValue + 60 * sin(Double(frame + i) / 9))!
+                })
+            }
+            states = ((0..<48).map { Q16(Double($0 % 11 * 9 - 40))! }, (0..<48).map { Q16(Double($0 % 5 * 30 - 60))! })
+        }
+    }
+
+    /// `plan`'s drag of Q16.16 springs by one retarget call a spring (`single`), or by the bulk
+    /// form with one element a call: each frame's refusals, state hash and rests.
+    static func drag(_ plan: DragPlan, single: Bool) -> [String] {
+        var seen: [String] = []
+        do {
+            let bank = SpringBank<Q16Lanes>()
+            var springs: [SpringHandle] = []
+            for i in 0..<48 {
+                springs.append(try bank.add(
+                    value: plan.values[i], target: plan.anchors[i], configuration: plan.configurations[i % 3 == 0 ? 1 : 0],
+                    tolerance: i % 5 == 0 ? Q16(raw: 3_277) : Q16(raw: 1 << 15)))
+            }
+            for frame in 0..<90 {
+                if frame % 17 == 5 {
+                    let layout = bank.storageLayout(of: .all)
+                    try plan.states.values.withUnsafeBufferPointer { values throws(SpringKernelError) in
+                        try plan.states.velocities.withUnsafeBufferPointer { velocities throws(SpringKernelError) in
+                            try bank.setState(
+                                in: layout, values: UnsafeBufferPointer(rebasing: values.prefix(layout.count)),
+                                velocities: UnsafeBufferPointer(rebasing: velocities.prefix(layout.count)))
+                        }
+                    }
+                }
+                for (i, spring) in springs.enumerated() {
+                    do {
+                        if single {
+                            try bank.retarget(spring, to: plan.goals[frame][i])
+                        } else {
+                            try bank.retarget([spring], to: [plan.goals[frame][i]])
+                        }
+                    } catch {
+                        seen.append("frame \(frame), spring \(i): \(error)")
+                    }
+                }
+                // What the calls predicted (a spring woken at once, or one checked exactly).
+                let dues = springs.reduce(UInt64(0)) { $0 &* 31 &+ bank.core.records[Int($1.index)].due.bitPattern }
+                seen.append("frame \(frame): dues \(String(dues, radix: 16))")
+                try bank.step(dt: 1.0 / 60)
+                let rested = bank.restedInLastStep.compactMap { springs.firstIndex(of: $0) }
+                seen.append("frame \(frame): \(String(bank.stateHash(), radix: 16)), rested \(rested)")
+            }
+            try bank._checkInvariants()
+        } catch {
+            seen.append("\(error)")
+        }
+        return seen
+    }
+
+    @Test("one Q16.16 retarget call a spring, in any rounding mode, gives the bits, rests and refusals of the bulk form in round-to-nearest")
+    func singleRetargetsMatchBulkForm() {
+        let plan = DragPlan()
+        let bulk = Self.drag(plan, single: false)
+        // The drag reaches what the test is for: refused retargets, and rests.
+        #expect(bulk.contains { $0.contains("spring") })
+        #expect(bulk.contains { !$0.hasSuffix("rested []") && $0.contains("rested") })
+        var environments: [(String, (inout fenv_t) -> Void)] = [
+            ("nearest", { _ in }),
+            ("toward zero", { fesetround(FE_TOWARDZERO); fegetenv(&$0) }),
+            ("upward", { fesetround(FE_UPWARD); fegetenv(&$0) }),
+        ]
+        #if arch(x86_64)
+        environments.append(("SSE toward zero, FTZ, DAZ", { $0.__mxcsr = ($0.__mxcsr & ~0x6000) | 0x6000 | 0x8040 }))
+        #endif
+        for (name, environment) in environments {
+            let seen = Self.run(in: environment) { Self.drag(plan, single: true) }
+            #expect(seen.count == bulk.count, "\(name)")
+            for (got, expected) in zip(seen, bulk) where got != expected {
+                Issue.record("\(name): \(got), by the bulk form \(expected)")
+                break
+            }
+        }
     }
 
     @Test("adds, retargets, configurations, tolerances and steps give the same bits and refusals in every rounding mode")

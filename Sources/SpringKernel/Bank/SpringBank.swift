@@ -241,11 +241,47 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     @_specialize(exported: true, where Lanes == Q16Lanes)
     #endif
     public func retarget(_ spring: SpringHandle, to target: Lanes.Value) throws(SpringKernelError) {
+        // A scaled (Q16.16) bank's call reads the thread's rounding mode only when it reaches
+        // floating point: reading it (`stmxcsr` on x86-64) cost a call about as much as the rest
+        // of a moving spring's retarget, which is integer arithmetic (the format's quick check).
+        if Lanes.hasScaledLanes, core.changedRuns.isEmpty {
+            try core.checkMutable(predictingChanges: false)
+            let index = try core.recordIndex(spring)
+            let goal = try Lanes.lanePattern(of: target, as: .target)
+            if retargetInIntegers(record: index, to: goal) { return }
+            let rounding = NearestRounding.enterUnlessCurrent()
+            defer { NearestRounding.leave(ifEntered: rounding) }
+            return try retarget(record: index, to: goal, logging: false)
+        }
         let rounding = enterNearestRounding()
         defer { NearestRounding.leave(ifEntered: rounding) }
         try core.checkMutable()
         let index = try core.recordIndex(spring)
         try retarget(record: index, to: try Lanes.lanePattern(of: target, as: .target), logging: false)
+    }
+
+    /// ``retarget(record:to:logging:)``, unlogged, where it needs no floating point: a spring
+    /// whose target is `goal` already (left as it is), or a moving one whose new displacement the
+    /// format's integer check accepts (``SpringLaneArithmetic/quicklyRetargetedDisplacement(_:velocity:from:to:displacementShift:limits:)``),
+    /// its lanes written and its mark set as that call writes and sets them. Returns false, with
+    /// nothing changed, for any other spring. Only for a format with scaled lanes, whose target
+    /// lanes ``SpringLaneArithmetic/lanePattern(of:as:)`` makes without floating point.
+    @inline(__always)
+    func retargetInIntegers(record index: Int, to goal: UInt32) -> Bool {
+        let (batchIndex, slot) = core.location(ofRecord: index)
+        let lanes = core.batchLanes[batchIndex]
+        let offset = slot * 4
+        let target = lanes.targets.load(fromByteOffset: offset, as: UInt32.self)
+        guard goal != target else { return true }
+        guard let moved = Lanes.quicklyRetargetedDisplacement(
+            lanes.displacements.load(fromByteOffset: offset, as: UInt32.self),
+            velocity: lanes.velocities.load(fromByteOffset: offset, as: UInt32.self), from: target, to: goal,
+            displacementShift: lanes.scale.displacementShift, limits: lanes.retargetLimits),
+            core.batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef({ core.markRetargeted(batch: $0, slot: slot) })
+        else { return false }
+        lanes.targets.storeBytes(of: goal, toByteOffset: offset, as: UInt32.self)
+        lanes.displacements.storeBytes(of: moved, toByteOffset: offset, as: UInt32.self)
+        return true
     }
 
     /// Pulls the spring in a live record toward `goal` (a checked target lane): its displacement
