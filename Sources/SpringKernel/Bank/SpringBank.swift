@@ -343,18 +343,20 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
             limits: lanes.retargetLimits) {
             return (target, displacement, moved)
         }
-        return (target, displacement, try exactlyRetargetedDisplacement(displacement, velocity: velocity, from: target, to: goal, in: lanes))
+        return (target, displacement, try exactlyRetargetedDisplacement(
+            displacement, velocity: velocity, from: target, to: goal, scale: lanes.scale, naturalFrequency: lanes.naturalFrequency))
     }
 
     /// The displacement a retarget writes, checked exactly to fit the format (kept out of line:
-    /// the quick check accepts most retargets).
+    /// the quick check accepts most retargets). Takes the batch's scale and ω, not its
+    /// ``BatchLanes``: passed in registers, where the lanes (too large for them) were stored to
+    /// the stack on every spring of a bulk call's loop, before its quick check.
     @inline(never)
     func exactlyRetargetedDisplacement(
-        _ displacement: UInt32, velocity: UInt32, from target: UInt32, to goal: UInt32, in lanes: BatchLanes
+        _ displacement: UInt32, velocity: UInt32, from target: UInt32, to goal: UInt32, scale: LaneScale, naturalFrequency: Double
     ) throws(SpringKernelError) -> UInt32 {
-        let moved = try Lanes.retargetedDisplacement(displacement, from: target, to: goal, scale: lanes.scale)
-        try Lanes.checkMotion(
-            displacement: moved, velocity: velocity, target: goal, scale: lanes.scale, naturalFrequency: lanes.naturalFrequency)
+        let moved = try Lanes.retargetedDisplacement(displacement, from: target, to: goal, scale: scale)
+        try Lanes.checkMotion(displacement: moved, velocity: velocity, target: goal, scale: scale, naturalFrequency: naturalFrequency)
         return moved
     }
 
