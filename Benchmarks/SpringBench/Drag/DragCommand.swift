@@ -192,13 +192,14 @@ struct DragCommand {
         let anchors = (0..<count).map { Double(($0 * 7919) % 2000) - 1000 }
         // Spring i is dragged (the drag's configuration, at rest on its target) when i is a
         // multiple of `draggedEvery`, else the plain step's (lightly damped, moving); nil: none.
+        func isDragged(_ i: Int, every stride: Int) -> Bool { i % stride == 0 }
         func makeBank(draggedEvery: Int?) throws -> (SpringBank<Lanes>, [SpringHandle]) {
             let bank = try SpringBank<Lanes>(threading: .single, capacity: count)
             var handles: [SpringHandle] = []
             handles.reserveCapacity(count)
             for i in 0..<count {
                 let pair = configurations[i % configurations.count]
-                let plain = draggedEvery.map { i % $0 != 0 } ?? true
+                let plain = draggedEvery.map { !isDragged(i, every: $0) } ?? true
                 handles.append(try bank.add(
                     value: value(anchors[i] + (plain ? Double(i % 200) - 100 : 0)), target: value(anchors[i]),
                     velocity: value(plain ? Double(i % 7) * 10 : 0), configuration: plain ? pair.plain : pair.drag,
@@ -240,9 +241,9 @@ struct DragCommand {
         var frame = 0
         for mode in modes {
             let (bank, handles) = mode.stride == 1 ? (sharedBank, sharedHandles) : try makeBank(draggedEvery: mode.stride)
-            let restartPlainSprings = mode.stride == 1 ? {} : restart(bank, handles, ids: (0..<count).filter { $0 % mode.stride != 0 })
-            let listed = stride(from: 0, to: count, by: mode.stride).map { handles[$0] }
-            let listedIDs = stride(from: 0, to: count, by: mode.stride).map { $0 }
+            let restartPlainSprings = mode.stride == 1 ? {} : restart(bank, handles, ids: (0..<count).filter { !isDragged($0, every: mode.stride) })
+            let listedIDs = (0..<count).filter { isDragged($0, every: mode.stride) }
+            let listed = listedIDs.map { handles[$0] }
             let inStorageOrder = mode == .storage || mode == .storageStep
             var goals = [Lanes.Value](repeating: value(0), count: inStorageOrder ? count : listed.count)
             var ids = [UInt64](repeating: 0, count: count)

@@ -176,7 +176,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     /// when stale entries outnumber them.
     var queuedSprings = 0
     /// Entries of watched springs dropped as they popped since the schedule was last compacted
-    /// (see ``settleDueSprings()``).
+    /// or emptied (see ``settleDueSprings()``).
     var watchedEntriesDropped = 0
     /// Springs whose trajectory changed since the last step, in the order they changed.
     @exclusivity(unchecked) var pending: [UInt32] = []

@@ -448,6 +448,7 @@ extension SpringBankCore {
         frameClock = clock
         schedule.removeAll()
         queuedSprings = 0
+        watchedEntriesDropped = 0
         for index in records.indices {
             records[index].queuedDue = .infinity
             records[index].due = .infinity
