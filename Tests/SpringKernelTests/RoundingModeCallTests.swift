@@ -189,15 +189,7 @@ struct RoundingModeCallTests {
         // The drag reaches what the test is for: refused retargets, and rests.
         #expect(bulk.contains { $0.contains("spring") })
         #expect(bulk.contains { !$0.hasSuffix("rested []") && $0.contains("rested") })
-        var environments: [(String, (inout fenv_t) -> Void)] = [
-            ("nearest", { _ in }),
-            ("toward zero", { fesetround(FE_TOWARDZERO); fegetenv(&$0) }),
-            ("upward", { fesetround(FE_UPWARD); fegetenv(&$0) }),
-        ]
-        #if arch(x86_64)
-        environments.append(("SSE toward zero, FTZ, DAZ", { $0.__mxcsr = ($0.__mxcsr & ~0x6000) | 0x6000 | 0x8040 }))
-        #endif
-        for (name, environment) in environments {
+        for (name, environment) in [("nearest", { _ in })] + Self.otherEnvironments {
             let seen = Self.run(in: environment) { Self.drag(plan, single: true) }
             #expect(seen.count == bulk.count, "\(name)")
             for (got, expected) in zip(seen, bulk) where got != expected {
@@ -207,9 +199,8 @@ struct RoundingModeCallTests {
         }
     }
 
-    @Test("adds, retargets, configurations, tolerances and steps give the same bits and refusals in every rounding mode")
-    func everyMode() {
-        let nearest = Self.run { _ in }
+    /// Every environment but round-to-nearest without FTZ or DAZ, as a name and what sets it.
+    static var otherEnvironments: [(String, (inout fenv_t) -> Void)] {
         var environments: [(String, (inout fenv_t) -> Void)] = [
             // fesetround sets the live environment: read back into the one set around the run.
             ("upward", { fesetround(FE_UPWARD); fegetenv(&$0) }),
@@ -223,7 +214,13 @@ struct RoundingModeCallTests {
             environments.append(("SSE \(name), FTZ, DAZ", { $0.__mxcsr = ($0.__mxcsr & ~0x6000) | bits | 0x8040 }))
         }
         #endif
-        for (name, environment) in environments {
+        return environments
+    }
+
+    @Test("adds, retargets, configurations, tolerances and steps give the same bits and refusals in every rounding mode")
+    func everyMode() {
+        let nearest = Self.run { _ in }
+        for (name, environment) in Self.otherEnvironments {
             let seen = Self.run(in: environment)
             #expect(seen.count == nearest.count, "\(name)")
             for (got, expected) in zip(seen, nearest) where got != expected {
