@@ -242,8 +242,8 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     #endif
     public func retarget(_ spring: SpringHandle, to target: Lanes.Value) throws(SpringKernelError) {
         // A scaled (Q16.16) bank's call reads the thread's rounding mode only when it reaches
-        // floating point: reading it (`stmxcsr` on x86-64) cost a call about as much as the rest
-        // of a moving spring's retarget, which is integer arithmetic (the format's quick check).
+        // floating point: reading it (`stmxcsr` on x86-64) was a third to a half of the call on
+        // a moving spring, whose retarget is integer arithmetic (the format's quick check).
         if Lanes.hasScaledLanes, core.changedRuns.isEmpty {
             try core.checkMutable(predictingChanges: false)
             let index = try core.recordIndex(spring)
