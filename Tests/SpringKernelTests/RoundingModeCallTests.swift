@@ -135,7 +135,8 @@ struct RoundingModeCallTests {
     }
 
     /// `plan`'s drag of Q16.16 springs by one retarget call a spring (`single`), or by the bulk
-    /// form with one element a call: each frame's refusals, state hash and rests.
+    /// form with one element a call: each frame's refusals, the due times its calls left, and
+    /// after its step the state hash and the rests.
     static func drag(_ plan: DragPlan, single: Bool) -> [String] {
         var seen: [String] = []
         do {
