@@ -16,14 +16,25 @@ int main(int argc, char **argv);
 // "round-toward-zero" and "flush-to-zero" set FPSCR's RMode (bits 22-23 = 0b11) and FZ (bit 24)
 // before main, as a caller's thread might have them; the kernel must give the same bits anyway.
 // Anything else (or no command line) leaves the reset value: round to nearest, no flush.
+/// Whether `word` occurs in `line`: a plain scan, where newlib's strstr would link a kilobyte of
+/// two-way matching into every program's text.
+static int contains(const char *line, const char *word) {
+    for (; *line; line++) {
+        const char *l = line, *w = word;
+        while (*w && *l == *w) l++, w++;
+        if (!*w) return 1;
+    }
+    return 0;
+}
+
 #if defined(__ARM_FP)
 static void start_floating_point_mode(void) {
     char line[128];
     if (sh_command_line(line, sizeof line) < 0) return;
     uint32_t fpscr;
     __asm__ volatile("vmrs %0, fpscr" : "=r"(fpscr));
-    if (strstr(line, "round-toward-zero")) fpscr |= UINT32_C(3) << 22;
-    if (strstr(line, "flush-to-zero")) fpscr |= UINT32_C(1) << 24;
+    if (contains(line, "round-toward-zero")) fpscr |= UINT32_C(3) << 22;
+    if (contains(line, "flush-to-zero")) fpscr |= UINT32_C(1) << 24;
     __asm__ volatile("vmsr fpscr, %0" : : "r"(fpscr));
 }
 #endif
@@ -55,9 +66,12 @@ __attribute__((noreturn, used)) static void report_fault(const uint32_t *frame) 
     values[1] = *(volatile uint32_t *)0xE000ED28u;
     values[2] = *(volatile uint32_t *)0xE000ED2Cu;
 #endif
-    char *digits[3] = {strstr(message, "pc 0x") + 5, strstr(message, "cfsr 0x") + 7, strstr(message, "hfsr 0x") + 7};
-    for (int v = 0; v < 3; v++)
-        for (int i = 0; i < 8; i++) digits[v][i] = "0123456789abcdef"[(values[v] >> (28 - 4 * i)) & 15];
+    // The three runs of dots, in order, take the three values' hex digits.
+    char *digit = message;
+    for (int v = 0; v < 3; v++) {
+        while (*digit != '.') digit++;
+        for (int i = 0; i < 8; i++) *digit++ = "0123456789abcdef"[(values[v] >> (28 - 4 * i)) & 15];
+    }
     sh_write_console(message, sizeof message - 1);
     sh_exit(70);
 }

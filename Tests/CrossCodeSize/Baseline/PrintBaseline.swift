@@ -1,6 +1,7 @@
-// The baseline of Tests/CrossCodeSize: a program that prints a line of the same shape (integers
-// read at run time) and uses no kernel. Its text is what Embedded Swift's printing, its runtime,
-// newlib's stdio and the board's start take; the rest of CrossCodeSize's is the kernel's.
+// The baseline of Tests/CrossCodeSize: a program that writes a line of the same shape (integers
+// computed at run time, with the same LineWriter) and uses no kernel. Its text is what Embedded
+// Swift's runtime, the writer, newlib-nano and the board's start take; the rest of
+// CrossCodeSize's is the kernel's.
 @main
 struct PrintBaseline {
     static func main() {
@@ -9,6 +10,12 @@ struct PrintBaseline {
             value = value &* 3 &+ Int64(i)
             hash = (hash ^ UInt64(bitPattern: value)) &* 0x100_0000_01B3
         }
-        print("baseline: \(Int(value & 0xFFFF)) springs, 36 frames, value sum \(value), hash \(hash)")
+        LineWriter.write("baseline: ")
+        LineWriter.write(Int(value & 0xFFFF))
+        LineWriter.write(" springs, 36 frames, value sum ")
+        LineWriter.write(value)
+        LineWriter.write(", hash ")
+        LineWriter.write(hash)
+        LineWriter.write("\n")
     }
 }
