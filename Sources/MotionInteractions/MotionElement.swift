@@ -18,8 +18,9 @@ import Foundation
 public final class MotionElement {
     /// The element's position (a view's center), in its container's coordinates.
     public let position: ReactiveProperty<CGPoint>
-    /// The element's opacity, 0 to 1.
-    public let opacity: ReactiveProperty<Float>
+    /// The element's opacity, 0 to 1. Made on first use, so an element whose opacity is never
+    /// read, written or animated carries no property for it.
+    public private(set) lazy var opacity = ReactiveProperty<Float>(1)
     /// The element's scale about its center (1: its natural size). Made on first use, so an
     /// element that is never scaled, rotated or resized carries no property for it.
     public private(set) lazy var scale = ReactiveProperty<CGFloat>(1)
@@ -64,8 +65,8 @@ public final class MotionElement {
     ) {
         precondition(coordinateScale.isFinite && coordinateScale > 0, "coordinateScale must be finite and positive")
         self.position = ReactiveProperty(position)
-        self.opacity = ReactiveProperty(opacity)
         self.coordinateScale = coordinateScale
+        if opacity != 1 { self.opacity = ReactiveProperty(opacity) }
         if scale != 1 { self.scale = ReactiveProperty(scale) }
         if rotation != 0 { self.rotation = ReactiveProperty(rotation) }
         if size != .zero { self.size = ReactiveProperty(size) }

@@ -117,4 +117,29 @@ struct ReactivePropertyTests {
     func stateChannel() {
         #expect(MotionState.active != MotionState.atRest)
     }
+
+    /// An element makes its opacity, scale, rotation and size properties on first use: each one
+    /// read holds the value the element was made with (the default when it was given none), once
+    /// and for all (the same property on every read), and is observed like any other.
+    @Test("an element's properties made on first use hold the values it was made with")
+    func elementPropertiesMadeOnFirstUse() {
+        let given = MotionElement(opacity: 0.5, scale: 2, rotation: 1, size: CGSize(width: 3, height: 4))
+        #expect(given.opacity.value == 0.5)
+        #expect(given.scale.value == 2)
+        #expect(given.rotation.value == 1)
+        #expect(given.size.value == CGSize(width: 3, height: 4))
+        let defaults = MotionElement()
+        #expect(defaults.opacity.value == 1)
+        #expect(defaults.scale.value == 1)
+        #expect(defaults.rotation.value == 0)
+        #expect(defaults.size.value == .zero)
+        #expect(defaults.opacity === defaults.opacity)
+        #expect(MotionElement(opacity: .nan).opacity.value.isNaN)
+        var seen: [Float] = []
+        let observation = defaults.opacity.observe { seen.append($0) }
+        defaults.opacity.value = 0.25
+        #expect(seen == [0.25])
+        #expect(defaults.opacity.value == 0.25)
+        observation.cancel()
+    }
 }
