@@ -16,6 +16,7 @@ int main(int argc, char **argv);
 // "round-toward-zero" and "flush-to-zero" set FPSCR's RMode (bits 22-23 = 0b11) and FZ (bit 24)
 // before main, as a caller's thread might have them; the kernel must give the same bits anyway.
 // Anything else (or no command line) leaves the reset value: round to nearest, no flush.
+#if defined(__ARM_FP)
 /// Whether `word` occurs in `line`: a plain scan, where newlib's strstr would link a kilobyte of
 /// two-way matching into every program's text.
 static int contains(const char *line, const char *word) {
@@ -27,7 +28,6 @@ static int contains(const char *line, const char *word) {
     return 0;
 }
 
-#if defined(__ARM_FP)
 static void start_floating_point_mode(void) {
     char line[128];
     if (sh_command_line(line, sizeof line) < 0) return;
