@@ -94,6 +94,12 @@ struct BulkEventTests {
         let afterRemoval = bank.stateHash()
         #expect(throws: SpringKernelError.staleHandle(removed)) { try bank.retarget(springs + [removed], to: [1, 2, 3, 4, 5]) }
         #expect(bank.stateHash() == afterRemoval)
+        // The first element that would throw is the one that does, whichever check refuses it
+        // (float32 goals are checked in one pass before the loop when all are accepted).
+        #expect(throws: SpringKernelError.staleHandle(removed)) { try bank.retarget([springs[0], removed, springs[1]], to: [1, 2, .nan]) }
+        #expect(throws: SpringKernelError.outOfRange(.target)) { try bank.retarget([springs[0], springs[1], removed], to: [1, 2e15, 3]) }
+        #expect(throws: SpringKernelError.nonFinite(.target)) { try bank.retarget(springs, to: [1, 2, 3, -.infinity]) }
+        #expect(bank.stateHash() == afterRemoval)
         _ = hash
         let fixed = FixedSpringBank()
         let far = try fixed.add(value: Q16(-15000.0)!, target: .zero, tolerance: Q16(0.5)!)

@@ -33,25 +33,44 @@ extension SpringBank {
         // lanes kept at hand while consecutive springs share the batch; any other goes through
         // `retarget(record:to:logging:)`, which the fast path matches exactly.
         var run: RetargetRun?
-        for i in springs.indices {
-            do throws(SpringKernelError) {
-                let index = try core.recordIndex(springs[i])
-                let goal = try Lanes.lanePattern(of: targets[i], as: .target)
-                let place = core.places[index]
-                if run?.batch != place.batch { run = RetargetRun(core: core, batch: place.batch) }
-                let slot = Int(place.slot)
-                if slot < run!.movingCount {
-                    try retargetMoving(record: index, slot: slot, to: goal, in: &run!)
-                } else {
-                    try retarget(record: index, to: goal, logging: true)
-                    run = nil
+        do throws(SpringKernelError) {
+            // A format that checks its values (float32: finite, within its limit) checks every
+            // goal first, in one vector pass, and the loop takes each goal's bits as its lane. Any
+            // goal refused: each is checked in turn, so the first element that throws does.
+            if Lanes.retargetsInStep, let goalLanes = UnsafeRawPointer(targets.baseAddress),
+               Lanes.acceptsAll(goals: goalLanes, count: targets.count) {
+                for i in springs.indices {
+                    try retargetListed(
+                        record: try core.recordIndex(springs[i]),
+                        to: goalLanes.load(fromByteOffset: i &* 4, as: UInt32.self), run: &run)
                 }
-            } catch {
-                core.undoLoggedRetargets()
-                throw error
+            } else {
+                for i in springs.indices {
+                    try retargetListed(
+                        record: try core.recordIndex(springs[i]), to: try Lanes.lanePattern(of: targets[i], as: .target), run: &run)
+                }
             }
+        } catch {
+            core.undoLoggedRetargets()
+            throw error
         }
         core.finishLoggedRetargets()
+    }
+
+    /// One element of a bulk retarget: the spring of record `index` toward `goal` (its lane
+    /// pattern), logged. A moving spring goes by `run` (made again when the spring lives in
+    /// another batch); any other by ``retarget(record:to:logging:)``, which ends the run.
+    @inline(__always)
+    private func retargetListed(record index: Int, to goal: UInt32, run: inout RetargetRun?) throws(SpringKernelError) {
+        let place = core.places[index]
+        if run?.batch != place.batch { run = RetargetRun(core: core, batch: place.batch) }
+        let slot = Int(place.slot)
+        if slot < run!.movingCount {
+            try retargetMoving(record: index, slot: slot, to: goal, in: &run!)
+        } else {
+            try retarget(record: index, to: goal, logging: true)
+            run = nil
+        }
     }
 
     /// ``retarget(record:to:logging:)`` with `logging`, for a moving spring at `slot` of `run`'s
