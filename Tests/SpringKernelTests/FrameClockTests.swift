@@ -197,6 +197,30 @@ struct FrameClockTests {
         #expect(bank.time >= start + restTimes.max()! && bank.time < start + restTimes.max()! + 1.0 / 60 + 1e-9)
     }
 
+    @Test("a changed spring with no schedule entry is queued at its check; one whose check moves earlier than its entry, a tenth early")
+    func checkQueuedAtDue() throws {
+        let bank = SpringBank<Float32Lanes>(threading: .single)
+        let spring = try bank.add(value: 400, target: 0, tolerance: 0.5)
+        try bank.step(dt: 1.0 / 60)
+        let index = try bank.core.recordIndex(spring)
+        let first = bank.core.records[index]
+        #expect(!first.dueIsRest && first.due > bank.time)
+        // Popped early, it would only be queued again at its check.
+        #expect(first.queuedDue == first.due)
+        // Nearer its target: an earlier check than its entry, which it replaces, queued early.
+        try bank.setState(of: spring, value: 20, velocity: 0)
+        let now = bank.time
+        try bank.step(dt: 1.0 / 60)
+        let changed = bank.core.records[index]
+        #expect(!changed.dueIsRest && changed.due < first.due && changed.due > bank.time)
+        #expect(changed.queuedDue == now + (changed.due - now) * 0.9)
+        // Either way it rests when its exact motion says, no sooner.
+        let restTime = try bank.restTime(of: spring)
+        let start = bank.time
+        while bank.awakeCount > 0 { try bank.step(dt: 1.0 / 60) }
+        #expect(bank.time >= start + restTime && bank.time < start + restTime + 1.0 / 60 + 1e-9)
+    }
+
     @Test("a declared fixed timestep refuses any other, changing nothing; the variable clock takes any")
     func fixedTimestepContract() throws {
         let bank = SpringBank<Float32Lanes>()

@@ -157,9 +157,9 @@ extension SpringBankCore {
     /// one it had, started later by the time it was paused, and so is its rest. Under a fixed clock
     /// its frames are the same frames, later: its due frame moves by the frames it was paused.
     /// Under a variable clock it is anchored again at the lanes it resumes from (the motion a
-    /// later exact prediction starts from), and its old due time, moved on, is kept as a check a
-    /// tenth early: a lower bound on the same motion's rest, without a prediction now. A spring
-    /// changed while paused (or never scheduled) is predicted afresh.
+    /// later exact prediction starts from), and its old due time, moved on, is kept as a check (a
+    /// tenth early if it replaces an entry): a lower bound on the same motion's rest, without a
+    /// prediction now. A spring changed while paused (or never scheduled) is predicted afresh.
     func resumeSchedule(record index: Int) {
         guard records[index].scheduleSuspended else { return trajectoryChanged(record: index) }
         records[index].scheduleSuspended = false
@@ -224,9 +224,11 @@ extension SpringBankCore {
     }
 
     /// Queues the spring at its due time unless its entry comes as early. A check (not a rest) made
-    /// after a change is queued `early`, a tenth of the way early, so that a spring whose check moves a little earlier at each
-    /// change (an attachment chasing a target) does not queue a new entry every frame; popping
-    /// early is safe, it is queued again at `due`.
+    /// after a change that replaces the spring's entry is queued `early`, a tenth of the way early,
+    /// so that a spring whose check moves a little earlier at each change (an attachment chasing a
+    /// target) does not queue a new entry every frame; popping early is safe, it is queued again at
+    /// `due`. A spring with no entry is queued at `due` itself: popped early, it would only be
+    /// queued again.
     private func queueIfEarlier(record index: Int, now: Double, early: Bool = false) {
         let due = records[index].due
         guard due < records[index].queuedDue else { return }
@@ -237,8 +239,9 @@ extension SpringBankCore {
             compactSchedule()
             guard due < records[index].queuedDue else { return }
         }
-        if !records[index].queuedDue.isFinite { queuedSprings += 1 }
-        let queued = !early || records[index].dueIsRest || !(due > now) ? due : now + (due - now) * 0.9
+        let replacing = records[index].queuedDue.isFinite
+        if !replacing { queuedSprings += 1 }
+        let queued = !early || !replacing || records[index].dueIsRest || !(due > now) ? due : now + (due - now) * 0.9
         records[index].stamp &+= 1
         records[index].queuedDue = queued
         schedule.insert(due: queued, spring: UInt32(index), stamp: records[index].stamp)
@@ -254,8 +257,8 @@ extension SpringBankCore {
 
     /// A variable clock's change, in one place for every path that makes one: the spring's
     /// trajectory is anchored at this state and time (what its exact prediction later starts
-    /// from), and its due time is a lower bound on its rest, queued a tenth early unless its entry
-    /// comes as early already (a record's entry outlives its changes).
+    /// from), and its due time is a lower bound on its rest, queued unless its entry comes as early
+    /// already (a record's entry outlives its changes): a tenth early if it replaces an entry.
     @inline(__always)
     private func anchorLowerBound(record index: Int, displacement: Double, velocity: Double, motion: SpringMotion, now: Double) {
         let record = records.address(of: index)
