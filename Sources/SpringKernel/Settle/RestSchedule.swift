@@ -72,11 +72,24 @@ struct RestSchedule {
         guard entries.count > 0, entries[0].due <= reading else { return nil }
         let first = entries[0]
         let last = entries.removeLast()
-        if entries.count > 0 {
-            entries[0] = last
-            siftDown(from: 0)
+        let count = entries.count
+        if count > 0 {
+            // Floyd's pop: the hole at the root goes down to a leaf along the earlier child, one
+            // comparison a level (a sift of `last` from the root makes two), and `last` goes up
+            // from there, rarely far: it came from the bottom.
+            var hole = 0
+            while true {
+                let left = 2 &* hole &+ 1
+                guard left < count else { break }
+                let right = left &+ 1
+                let child = right < count && entries[right].precedes(entries[left]) ? right : left
+                entries[hole] = entries[child]
+                hole = child
+            }
+            entries[hole] = last
+            siftUp(from: hole)
         }
-        heapCount = entries.count
+        heapCount = count
         return first
     }
 
