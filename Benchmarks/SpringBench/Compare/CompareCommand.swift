@@ -272,7 +272,9 @@ struct CompareCommand {
         if abs(b.otherProcessesCoresMedian - c.otherProcessesCoresMedian) > cores {
             return String(format: "the machine's load differed (other processes %.2f and %.2f cores, medians)", b.otherProcessesCoresMedian, c.otherProcessesCoresMedian)
         }
-        if abs(b.stealShareMedian - c.stealShareMedian) > 0.02 { return "steal differed" }
+        if abs(b.stealShareMedian - c.stealShareMedian) > 0.02 {
+            return String(format: "the machine's load differed (steal %.1f and %.1f %%, medians)", 100 * b.stealShareMedian, 100 * c.stealShareMedian)
+        }
         // Neighbours that load the memory system slow every figure (C loops, probes and ratios
         // too) while the CPU shares agree: two loaded runs of the same code, the memory-bandwidth
         // loops at 49.7 and 8.4 GB/s (medians), moved 43 figures by 0.45-0.92x, all one way.
@@ -285,7 +287,9 @@ struct CompareCommand {
         if abs(rb.otherProcessesCores - rc.otherProcessesCores) > cores {
             return String(format: "the machine's load differed over its group (other processes %.2f and %.2f cores)", rb.otherProcessesCores, rc.otherProcessesCores)
         }
-        if abs(rb.stealShare - rc.stealShare) > 0.02 { return "steal differed over its group" }
+        if abs(rb.stealShare - rc.stealShare) > 0.02 {
+            return String(format: "the machine's load differed over its group (steal %.1f and %.1f %%)", 100 * rb.stealShare, 100 * rc.stealShare)
+        }
         return nil
     }
 
