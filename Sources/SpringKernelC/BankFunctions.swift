@@ -25,7 +25,7 @@ public enum sk_format: Int32 {
 /// - `threads`: threads a step uses: 0 automatic (one until the moving springs' lanes fill half the
 ///   last-level cache), 1 one, n exactly n. The CMake build (Embedded Swift, no Swift runtime) has
 ///   no worker threads: there every step runs on the caller's thread, whatever `threads` says.
-/// - `capacity`: springs to reserve room for, 0 to 2^30 (76 bytes a spring, asked of the system at
+/// - `capacity`: springs to reserve room for, 0 to 2^30 (60 bytes a spring, asked of the system at
 ///   once).
 ///
 /// Returns `sk_status_invalid_argument` for an unknown format or negative threads,
@@ -38,7 +38,7 @@ public enum sk_format: Int32 {
 /// slot (bits 63-48), the kind (bit 47: 0 a spring, 1 a mask, so neither is taken for the other),
 /// a 17-bit generation tag (bits 46-30) and the record index (bits 29-0; a bank holds at most
 /// 2^30 springs). A removed spring's or mask's handle never names anything again: a record is
-/// retired, not reused, before its tag would repeat (after 2^16 - 1 reuses at least; 76 bytes of
+/// retired, not reused, before its tag would repeat (after 2^16 - 1 reuses at least; 60 bytes of
 /// record tables each). A destroyed bank's handles are refused by every bank made within 2^32 bank
 /// creations after it: its slot's later banks start past every tag it issued, and a slot whose
 /// tags are used up rests for 2^32 bank creations.

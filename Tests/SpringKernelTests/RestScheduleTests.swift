@@ -13,7 +13,6 @@ struct RestScheduleTests {
             var schedule = RestSchedule()
             defer { schedule.deallocate() }
             var model: [(due: Double, spring: UInt32)] = []
-            var stamp: UInt32 = 0
             for round in 0..<400 {
                 // A few entries, or a group large enough to rebuild the heap; dues from a small set,
                 // so ties on due are common and broken by spring.
@@ -22,8 +21,7 @@ struct RestScheduleTests {
                     let due = Double(generator.next() % 64) / 4
                     let spring = UInt32(generator.next() % 10_000)
                     if schedule.isFull { #expect(schedule.growIfAvailable()) }
-                    stamp &+= 1
-                    schedule.insert(due: due, spring: spring, stamp: stamp)
+                    schedule.insert(due: due, spring: spring)
                     model.append((due, spring))
                 }
                 let reading = Double(generator.next() % 64) / 4

@@ -56,7 +56,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// - Parameters:
     ///   - threading: how many threads a step uses.
     ///   - capacity: springs to reserve room for, 0 to ``maximumSpringCount``. The records'
-    ///     reservation is asked of the system at once (76 bytes a spring's record and place, 82 GB
+    ///     reservation is asked of the system at once (60 bytes a spring's record and place, 64 GB
     ///     for the maximum); their pages are only touched as springs are added.
     /// - Throws: ``SpringKernelError/invalidCapacity(_:)`` for a negative capacity or one above
     ///   ``maximumSpringCount`` (more springs than a bank can ever hold);
@@ -218,7 +218,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
 
     /// The spring's tolerance, in value units.
     public func tolerance(of spring: SpringHandle) throws(SpringKernelError) -> Double {
-        core.records[try core.recordIndex(spring)].tolerance
+        core.tolerance(record: try core.recordIndex(spring))
     }
 
     /// Whether the spring is at rest: exactly on its target, not moving, not scheduled.
@@ -454,7 +454,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         let configuration = NearestRounding.fenced(configuration, after: rounding)
         try core.checkMutable()
         let index = try core.recordIndex(spring)
-        try core.setConfiguration(record: index, configuration, tolerance: core.records[index].tolerance)
+        try core.setConfiguration(record: index, configuration, tolerance: core.tolerance(record: index))
     }
 
     /// Sets the spring's tolerance, in value units.
@@ -712,7 +712,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     /// Retires every spring and mask record removed at generation `limit` instead of reusing it,
     /// so the bank never issues a handle of a higher generation: the C interface packs
     /// a generation into 17 bits and sets the limit so that no packed handle ever repeats. A
-    /// retired record costs its size in the record table (76 bytes a spring, in tables of at most
+    /// retired record costs its size in the record table (60 bytes a spring, in tables of at most
     /// 2^30 records: 2^30 records retire only after 2^46 removals at a limit of 2^16).
     package func retireRecords(pastGeneration limit: UInt32) {
         core.generationLimit = limit

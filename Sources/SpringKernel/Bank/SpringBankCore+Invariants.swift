@@ -87,8 +87,9 @@ extension SpringBankCore {
                     // float32 cannot hold a velocity of 10⁻¹⁴⁶), else from its lanes.
                     let neverRests: Bool
                     if case .variable = frameClock {
+                        let change = batch.motionState(displacement: record.changeDisplacement, velocity: record.changeVelocity)
                         neverRests = SettlePredictor.restTime(
-                            displacement: record.changeDisplacement, velocity: record.changeVelocity, tolerance: record.tolerance,
+                            displacement: change.displacement, velocity: change.velocity, tolerance: tolerance(record: spring),
                             motion: batch.motion) == .infinity
                     } else {
                         neverRests = restTime(record: spring) == .infinity
@@ -99,7 +100,7 @@ extension SpringBankCore {
                     try check(record.queuedDue <= record.due, "moving spring \(spring) is queued after its due time")
                     try check(schedule.entries.indices.contains {
                         let entry = schedule.entries[$0]
-                        return Int(entry.spring) == spring && entry.stamp == record.stamp && entry.due == record.queuedDue
+                        return Int(entry.spring) == spring && entry.due == record.queuedDue
                     },
                         "moving spring \(spring) is missing from the rest schedule")
                 }

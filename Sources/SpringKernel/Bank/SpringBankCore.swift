@@ -16,29 +16,44 @@ struct SpringPlace: BitwiseCopyable {
 }
 
 /// The rest of a spring's record: its rest schedule, tolerance and masks (see ``SpringPlace``).
-/// 64 bytes: its `Double`s first, then its 32-bit fields, then one byte of flags and one of
-/// pause depth (no padding between them).
+/// 48 bytes: its `Double`s first, then its 32-bit fields, then one byte of flags and one of
+/// pause depth (two bytes of padding at the end). What a spring holds as a value of its lane
+/// format (its tolerance, the lanes it changed at) is held as the format's 32-bit pattern, not
+/// as a `Double`.
 struct SpringRecord {
-    var tolerance: Double = 0
     /// When the spring is next looked at, on the bank's ``FrameClock`` reading (seconds for a
     /// variable clock, frames for a fixed one): its rest if `dueIsRest`, else the time to predict
     /// it exactly (a lower bound on its rest). ∞ when it has none.
     var due = Double.infinity
-    /// The state and bank time the spring's trajectory last changed at (variable clock): its
-    /// exact rest is predicted from these, not from its lanes when the check comes, so the
-    /// lanes' rounding since (a fixed-point spring's drift) cannot move its rest earlier.
-    var changeDisplacement = 0.0
-    var changeVelocity = 0.0
+    /// The bank time the spring's trajectory last changed at (variable clock), with
+    /// `changeDisplacement` and `changeVelocity`.
     var changeTime = 0.0
     /// The due time of the record's live schedule entry, or ∞. It may be earlier than `due`
     /// (the spring changed since, and its check moved on): the entry is then queued again at
     /// `due` when it pops, instead of a new entry per change. A removed spring's entry stays
     /// with its record until it pops, and a spring added in the record takes it over, so
     /// removing and adding springs every frame queues nothing new.
+    ///
+    /// It is also what tells the live entry from stale ones, with no stamp: an entry of this
+    /// record is live if its due time is this one. A replaced entry is later than the one that
+    /// replaced it (an entry is only ever replaced by an earlier one), and a dropped one is
+    /// finite where this is ∞. One stale entry can share the live one's time: queued at t,
+    /// replaced by an earlier one, which popped and queued the spring at t again. The two are
+    /// the same (due, spring), so whichever pops first is the live one; the other then differs,
+    /// since a popped spring is queued again only later than the entry that popped.
     var queuedDue = Double.infinity
-    /// Bumped whenever the spring's rest-schedule entry is replaced or dropped; entries with an
-    /// older stamp are stale. A free record keeps its stamp and its entry (see `queuedDue`).
-    var stamp: UInt32 = 0
+    /// The spring's tolerance, as its lane format's 32-bit pattern of a value (see
+    /// ``SpringBankCore/tolerance(record:)``).
+    var tolerancePattern: UInt32 = 0
+    /// The displacement and velocity lanes (bit patterns, at the spring's batch's scale) the
+    /// spring's trajectory last changed at (variable clock): its exact rest is predicted from
+    /// these, read as the batch reads its lanes (``ConfigurationBatch/motionState(displacement:velocity:)``),
+    /// not from its lanes when the check comes, so the lanes' rounding since (a fixed-point
+    /// spring's drift) cannot move its rest earlier. The lanes themselves, not their values as
+    /// `Double`s: 8 bytes, not 16. A spring that leaves its batch changes its trajectory, and
+    /// is anchored again in its new one.
+    var changeDisplacement: UInt32 = 0
+    var changeVelocity: UInt32 = 0
     /// The spring's first edge in ``SpringBankCore/maskEdges``, or ``MaskEdge/none``.
     var firstMaskEdge = MaskEdge.none
     /// While a bulk call runs: the spring's position in the call's list, plus one (0: not
@@ -726,12 +741,27 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         newRecord(reusing: freeRecords.popLast(), tolerance: tolerance)
     }
 
+    /// The spring's tolerance, in value units: its record's pattern read as its lane format reads
+    /// a value's (``SpringLaneArithmetic/double(ofLanePattern:)``).
+    @inline(__always)
+    func tolerance(record index: Int) -> Double { Lanes.double(ofLanePattern: records[index].tolerancePattern) }
+
+    /// The pattern a record holds for `tolerance`, one ``SpringLaneArithmetic/tolerance(_:)``
+    /// gave: a value of the format (IEEE float bits, or an `Int32` count of
+    /// ``SpringLaneArithmetic/integerLaneUnit``), so the pattern holds it exactly.
+    @inline(__always)
+    static func tolerancePattern(_ tolerance: Double) -> UInt32 {
+        let pattern = Lanes.integerLaneUnit.map { UInt32(bitPattern: Int32(tolerance / $0)) } ?? Float(tolerance).bitPattern
+        assert(Lanes.double(ofLanePattern: pattern) == tolerance, "a tolerance the lane format does not hold")
+        return pattern
+    }
+
     /// A record for a new spring, not yet in a batch: `free` (a free record the caller took from
     /// `freeRecords`), else a new one.
     @inline(__always)
     func newRecord(reusing free: UInt32?, tolerance: Double) -> Int {
         var fresh = SpringRecord()
-        fresh.tolerance = tolerance
+        fresh.tolerancePattern = Self.tolerancePattern(tolerance)
         guard let free else {
             records.append(fresh)
             places.append(SpringPlace())
@@ -739,9 +769,8 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         }
         let index = Int(free)
         // A reused record starts clean but for its generation, which tells the old handle apart,
-        // and its schedule entry (stamp and queued time), which the new spring takes over:
-        // popping early is safe, it is queued again at its own due time. Written whole, once.
-        fresh.stamp = records[index].stamp
+        // and its schedule entry (its queued time), which the new spring takes over: popping
+        // early is safe, it is queued again at its own due time. Written whole, once.
         fresh.queuedDue = records[index].queuedDue
         records[index] = fresh
         return index
@@ -845,9 +874,9 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         let scale = laneScale(configuration: configuration, tolerance: tolerance)
         let key = BatchKey(configuration: configuration, scale: scale)
         if key == oldKey {
-            guard configuration != oldKey.configuration || tolerance != records[index].tolerance || !wasAwake
+            guard configuration != oldKey.configuration || tolerance != self.tolerance(record: index) || !wasAwake
             else { return trajectoryChanged(record: index) }
-            records[index].tolerance = tolerance
+            records[index].tolerancePattern = Self.tolerancePattern(tolerance)
             raiseWatchBand(record: index)
             if wasAwake { trajectoryChanged(record: index) }
             return
@@ -861,7 +890,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
             scale: scale, naturalFrequency: configuration.naturalFrequency)
         let newBatch = try batchIndex(for: configuration, scale: scale)
         try reserveSlots(1, inBatch: newBatch)
-        records[index].tolerance = tolerance
+        records[index].tolerancePattern = Self.tolerancePattern(tolerance)
         // Its masks and pause depth live in its record: only the lanes and its user value move.
         let patterns = lanePatterns(ofRecord: index), userValue = userValue(ofRecord: index)
         detach(record: index)

@@ -115,7 +115,7 @@ struct UnsafeTable<Element: BitwiseCopyable> {
     /// after another copies the table a logarithmic number of times, not once a batch.
     ///
     /// - Throws: ``SpringKernelError/outOfMemory``, the table as it was, when the grown size does
-    ///   not fit in an `Int` of bytes (2^25 records of 64 bytes on a 32-bit target) or the system
+    ///   not fit in an `Int` of bytes (2^26 records of 48 bytes on a 32-bit target) or the system
     ///   cannot give it.
     func reserveCapacity(appending count: Int) throws(SpringKernelError) {
         let (needed, overflow) = header.pointee.count.addingReportingOverflow(count)

@@ -258,7 +258,7 @@ extension SpringBank {
             for spring in springs {
                 let index = try core.recordIndex(spring)
                 let configuration = newConfiguration ?? core.batch(ofRecord: index).batch.configuration
-                let tolerance = newTolerance ?? core.records[index].tolerance
+                let tolerance = newTolerance ?? core.tolerance(record: index)
                 let toleranceKey = Lanes.hasScaledLanes ? tolerance.bitPattern : 0
                 if lastKey == nil || lastKey!.configuration != configuration || lastKey!.tolerance != toleranceKey {
                     // A batch made for an earlier element and left empty goes if this one is refused.
@@ -291,7 +291,7 @@ extension SpringBank {
         }
         if let newTolerance {
             for i in 0..<core.staged.count {
-                core.records[Int(core.staged[i].record)].tolerance = newTolerance
+                core.records[Int(core.staged[i].record)].tolerancePattern = SpringBankCore<Lanes>.tolerancePattern(newTolerance)
                 core.raiseWatchBand(record: Int(core.staged[i].record))
             }
         }

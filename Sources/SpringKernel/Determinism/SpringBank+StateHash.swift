@@ -25,13 +25,12 @@ extension SpringBank {
         }
         mix(UInt64(core.frame))
         for index in core.records.indices where core.places[index].isLive {
-            let record = core.records[index]
             let lanes = core.lanePatterns(ofRecord: index)
             let configuration = core.batch(ofRecord: index).batch.configuration
             mix(UInt64(index) << 32 | UInt64(core.places[index].generation))
             mix(UInt64(lanes.displacement) << 32 | UInt64(lanes.velocity))
             mix(UInt64(lanes.target) << 32 | UInt64(core.pauseDepth(record: index)) << 1 | (core.isAwake(record: index) ? 0 : 1))
-            mix(record.tolerance.bitPattern)
+            mix(core.tolerance(record: index).bitPattern)
             mix(configuration.tension.bitPattern)
             mix(configuration.friction.bitPattern)
             mix(configuration.mass.bitPattern)

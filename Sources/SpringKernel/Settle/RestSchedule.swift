@@ -2,16 +2,32 @@
 /// min-heap on (due, spring), so each step pops exactly the springs due and scans nothing else,
 /// and ties pop in spring order, the same on every run.
 ///
-/// Entries are never searched for or removed early: a spring whose entry is replaced bumps its
-/// stamp, and a popped entry whose stamp no longer matches is dropped.
+/// Entries are never searched for or removed early: a spring whose entry is replaced or dropped
+/// changes its record's queued time (``SpringRecord/queuedDue``), and a popped entry whose due time
+/// is not its record's is dropped.
 struct RestSchedule {
+    /// A due time and a spring's record, 12 bytes: the time's bits as two 32-bit halves, so that
+    /// an entry needs no 8-byte alignment (a `Double` field would pad it to 16 bytes; the
+    /// schedule keeps room for an entry a record).
     struct Entry {
-        var due: Double
+        private var dueLow: UInt32
+        private var dueHigh: UInt32
         var spring: UInt32
-        var stamp: UInt32
 
+        init(due: Double, spring: UInt32) {
+            dueLow = UInt32(truncatingIfNeeded: due.bitPattern)
+            dueHigh = UInt32(truncatingIfNeeded: due.bitPattern >> 32)
+            self.spring = spring
+        }
+
+        var due: Double {
+            @inline(__always) get { Double(bitPattern: UInt64(dueHigh) << 32 | UInt64(dueLow)) }
+        }
+
+        @inline(__always)
         func precedes(_ other: Entry) -> Bool {
-            due != other.due ? due < other.due : spring < other.spring
+            let (a, b) = (due, other.due)
+            return a != b ? a < b : spring < other.spring
         }
     }
 
@@ -61,9 +77,9 @@ struct RestSchedule {
     }
 
     /// Adds an entry; the table has room (see ``isFull``).
-    mutating func insert(due: Double, spring: UInt32, stamp: UInt32) {
+    mutating func insert(due: Double, spring: UInt32) {
         precondition(!isFull, "a rest schedule entry with no room")
-        entries.append(Entry(due: due, spring: spring, stamp: stamp))
+        entries.append(Entry(due: due, spring: spring))
     }
 
     /// Removes and returns the earliest entry if it is due by `reading`.

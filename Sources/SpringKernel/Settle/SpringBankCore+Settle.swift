@@ -64,8 +64,9 @@ extension SpringBankCore {
                 trajectoryChanged(record: index, batch: batch, slot: slot)
                 continue
             }
-            let (displacement, velocity) = batch.motionState(slot: slot)
-            anchorLowerBound(record: index, displacement: displacement, velocity: velocity, motion: motion, now: now)
+            anchorLowerBound(
+                record: index, batch: batch, displacement: batch.displacements[slot], velocity: batch.velocities[slot], motion: motion,
+                now: now)
             nextDue = Swift.min(nextDue, record.pointee.queuedDue)
         }
         frameState.pointee.nextDueTime = nextDue
@@ -107,12 +108,13 @@ extension SpringBankCore {
                 motionBatch = batchIndex
                 motion = batch._withUnsafeGuaranteedRef { $0.motion }
             }
-            let (displacement, velocity) = batch._withUnsafeGuaranteedRef { batch in
-                lanesAreStaged
-                    ? batch.motionState(displacement: staged[i].displacement, velocity: staged[i].velocity)
-                    : batch.motionState(slot: slot)
+            batch._withUnsafeGuaranteedRef { batch in
+                anchorLowerBound(
+                    record: index, batch: batch,
+                    displacement: lanesAreStaged ? staged[i].displacement : batch.displacements[slot],
+                    velocity: lanesAreStaged ? staged[i].velocity : batch.velocities[slot],
+                    motion: motion.unsafelyUnwrapped, now: now)
             }
-            anchorLowerBound(record: index, displacement: displacement, velocity: velocity, motion: motion.unsafelyUnwrapped, now: now)
             if records[index].queuedDue < frameState.pointee.nextDueTime { frameState.pointee.nextDueTime = records[index].queuedDue }
         }
     }
@@ -120,14 +122,13 @@ extension SpringBankCore {
     /// Drops the spring from the schedule (it rests or leaves the bank).
     func unschedule(record index: Int) {
         if records[index].queuedDue.isFinite { queuedSprings -= 1 }
-        records[index].stamp &+= 1
         records[index].queuedDue = .infinity
         records[index].due = .infinity
         records[index].dueIsRest = false
         records[index].scheduleSuspended = false
     }
 
-    /// The spring leaves the bank: its record keeps its schedule entry (stamp and queued time,
+    /// The spring leaves the bank: its record keeps its schedule entry (its queued time,
     /// still counted in `queuedSprings`) until the entry pops or a new spring takes the record
     /// over, so a spring removed and another added every frame leaves nothing stale behind.
     func retireSchedule(record index: Int) {
@@ -169,7 +170,7 @@ extension SpringBankCore {
         case .variable:
             let (batchIndex, slot) = location(ofRecord: index)
             (records[index].changeDisplacement, records[index].changeVelocity) =
-                batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.motionState(slot: slot) }
+                batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { ($0.displacements[slot], $0.velocities[slot]) }
             records[index].changeTime = now
             records[index].dueIsRest = false
             queueIfEarlier(record: index, now: now, early: true)
@@ -193,7 +194,7 @@ extension SpringBankCore {
     private func restInputs(record index: Int) -> (displacement: Double, velocity: Double, tolerance: Double, motion: SpringMotion) {
         let (batch, slot) = batch(ofRecord: index)
         let state = batch.motionState(slot: slot)
-        return (state.displacement, state.velocity, records[index].tolerance, batch.motion)
+        return (state.displacement, state.velocity, tolerance(record: index), batch.motion)
     }
 
     /// The exact rest time of the spring's current state, in seconds from now.
@@ -242,34 +243,40 @@ extension SpringBankCore {
         let replacing = records[index].queuedDue.isFinite
         if !replacing { queuedSprings += 1 }
         let queued = !early || !replacing || records[index].dueIsRest || !(due > now) ? due : now + (due - now) * 0.9
-        records[index].stamp &+= 1
         records[index].queuedDue = queued
-        schedule.insert(due: queued, spring: UInt32(index), stamp: records[index].stamp)
+        schedule.insert(due: queued, spring: UInt32(index))
         // Entries replaced by earlier ones stay until they pop: keep them fewer than the live ones.
         if schedule.count > 2 * queuedSprings + 64 { compactSchedule() }
     }
 
     /// A variable clock's first due time for a changed spring: a cheap lower bound on its rest.
     private func scheduleLowerBound(record index: Int, batch: ConfigurationBatch, slot: Int, now: Double) {
-        let (displacement, velocity) = batch.motionState(slot: slot)
-        anchorLowerBound(record: index, displacement: displacement, velocity: velocity, motion: batch.motion, now: now)
+        anchorLowerBound(
+            record: index, batch: batch, displacement: batch.displacements[slot], velocity: batch.velocities[slot], motion: batch.motion,
+            now: now)
     }
 
     /// A variable clock's change, in one place for every path that makes one: the spring's
-    /// trajectory is anchored at this state and time (what its exact prediction later starts
-    /// from), and its due time is a lower bound on its rest, queued unless its entry comes as early
-    /// already (a record's entry outlives its changes): a tenth early if it replaces an entry.
+    /// trajectory is anchored at these lanes of `batch` (the spring's) and this time (what its
+    /// exact prediction later starts from), and its due time is a lower bound on its rest, queued
+    /// unless its entry comes as early already (a record's entry outlives its changes): a tenth
+    /// early if it replaces an entry.
     @inline(__always)
-    private func anchorLowerBound(record index: Int, displacement: Double, velocity: Double, motion: SpringMotion, now: Double) {
+    private func anchorLowerBound(
+        record index: Int, batch: ConfigurationBatch, displacement lane: UInt32, velocity velocityLane: UInt32, motion: SpringMotion,
+        now: Double
+    ) {
+        let (displacement, velocity) = batch.motionState(displacement: lane, velocity: velocityLane)
         let record = records.address(of: index)
+        let tolerance = Lanes.double(ofLanePattern: record.pointee.tolerancePattern)
         record.pointee.dueIsRest = false
         record.pointee.scheduleSuspended = false
-        record.pointee.changeDisplacement = displacement
-        record.pointee.changeVelocity = velocity
+        record.pointee.changeDisplacement = lane
+        record.pointee.changeVelocity = velocityLane
         record.pointee.changeTime = now
         let due = now + SettlePredictor.restTimeLowerBound(
-            displacement: displacement, velocity: velocity, tolerance: record.pointee.tolerance, motion: motion,
-            inverseBandSquared: 1 / (record.pointee.tolerance * record.pointee.tolerance))
+            displacement: displacement, velocity: velocity, tolerance: tolerance, motion: motion,
+            inverseBandSquared: 1 / (tolerance * tolerance))
         record.pointee.due = due
         if due < record.pointee.queuedDue { queueIfEarlier(record: index, now: now, early: true) }
     }
@@ -311,7 +318,7 @@ extension SpringBankCore {
         while let entry = schedule.popDue(by: now) {
             let index = Int(entry.spring)
             // The record's live entry, whether or not a spring lives there now (see `retireSchedule`).
-            guard records[index].stamp == entry.stamp else { continue }
+            guard records[index].queuedDue == entry.due else { continue }
             records[index].queuedDue = .infinity
             queuedSprings -= 1
             guard places[index].isLive, isMoving(record: index), !records[index].awaitingPrediction else { continue }
@@ -330,10 +337,12 @@ extension SpringBankCore {
                 case .variable:
                     // From the state the trajectory changed at: the exact motion the lanes follow.
                     let record = records[index]
+                    let (displacement, velocity, motion) = batchObjects[Int(places[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef {
+                        let state = $0.motionState(displacement: record.changeDisplacement, velocity: record.changeVelocity)
+                        return (state.displacement, state.velocity, $0.motion)
+                    }
                     let rest = record.changeTime + SettlePredictor.restTime(
-                        displacement: record.changeDisplacement, velocity: record.changeVelocity,
-                        tolerance: record.tolerance,
-                        motion: batchObjects[Int(places[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.motion })
+                        displacement: displacement, velocity: velocity, tolerance: Lanes.double(ofLanePattern: record.tolerancePattern), motion: motion)
                     if rest > now {
                         setDue(record: index, rest, isRest: true, now: now)
                         continue

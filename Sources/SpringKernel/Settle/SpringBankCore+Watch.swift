@@ -76,7 +76,7 @@ extension SpringBankCore {
     /// the glass) costs the retarget's lane writes and this question.
     func wakeRetargeted(record index: Int) {
         let (batchIndex, slot) = location(ofRecord: index)
-        let tolerance = records[index].tolerance
+        let tolerance = tolerance(record: index)
         // One look-up of its batch: a hold asks this of every spring, every frame.
         let keptAtRest = batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch -> Bool in
             let displacement = batch.displacements[slot], velocity = batch.velocities[slot]
@@ -145,7 +145,7 @@ extension SpringBankCore {
 
     /// Widens the band of the spring's batch to its tolerance (and lowers its least tolerance to it).
     func raiseWatchBand(record index: Int) {
-        let tolerance = records[index].tolerance
+        let tolerance = tolerance(record: index)
         batchObjects[Int(places[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef { batch in
             if tolerance > batch.maximumTolerance { batch.maximumTolerance = tolerance }
             batch.lowerMinimumTolerance(to: tolerance)
@@ -250,7 +250,7 @@ extension SpringBankCore {
     /// later frame durations under a variable clock, at every later frame under a fixed one.
     private func restsNow(record index: Int) -> Bool {
         let (batchIndex, slot) = location(ofRecord: index)
-        let tolerance = records[index].tolerance
+        let tolerance = tolerance(record: index)
         // Unretained, as on every per-spring path.
         return batchObjects[batchIndex].unsafelyUnwrapped._withUnsafeGuaranteedRef {
             restsNow(batch: $0, slot: slot, tolerance: tolerance)
