@@ -1,7 +1,8 @@
 // The heap a bank takes, as `.ci/cross` builds it for x86-64 and Cortex-M (Embedded Swift): an
 // empty bank, and the bytes a spring at 256 and 4,096 springs, in both formats, growing (springs
 // added one by one) and reserved up front (`SpringBank(threading:capacity:)`, with what the springs
-// after the first still allocated: 0 when the reservation holds). Measured with the C
+// after the first still allocated, and then the steps until they all rest: 0 when the
+// reservation holds). Measured with the C
 // library's own count of the heap in use (heap.c: mallinfo), so the figures include the blocks'
 // headers and alignment padding.
 //
@@ -57,7 +58,18 @@ struct CrossFootprint {
                     }
                     let end = heapInUse()
                     line += ", \(springs) springs \(reserved ? "reserved" : "grown") \((end - start) / springs) B a spring"
-                    if reserved { line += " (+\(end - afterFirst) B after the first)" }
+                    if reserved {
+                        // Then stepped until every spring rests: a reserved bank's steps allocate
+                        // nothing either (its list of rested springs was reserved with it).
+                        var frames = 0
+                        let beforeSteps = heapInUse()  // after this line's text grew
+                        while bank.awakeCount > 0, frames < 1000 {
+                            try bank.step(dt: 1.0 / 60)
+                            frames += 1
+                        }
+                        let inSteps = heapInUse() - beforeSteps  // before the text is built
+                        line += " (+\(end - afterFirst) B after the first, +\(inSteps) B in \(frames) steps to rest)"
+                    }
                 } catch {
                     line += ", \(springs) springs \(reserved ? "reserved" : "grown"): refused"
                 }

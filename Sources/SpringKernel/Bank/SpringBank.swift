@@ -49,9 +49,12 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
     ///
     /// Springs of one configuration (and, in Q16.16, one tolerance class) added up to `capacity`
     /// then allocate nothing after the first: their records are reserved here, with the rest
-    /// schedule's entries, and the first configuration's lanes when its first spring is added
-    /// (schedule and lanes for up to 65,536 springs). A board with a few KB of RAM cannot afford
-    /// the copies growth makes. Springs of other configurations grow their own lanes as usual.
+    /// schedule's entries and the room to list them all in ``restedInLastStep``, and the first
+    /// configuration's lanes when its first spring is added (schedule, list and lanes for up to
+    /// 65,536 springs). A board with a few KB of RAM cannot afford the copies growth makes, and
+    /// its steps then allocate nothing either: the list's growth in a step, which the heap of a
+    /// full board could not give, stopped the program there (a Swift array's allocation cannot be
+    /// refused). Springs of other configurations grow their own lanes as usual.
     ///
     /// - Parameters:
     ///   - threading: how many threads a step uses.
@@ -69,6 +72,7 @@ public final class SpringBank<Lanes: SpringLaneArithmetic> {
         guard core.records.reserveCapacityIfAvailable(capacity), core.places.reserveCapacityIfAvailable(capacity) else { throw .outOfMemory }
         core.reservedBatchSprings = Swift.min(capacity, BankLimits.reservedLaneSprings)
         try core.schedule.reserveCapacity(core.reservedBatchSprings)
+        try core.reserveRestedList(core.reservedBatchSprings)
     }
 
     /// How many threads a step uses (see ``setThreading(_:)``).

@@ -736,6 +736,18 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         try schedule.reserveCapacity(records.count + count)
     }
 
+    /// Room in ``restedInLastStep`` for `count` springs, or a thrown
+    /// ``SpringKernelError/outOfMemory`` with the list as it was. A Swift array's allocation stops
+    /// the process when the system cannot give it, so the room is asked of the system first, as
+    /// every refusable allocation is (``Platform/allocateIfAvailable(count:of:alignment:)``: the
+    /// list's elements and its header), given back, and then reserved.
+    func reserveRestedList(_ count: Int) throws(SpringKernelError) {
+        guard count > restedInLastStep.capacity else { return }
+        guard let probe = Platform.allocateIfAvailable(count: count + 4, of: SpringHandle.self) else { throw .outOfMemory }
+        Platform.free(UnsafeMutableRawPointer(probe))
+        restedInLastStep.reserveCapacity(count)
+    }
+
     /// A record for a new spring, not yet in a batch: the last freed one if any, else a new one.
     func newRecord(tolerance: Double) -> Int {
         newRecord(reusing: freeRecords.popLast(), tolerance: tolerance)
