@@ -228,6 +228,43 @@ struct FrameClockTests {
         #expect(leftBefore > 0, "rested a frame late")
     }
 
+    @Test("a schedule entry is live only at its record's queued time: a stale twin of the live entry, and stale entries due now, neither rest a spring early nor twice")
+    func staleEntriesByTime() throws {
+        for clock in [FrameClock.variable, .fixed(frameDuration: 1.0 / 60)] {
+            let bank = SpringBank<Float32Lanes>(threading: .single)
+            try bank.setFrameClock(clock)
+            let spring = try bank.add(value: 400, target: 0, tolerance: 0.5)
+            let other = try bank.add(value: -300, target: 0, tolerance: 0.5)
+            try bank.step(dt: 1.0 / 60)
+            var model = ExactSpringModel(configuration: .default, d: 400, v: 0, tolerance: 0.5)
+            model.advance(by: 1.0 / 60)
+            let index = try bank.core.recordIndex(spring)
+            let queued = bank.core.records[index].queuedDue
+            #expect(queued.isFinite)
+            // What a record's history can leave in the heap: a twin of its live entry (queued at
+            // t, replaced, popped and queued at t again), and entries it no longer has, due now
+            // (a dropped entry's time, a replaced one's), for it and for the other spring.
+            let now = bank.core.clockReading
+            for (due, record) in [(queued, index), (now, index), (now, try bank.core.recordIndex(other))] {
+                if bank.core.schedule.isFull { #expect(bank.core.schedule.growIfAvailable()) }
+                bank.core.schedule.insert(due: due, spring: UInt32(record))
+            }
+            try bank._checkInvariants()
+            var rests = 0, leftBefore = Double.infinity
+            while try bank.isAtRest(spring) == false {
+                leftBefore = ReferenceRest.restTime(displacement: model.d, velocity: model.v, tolerance: 0.5, configuration: .default)
+                try bank.step(dt: 1.0 / 60)
+                model.advance(by: 1.0 / 60)
+                rests += bank.restedInLastStep.filter { $0 == spring }.count
+                try bank._checkInvariants()
+            }
+            #expect(rests == 1, "\(clock): rested \(rests) times")
+            #expect(model.motionLeftOutsideBand == 0, "\(clock): rested early")
+            #expect(leftBefore > 0, "\(clock): rested a frame late")
+            #expect(bank.core.queuedSprings == (try bank.isAtRest(other) ? 0 : 1))
+        }
+    }
+
     @Test("a declared fixed timestep refuses any other, changing nothing; the variable clock takes any")
     func fixedTimestepContract() throws {
         let bank = SpringBank<Float32Lanes>()
