@@ -15,31 +15,19 @@ struct CrossGrowth {
         let bank = SpringBank<Float32Lanes>(threading: .single)
         let chunk = 1 << 20
         let values = [Float](repeating: 0, count: chunk), targets = [Float](repeating: 1, count: chunk)
-        var line = "growth:"
+        // Adds with `add` up to `tries` times, until one throws: the springs then held, and why.
+        func addUntilRefused(_ kind: String, tries: Int, _ add: () throws(SpringKernelError) -> Void) -> String {
+            for _ in 0..<tries {
+                do throws(SpringKernelError) { try add() } catch { return "\(bank.count) springs, then \(name(of: error)) (\(kind) add)" }
+            }
+            return "\(bank.count) springs, no error (\(kind) add)"
+        }
         // 64 chunks is past 2^26 springs: one of them must throw.
-        var bulkThrew = false
-        for _ in 0..<64 {
-            do throws(SpringKernelError) {
-                _ = try bank.add(values: values, targets: targets, tolerance: 0.5)
-            } catch {
-                line += " \(bank.count) springs, then \(name(of: error)) (bulk add);"
-                bulkThrew = true
-                break
-            }
+        let bulk = addUntilRefused("bulk", tries: 64) { () throws(SpringKernelError) in
+            _ = try bank.add(values: values, targets: targets, tolerance: 0.5)
         }
-        if !bulkThrew { line += " \(bank.count) springs, no error (bulk add);" }
-        var oneThrew = false
-        for _ in 0..<chunk {
-            do throws(SpringKernelError) {
-                _ = try bank.add(value: 0, target: 1, tolerance: 0.5)
-            } catch {
-                line += " \(bank.count) springs, then \(name(of: error)) (one add)"
-                oneThrew = true
-                break
-            }
-        }
-        if !oneThrew { line += " \(bank.count) springs, no error (one add)" }
-        print(line)
+        let one = addUntilRefused("one", tries: chunk) { () throws(SpringKernelError) in _ = try bank.add(value: 0, target: 1, tolerance: 0.5) }
+        print("growth: \(bulk); \(one)")
     }
 
     static func name(of error: SpringKernelError) -> String {

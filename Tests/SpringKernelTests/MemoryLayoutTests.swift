@@ -13,7 +13,7 @@ struct MemoryLayoutTests {
         #expect(MemoryLayout<SIMD16<UInt32>>.size == 64)
     }
 
-    @Test("a spring's place is 12 bytes, its record 48 and its rest schedule entry 12 (72 a spring, the figure SpringBank's docs give), one type each for both formats")
+    @Test("a spring's place is 12 bytes, its record 48 (60 a spring, the figure SpringBank's docs give) and its rest schedule entry 12, one type each for both formats")
     func springRecord() {
         #expect(MemoryLayout<SpringPlace>.stride == 12)
         #expect(MemoryLayout<SpringRecord>.stride == 48)

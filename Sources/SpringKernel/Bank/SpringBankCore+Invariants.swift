@@ -87,10 +87,7 @@ extension SpringBankCore {
                     // float32 cannot hold a velocity of 10⁻¹⁴⁶), else from its lanes.
                     let neverRests: Bool
                     if case .variable = frameClock {
-                        let change = batch.motionState(displacement: record.changeDisplacement, velocity: record.changeVelocity)
-                        neverRests = SettlePredictor.restTime(
-                            displacement: change.displacement, velocity: change.velocity, tolerance: tolerance(record: spring),
-                            motion: batch.motion) == .infinity
+                        neverRests = restTimeFromChange(record: spring, batch: batch) == .infinity
                     } else {
                         neverRests = restTime(record: spring) == .infinity
                     }

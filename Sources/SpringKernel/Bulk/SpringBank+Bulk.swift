@@ -290,8 +290,9 @@ extension SpringBank {
             throw error
         }
         if let newTolerance {
+            let pattern = SpringBankCore<Lanes>.tolerancePattern(newTolerance)
             for i in 0..<core.staged.count {
-                core.records[Int(core.staged[i].record)].tolerancePattern = SpringBankCore<Lanes>.tolerancePattern(newTolerance)
+                core.records[Int(core.staged[i].record)].tolerancePattern = pattern
                 core.raiseWatchBand(record: Int(core.staged[i].record))
             }
         }

@@ -197,6 +197,15 @@ extension SpringBankCore {
         return (state.displacement, state.velocity, tolerance(record: index), batch.motion)
     }
 
+    /// The exact rest time of the motion the spring's trajectory last changed to (variable clock),
+    /// in seconds from that change: from the lanes it changed at, read as `batch` (the spring's)
+    /// reads its lanes.
+    func restTimeFromChange(record index: Int, batch: ConfigurationBatch) -> Double {
+        let state = batch.motionState(displacement: records[index].changeDisplacement, velocity: records[index].changeVelocity)
+        return SettlePredictor.restTime(
+            displacement: state.displacement, velocity: state.velocity, tolerance: tolerance(record: index), motion: batch.motion)
+    }
+
     /// The exact rest time of the spring's current state, in seconds from now.
     func restTime(record index: Int) -> Double {
         let inputs = restInputs(record: index)
@@ -267,8 +276,8 @@ extension SpringBankCore {
         now: Double
     ) {
         let (displacement, velocity) = batch.motionState(displacement: lane, velocity: velocityLane)
+        let tolerance = tolerance(record: index)
         let record = records.address(of: index)
-        let tolerance = Lanes.double(ofLanePattern: record.pointee.tolerancePattern)
         record.pointee.dueIsRest = false
         record.pointee.scheduleSuspended = false
         record.pointee.changeDisplacement = lane
@@ -336,13 +345,8 @@ extension SpringBankCore {
                 switch frameClock {
                 case .variable:
                     // From the state the trajectory changed at: the exact motion the lanes follow.
-                    let record = records[index]
-                    let (displacement, velocity, motion) = batchObjects[Int(places[index].batch)].unsafelyUnwrapped._withUnsafeGuaranteedRef {
-                        let state = $0.motionState(displacement: record.changeDisplacement, velocity: record.changeVelocity)
-                        return (state.displacement, state.velocity, $0.motion)
-                    }
-                    let rest = record.changeTime + SettlePredictor.restTime(
-                        displacement: displacement, velocity: velocity, tolerance: Lanes.double(ofLanePattern: record.tolerancePattern), motion: motion)
+                    let rest = records[index].changeTime + batchObjects[Int(places[index].batch)].unsafelyUnwrapped
+                        ._withUnsafeGuaranteedRef { restTimeFromChange(record: index, batch: $0) }
                     if rest > now {
                         setDue(record: index, rest, isRest: true, now: now)
                         continue
