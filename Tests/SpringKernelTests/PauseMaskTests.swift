@@ -117,6 +117,56 @@ struct PauseMaskTests {
         try bank._checkInvariants()
     }
 
+    @Test("small masks (members kept in the mask's record) and large ones keep their members through inserts, removals, pauses and growth past the record and back")
+    func smallMaskMembership() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let springs = try (0..<8).map { try bank.add(value: Float($0) * 10, target: 100, tolerance: 0.5) }
+        let masks = try (0..<3).map { _ in try bank.makePauseMask() }
+        var model = [Set<SpringHandle>](repeating: [], count: masks.count)
+        var pausing = [Bool](repeating: false, count: masks.count)
+        var generator = SplitMix64(seed: 37)
+        var largest = 0
+        // Each mask wanders around a size drawn every 40 operations, mostly within the record's
+        // room (two members), so members are removed from every position of small and large masks.
+        var sizes = [Int](repeating: 2, count: masks.count)
+        for round in 0..<3000 {
+            if round % 40 == 0 { sizes = masks.map { _ in [0, 1, 2, 2, 2, 3, 6].randomElement(using: &generator)! } }
+            let m = Int.random(in: 0..<masks.count, using: &generator)
+            let spring = springs[Int.random(in: 0..<springs.count, using: &generator)]
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0..<7 where model[m].count < sizes[m] || (model[m].count == sizes[m] && model[m].contains(spring)):
+                try bank.insert(spring, into: masks[m])
+                model[m].insert(spring)
+            case 0..<7:
+                if model[m].contains(spring) {
+                    try bank.remove(spring, from: masks[m])
+                    model[m].remove(spring)
+                } else {
+                    #expect(throws: SpringKernelError.notInMask(spring, masks[m])) { try bank.remove(spring, from: masks[m]) }
+                }
+            case 7, 8:
+                if pausing[m] { try bank.resume(masks[m]) } else { try bank.pause(masks[m]) }
+                pausing[m].toggle()
+            default:
+                try bank.step(dt: 1.0 / 60)
+            }
+            for (i, mask) in masks.enumerated() {
+                #expect(Set(try bank.springs(in: mask)) == model[i])
+                largest = max(largest, model[i].count)
+            }
+            for spring in springs {
+                let holds = masks.indices.count { pausing[$0] && model[$0].contains(spring) }
+                #expect(try bank.pauseDepth(of: spring) == holds)
+            }
+            try bank._checkInvariants()
+        }
+        // The walk reached sizes past the record's room (two), and back.
+        #expect(largest >= 6)
+        for mask in masks { try bank.removePauseMask(mask) }
+        #expect(try springs.allSatisfy { try bank.pauseDepth(of: $0) == 0 })
+        try bank._checkInvariants()
+    }
+
     @Test("a spring taken out of a pausing mask moves on from where it was")
     func removeFromPausingMask() throws {
         let bank = SpringBank<Float32Lanes>()

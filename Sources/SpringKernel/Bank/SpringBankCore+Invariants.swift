@@ -34,11 +34,11 @@ extension SpringBankCore {
         }
         var maskEdgeCount = 0
         for (m, mask) in masks.enumerated() where mask.isLive {
-            let members = mask.members.count
-            try check(mask.memberEdges.count == members, "mask \(m)'s member arrays differ in length")
-            for (position, edge) in mask.memberEdges.enumerated() {
+            let members = Int(mask.memberCount)
+            for position in 0..<members {
+                let edge = mask.edge(at: position)
                 let e = maskEdges[Int(edge)]
-                try check(Int(e.mask) == m && Int(e.position) == position && e.spring == mask.members[position],
+                try check(Int(e.mask) == m && Int(e.position) == position && e.spring == mask.member(at: position),
                     "edge \(edge) of mask \(m) misplaced")
                 try check(places[Int(e.spring)].isLive, "mask \(m) lists a removed spring")
                 if mask.isPausing { pauseHolds[Int(e.spring), default: 0] += 1 }

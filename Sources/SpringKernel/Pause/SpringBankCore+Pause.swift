@@ -1,14 +1,110 @@
-/// A pause mask: a set of springs that one source (a gesture recognizer, say) pauses and resumes
-/// together.
+/// A pause mask: its generation, whether it is live and pausing, and its members, each a spring's
+/// record and the edge that joins it to the mask (see ``MaskEdge``), kept in an array so that
+/// pausing or resuming walks the members with independent loads, not a chain of them.
+///
+/// A mask of up to ``inlineMembers`` springs (a stream's pause in the interaction layer: one to
+/// four components) keeps them in the record itself and allocates nothing; a larger one keeps
+/// them all in one array of (spring, edge) pairs. 40 bytes, where two arrays of their own took
+/// the record's 24 and two heap blocks (96 bytes with glibc) for every mask.
 struct PauseMaskRecord {
+    /// The members a mask keeps in its record.
+    static let inlineMembers = 2
+
     var generation: UInt32 = 0
     var isLive = false
     /// Whether the mask currently holds its members paused.
     var isPausing = false
-    /// The springs the mask lists, and the edge of each (see ``MaskEdge``): an array, so that
-    /// pausing or resuming walks the members with independent loads, not a chain of them.
-    var members: [UInt32] = []
-    var memberEdges: [UInt32] = []
+    /// How many springs the mask lists.
+    private(set) var memberCount: UInt32 = 0
+    /// While ``spilled`` is empty: the first members' (spring, edge) pairs.
+    private var inline: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+    /// Every member's (spring, edge) pair, once the mask listed more than ``inlineMembers``
+    /// springs at once (empty, allocating nothing, until then; kept, with the members, until
+    /// they are all gone).
+    private var spilled: [UInt32] = []
+
+    init(generation: UInt32 = 0) {
+        self.generation = generation
+    }
+
+    /// The spring (record index) of member `position`.
+    func member(at position: Int) -> UInt32 { pair(position * 2) }
+
+    /// The edge of member `position`.
+    func edge(at position: Int) -> UInt32 { pair(position * 2 + 1) }
+
+    /// The last member's edge, if any.
+    var lastEdge: UInt32? { memberCount > 0 ? edge(at: Int(memberCount) - 1) : nil }
+
+    @inline(__always)
+    private func pair(_ i: Int) -> UInt32 {
+        guard spilled.isEmpty else { return spilled[i] }
+        switch i {
+        case 0: return inline.0
+        case 1: return inline.1
+        case 2: return inline.2
+        default: return inline.3
+        }
+    }
+
+    /// Lists `spring`, joined by `edge`, last.
+    mutating func append(spring: UInt32, edge: UInt32) {
+        let count = Int(memberCount)
+        if spilled.isEmpty {
+            switch count {
+            case 0: inline.0 = spring; inline.1 = edge
+            case 1: inline.2 = spring; inline.3 = edge
+            default:
+                spilled.reserveCapacity(2 * (count + 1))
+                spilled.append(contentsOf: [inline.0, inline.1, inline.2, inline.3])
+                spilled.append(spring)
+                spilled.append(edge)
+            }
+        } else {
+            spilled.append(spring)
+            spilled.append(edge)
+        }
+        memberCount += 1
+    }
+
+    /// Puts the last member in place of member `position` (which leaves), then drops the last
+    /// place; returns the edge that moved, if one did.
+    mutating func removeMember(at position: Int) -> UInt32? {
+        let last = Int(memberCount) - 1
+        var moved: UInt32?
+        if position != last {
+            let (spring, edge) = (member(at: last), edge(at: last))
+            if spilled.isEmpty {
+                // position 0, last 1
+                inline.0 = spring
+                inline.1 = edge
+            } else {
+                spilled[position * 2] = spring
+                spilled[position * 2 + 1] = edge
+            }
+            moved = edge
+        }
+        if !spilled.isEmpty { spilled.removeLast(2) }
+        memberCount -= 1
+        return moved
+    }
+
+    /// Calls `body` with every member's (spring, edge) pairs, flat, in member order: from a copy,
+    /// so `body` may change the bank (not this mask's members).
+    @inline(__always)
+    func withMemberPairs<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<UInt32>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let count = 2 * Int(memberCount)
+        if spilled.isEmpty {
+            let pairs = inline
+            return try withUnsafeBytes(of: pairs) { (bytes) throws(Failure) -> Result in
+                try body(UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt32.self)[0..<count]))
+            }
+        }
+        let pairs = spilled
+        return try pairs.withUnsafeBufferPointer { (buffer) throws(Failure) -> Result in try body(buffer) }
+    }
 }
 
 /// One mask listing one spring: membership stored once, as Box2D stores a contact between two
@@ -45,9 +141,8 @@ extension SpringBankCore {
     /// Calls `body` with each spring the mask lists. `body` must not change the mask's members.
     @inline(__always)
     func forEachMember<Failure: Error>(ofMask mask: Int, _ body: (Int) throws(Failure) -> Void) throws(Failure) {
-        let members = masks[mask].members
-        try members.withUnsafeBufferPointer { (springs) throws(Failure) in
-            for spring in springs { try body(Int(spring)) }
+        try masks[mask].withMemberPairs { (pairs) throws(Failure) in
+            for i in stride(from: 0, to: pairs.count, by: 2) { try body(Int(pairs[i])) }
         }
     }
 
@@ -63,7 +158,7 @@ extension SpringBankCore {
 
     /// Lists the spring in the mask: last of the mask's members, first of the spring's masks.
     private func addEdge(record index: Int, mask: Int) {
-        var new = MaskEdge(mask: UInt32(mask), spring: UInt32(index), position: UInt32(masks[mask].members.count))
+        var new = MaskEdge(mask: UInt32(mask), spring: UInt32(index), position: masks[mask].memberCount)
         new.nextOfSpring = records[index].firstMaskEdge
         let edge: UInt32
         if let free = freeMaskEdges.popLast() {
@@ -73,8 +168,7 @@ extension SpringBankCore {
             edge = UInt32(maskEdges.count)
             maskEdges.append(new)
         }
-        masks[mask].members.append(UInt32(index))
-        masks[mask].memberEdges.append(edge)
+        masks[mask].append(spring: UInt32(index), edge: edge)
         if new.nextOfSpring != MaskEdge.none { maskEdges[Int(new.nextOfSpring)].previousOfSpring = edge }
         records[index].firstMaskEdge = edge
     }
@@ -85,15 +179,7 @@ extension SpringBankCore {
     func removeEdge(_ edge: UInt32) {
         let e = maskEdges[Int(edge)]
         let mask = Int(e.mask), index = Int(e.spring), position = Int(e.position)
-        let last = masks[mask].members.count - 1
-        if position != last {
-            let moved = masks[mask].memberEdges[last]
-            masks[mask].members[position] = masks[mask].members[last]
-            masks[mask].memberEdges[position] = moved
-            maskEdges[Int(moved)].position = UInt32(position)
-        }
-        masks[mask].members.removeLast()
-        masks[mask].memberEdges.removeLast()
+        if let moved = masks[mask].removeMember(at: position) { maskEdges[Int(moved)].position = UInt32(position) }
         if e.previousOfSpring != MaskEdge.none {
             maskEdges[Int(e.previousOfSpring)].nextOfSpring = e.nextOfSpring
         } else {
@@ -146,7 +232,7 @@ extension SpringBankCore {
         try checkMutable()
         let mask = try maskIndex(id)
         if masks[mask].isPausing { try resume(id) }
-        while let edge = masks[mask].memberEdges.last { removeEdge(edge) }
+        while let edge = masks[mask].lastEdge { removeEdge(edge) }
         masks[mask] = PauseMaskRecord(generation: masks[mask].generation &+ 1)
         if masks[mask].generation <= generationLimit { freeMasks.append(UInt32(mask)) }
     }
@@ -154,7 +240,7 @@ extension SpringBankCore {
     /// The record indices of a mask's members, in record order.
     func memberRecords(ofMask mask: Int) -> [Int] {
         var springs: [Int] = []
-        springs.reserveCapacity(masks[mask].members.count)
+        springs.reserveCapacity(Int(masks[mask].memberCount))
         forEachMember(ofMask: mask) { springs.append($0) }
         return springs.sorted()
     }
@@ -184,15 +270,16 @@ extension SpringBankCore {
         try checkMutable()
         let mask = try maskIndex(id)
         guard !masks[mask].isPausing else { return }
-        let members = masks[mask].members
-        for (position, spring) in members.enumerated() {
-            let index = Int(spring)
-            if Int(records[index].pauseDepth) == Self.maximumPauseDepth {
-                // Refused: the members held so far are let go exactly as they were.
-                for held in members[..<position] { undoHold(record: Int(held)) }
-                throw .pauseDepthExceeded(handle(ofRecord: index))
+        try masks[mask].withMemberPairs { (pairs) throws(SpringKernelError) in
+            for position in stride(from: 0, to: pairs.count, by: 2) {
+                let index = Int(pairs[position])
+                if Int(records[index].pauseDepth) == Self.maximumPauseDepth {
+                    // Refused: the members held so far are let go exactly as they were.
+                    for held in stride(from: 0, to: position, by: 2) { undoHold(record: Int(pairs[held])) }
+                    throw .pauseDepthExceeded(handle(ofRecord: index))
+                }
+                hold(record: index)
             }
-            hold(record: index)
         }
         masks[mask].isPausing = true
     }
