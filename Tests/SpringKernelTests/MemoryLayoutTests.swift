@@ -29,6 +29,12 @@ struct MemoryLayoutTests {
         #expect(MemoryLayout<MaskEdge>.stride == 20)
     }
 
+    @Test("a pause mask is a 40-byte record that keeps up to two members (a stream's pause in the layer) in itself")
+    func pauseMaskRecord() {
+        #expect(MemoryLayout<PauseMaskRecord>.stride == 40)
+        #expect(PauseMaskRecord.inlineMembers == 2)
+    }
+
     @Test("lane buffers start at the same address modulo 4096 (4 KB and up) or a multiple of their own size apart: no 4K aliasing between a batch's lanes, wherever the heap puts them")
     func laneBufferAlignment() throws {
         #expect(BundleIndexing.bufferAlignment(bytes: 64) == 64)
