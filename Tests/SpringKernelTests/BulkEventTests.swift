@@ -31,23 +31,64 @@ struct BulkEventTests {
         try retargetRunsMatchSingleCalls(Q16Lanes.self, value: { Q16($0)! }, refused: Q16(raw: .max))
     }
 
-    /// Two banks of the same springs in two configurations, listed alternately (so that a bulk
+    @Test("a bulk retarget whose springs alternate among many configurations goes batch by batch and equals one call per spring, bit for bit, in both formats")
+    func retargetGroupedByBatchMatchesSingleCalls() throws {
+        try retargetRunsMatchSingleCalls(Float32Lanes.self, value: { Float($0) }, refused: .nan, springs: 640, configurations: 24)
+        try retargetRunsMatchSingleCalls(Q16Lanes.self, value: { Q16($0)! }, refused: Q16(raw: .max), springs: 640, configurations: 24)
+    }
+
+    @Test("a bulk retarget taken batch by batch refuses the first listed element that fails, whichever batch it is in, and changes nothing")
+    func retargetGroupedByBatchRefusesTheFirstListed() throws {
+        let bank = SpringBank<Float32Lanes>()
+        let configurations = try (0..<16).map { try SpringConfiguration(tension: 100 + 20 * Double($0), friction: 12) }
+        let springs = try (0..<512).map { try bank.add(value: Float($0 % 50), target: 0, configuration: configurations[$0 % 16], tolerance: 0.5) }
+        try bank.step(dt: 1.0 / 60)
+        let goals = (0..<512).map { Float($0 % 7) }
+        try bank.retarget(springs, to: goals)
+        #expect(bank.core.retargetsGroupedByBatch == 1)
+        let before = bank.stateHash()
+        // Element 300 (configuration 12) is refused, and so is element 480 (configuration 0, taken
+        // first batch by batch): the call refuses element 300's.
+        var refused = goals
+        refused[300] = .infinity
+        refused[480] = 1e30
+        #expect(throws: SpringKernelError.nonFinite(.target)) { try bank.retarget(springs, to: refused) }
+        #expect(bank.stateHash() == before)
+        refused[300] = 1
+        #expect(throws: SpringKernelError.outOfRange(.target)) { try bank.retarget(springs, to: refused) }
+        #expect(bank.stateHash() == before)
+        // A removed spring listed after a refused goal: the goal's refusal; before it: the handle's.
+        try bank.remove(springs[400])
+        let afterRemoval = bank.stateHash()
+        refused[300] = .infinity
+        #expect(throws: SpringKernelError.nonFinite(.target)) { try bank.retarget(springs, to: refused) }
+        refused[300] = 1
+        refused[480] = 1
+        #expect(throws: SpringKernelError.staleHandle(springs[400])) { try bank.retarget(springs, to: refused) }
+        #expect(bank.stateHash() == afterRemoval)
+        #expect(bank.core.retargetsGroupedByBatch == 1)
+    }
+
+    /// Two banks of the same springs in several configurations, listed in turn (so that a bulk
     /// call's runs of one batch are short), a quarter paused for a while, some resting, some listed
     /// twice, some given their own target: after each frame's retargets (one call per spring in
     /// one bank, one bulk call in the other) and step, the same state bits and the same rests.
+    /// From 256 springs on, the bulk calls go batch by batch.
     private func retargetRunsMatchSingleCalls<Lanes: SpringLaneArithmetic>(
-        _: Lanes.Type, value: (Double) -> Lanes.Value, refused: Lanes.Value
+        _: Lanes.Type, value: (Double) -> Lanes.Value, refused: Lanes.Value, springs count: Int = 96, configurations configurationCount: Int = 2
     ) throws {
         let single = SpringBank<Lanes>(), batch = SpringBank<Lanes>()
-        let configurations = [SpringConfiguration.default, try SpringConfiguration(tension: 120, friction: 14)]
-        var handles: ([SpringHandle], [SpringHandle]) = ([], [])
-        for i in 0..<96 {
-            let start = value(Double(i % 13) * 4 - 20), target = value(i % 5 == 0 ? Double(i % 13) * 4 - 20 : 0)
-            handles.0.append(try single.add(value: start, target: target, configuration: configurations[i % 2], tolerance: value(0.5)))
-            handles.1.append(try batch.add(value: start, target: target, configuration: configurations[i % 2], tolerance: value(0.5)))
+        let configurations = try [SpringConfiguration.default] + (1..<configurationCount).map {
+            try SpringConfiguration(tension: 120 + 37 * Double($0), friction: 14 + Double($0 % 5))
         }
-        let paused = (try single.makePauseMask(stride(from: 0, to: 96, by: 4).map { handles.0[$0] }),
-                      try batch.makePauseMask(stride(from: 0, to: 96, by: 4).map { handles.1[$0] }))
+        var handles: ([SpringHandle], [SpringHandle]) = ([], [])
+        for i in 0..<count {
+            let start = value(Double(i % 13) * 4 - 20), target = value(i % 5 == 0 ? Double(i % 13) * 4 - 20 : 0)
+            handles.0.append(try single.add(value: start, target: target, configuration: configurations[i % configurationCount], tolerance: value(0.5)))
+            handles.1.append(try batch.add(value: start, target: target, configuration: configurations[i % configurationCount], tolerance: value(0.5)))
+        }
+        let paused = (try single.makePauseMask(stride(from: 0, to: count, by: 4).map { handles.0[$0] }),
+                      try batch.makePauseMask(stride(from: 0, to: count, by: 4).map { handles.1[$0] }))
         var generator = SplitMix64(seed: 3301)
         for frame in 0..<150 {
             if frame == 10 { try single.pause(paused.0); try batch.pause(paused.1) }
@@ -56,7 +97,7 @@ struct BulkEventTests {
             var listed: [Int] = []
             var goals: [Lanes.Value] = []
             if frame < 60 {
-                for i in 0..<96 where generator.next() % 4 != 0 {
+                for i in 0..<count where generator.next() % 4 != 0 {
                     listed.append(i)
                     let own = generator.next() % 8 == 0
                     goals.append(own ? try single.target(of: handles.0[i]) : value(Double(generator.next() % 200) / 4 - 25))
@@ -75,9 +116,10 @@ struct BulkEventTests {
             #expect(single.restedInLastStep.map(\.index) == batch.restedInLastStep.map(\.index), "frame \(frame)")
         }
         #expect(single.awakeCount == 0 && batch.awakeCount == 0)
+        #expect(batch.core.retargetsGroupedByBatch == (count >= 256 ? 60 : 0))
         // A refusal in the second batch's run, after springs of both were retargeted: nothing changed.
         let before = batch.stateHash()
-        let goals = (0..<96).map { $0 == 71 ? refused : value(Double($0 % 9)) }
+        let goals = (0..<count).map { $0 == 71 ? refused : value(Double($0 % 9)) }
         #expect(throws: SpringKernelError.self) { try batch.retarget(handles.1, to: goals) }
         #expect(batch.stateHash() == before)
     }

@@ -237,6 +237,15 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     @exclusivity(unchecked) var retargetingCapacity = 0
     /// Steps that retargeted in their one pass (for the tests: the others went as two calls).
     var retargetingStepsInOnePass = 0
+    /// A bulk retarget by handle whose springs alternate among batches takes them batch by batch
+    /// (``SpringBank/retarget(_:to:)``): this holds each listed spring's batch, a count per batch,
+    /// and the listed springs in runs of their batch (20 bytes a listed spring in all). Made by the first such call,
+    /// grown when a longer list comes (only where the system can give it: the call otherwise
+    /// goes in list order), released with the bank.
+    @exclusivity(unchecked) var groupingScratch: UnsafeMutablePointer<UInt32>?
+    @exclusivity(unchecked) var groupingScratchCapacity = 0
+    /// Bulk retargets by handle that went batch by batch (for the tests).
+    var retargetsGroupedByBatch = 0
     /// What every step reads and writes; owned here, deallocated in deinit.
     @usableFromInline let frameState: UnsafeMutablePointer<FrameState>
     private let threadResults: UnsafeMutablePointer<Int>
@@ -283,6 +292,7 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
         changedLaneMaskStorage.deallocate()
         work.deallocate()
         retargetingLanes?.deallocate()
+        groupingScratch.map { Platform.free($0) }
         frameState.deallocate()
         threadResults.deallocate()
     }

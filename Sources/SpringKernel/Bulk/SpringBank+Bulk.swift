@@ -39,12 +39,20 @@ extension SpringBank {
             // goal refused: each is checked in turn, so the first element that throws does.
             if Lanes.retargetsInStep, let goalLanes = UnsafeRawPointer(targets.baseAddress),
                Lanes.acceptsAll(goals: goalLanes, count: targets.count) {
+                if retargetGroupedByBatch(springs, goal: { i throws(SpringKernelError) in goalLanes.load(fromByteOffset: i &* 4, as: UInt32.self) }) {
+                    core.finishLoggedRetargets()
+                    return
+                }
                 for i in springs.indices {
                     try retargetListed(
                         record: try core.recordIndex(springs[i]),
                         to: goalLanes.load(fromByteOffset: i &* 4, as: UInt32.self), run: &run)
                 }
             } else {
+                if retargetGroupedByBatch(springs, goal: { i throws(SpringKernelError) in try Lanes.lanePattern(of: targets[i], as: .target) }) {
+                    core.finishLoggedRetargets()
+                    return
+                }
                 for i in springs.indices {
                     try retargetListed(
                         record: try core.recordIndex(springs[i]), to: try Lanes.lanePattern(of: targets[i], as: .target), run: &run)
@@ -55,6 +63,110 @@ extension SpringBank {
             throw error
         }
         core.finishLoggedRetargets()
+    }
+
+    /// A bulk retarget whose springs alternate among configurations (an engine's list in its own
+    /// order, each element with its own spring), made batch by batch: the same retargets as the
+    /// list-order loop, with the same lanes, marks and log, so the call's result is the same.
+    ///
+    /// In list order, every element that changes batch rebuilds the loop's view of its batch, and
+    /// the loop reads three lanes of each of those batches at once: with 64 batches, 192
+    /// interleaved streams, which no prefetcher follows (a spring-frame took twice what it takes
+    /// batch by batch). Here the list's springs are counted per batch and copied, with their
+    /// slots and goals, into runs of their batch by a counting sort (stable: a spring listed twice
+    /// is retargeted in list order), then retargeted run by run. Springs of different batches commute; springs at rest or paused (woken or predicted
+    /// once the call is accepted, from the log, in its order) are taken after, in list order, so
+    /// the log lists them as the list-order loop does.
+    ///
+    /// Returns false, with nothing changed, when the list is short (under 256 springs, or under a
+    /// quarter of the bank's), its first 64 springs change batch fewer than 16 times, a handle or a goal is refused (the list-order loop then throws
+    /// what it throws) or the system cannot give the runs' room (20 bytes a listed spring). A retarget refused part way is
+    /// undone, and false returned: the list-order loop then refuses the first element that
+    /// throws, as it would have.
+    private func retargetGroupedByBatch(
+        _ springs: UnsafeBufferPointer<SpringHandle>, goal: (Int) throws(SpringKernelError) -> UInt32
+    ) -> Bool {
+        let n = springs.count
+        // A list of a few springs of a large bank (1 %, say) reads their lanes a line each in any
+        // order: taken batch by batch it would only add the passes below.
+        guard n >= 256, 4 * n >= core.springCount else { return false }
+        var switches = 0, last: Int32 = -2
+        for i in 0..<64 {
+            let index = Int(springs[i].index)
+            guard index < core.places.count else { return false }
+            let batch = core.places[index].batch
+            if batch != last {
+                switches += 1
+                last = batch
+            }
+        }
+        guard switches >= 16 else { return false }
+        // Each listed spring's batch (n words), a count per batch, and the listed springs in
+        // batch order, four words each: record, slot, goal lane, position in the list.
+        let batches = core.batchLanes.count
+        let needed = 5 * n + batches
+        if core.groupingScratchCapacity < needed {
+            guard let fresh = Platform.allocateIfAvailable(count: needed, of: UInt32.self) else { return false }
+            core.groupingScratch.map { Platform.free($0) }
+            core.groupingScratch = fresh
+            core.groupingScratchCapacity = needed
+        }
+        let batchOf = core.groupingScratch.unsafelyUnwrapped, counts = batchOf + n, grouped = counts + batches
+        counts.update(repeating: 0, count: batches)
+        for i in 0..<n {
+            guard let index = try? core.recordIndex(springs[i]) else { return false }
+            let batch = Int(core.places[index].batch)
+            batchOf[i] = UInt32(truncatingIfNeeded: batch)
+            counts[batch] &+= 1
+        }
+        var start: UInt32 = 0
+        for b in 0..<batches {
+            let count = counts[b]
+            counts[b] = start
+            start &+= count
+        }
+        // The list read in order again, each spring written to its batch's run: the retargets
+        // below then read one stream, not the list's three at a stride.
+        for i in 0..<n {
+            let b = Int(batchOf[i])
+            let index = Int(springs[i].index)
+            guard let goal = try? goal(i) else { return false }
+            let entry = grouped + 4 * Int(counts[b])
+            entry[0] = UInt32(truncatingIfNeeded: index)
+            entry[1] = UInt32(truncatingIfNeeded: core.places[index].slot)
+            entry[2] = goal
+            entry[3] = UInt32(truncatingIfNeeded: i)
+            counts[b] &+= 1
+        }
+        do throws(SpringKernelError) {
+            var waiting = false, first = 0
+            for b in 0..<batches {
+                let end = Int(counts[b])
+                guard end > first else { continue }
+                var run = RetargetRun(core: core, batch: Int32(b))
+                for k in first..<end {
+                    let entry = grouped + 4 * k
+                    let slot = Int(entry[1])
+                    if slot < run.movingCount {
+                        try retargetMoving(record: Int(entry[0]), slot: slot, to: entry[2], in: &run)
+                    } else {
+                        batchOf[Int(entry[3])] = .max
+                        waiting = true
+                    }
+                }
+                first = end
+            }
+            if waiting {
+                for i in 0..<n where batchOf[i] == .max {
+                    try retarget(record: Int(springs[i].index), to: try goal(i), logging: true)
+                }
+            }
+        } catch {
+            core.undoLoggedRetargets()
+            return false
+        }
+        core.retargetsGroupedByBatch += 1
+        return true
     }
 
     /// One element of a bulk retarget: the spring of record `index` toward `goal` (its lane
