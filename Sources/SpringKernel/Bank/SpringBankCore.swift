@@ -239,9 +239,9 @@ final class SpringBankCore<Lanes: SpringLaneArithmetic> {
     var retargetingStepsInOnePass = 0
     /// A bulk retarget by handle whose springs alternate among batches takes them batch by batch
     /// (``SpringBank/retarget(_:to:)``): this holds each listed spring's batch, a count per batch,
-    /// and the listed springs in runs of their batch (20 bytes a listed spring in all). Made by the first such call,
-    /// grown when a longer list comes (only where the system can give it: the call otherwise
-    /// goes in list order), released with the bank.
+    /// and the listed springs in runs of their batch (20 bytes a listed spring in all). Made by
+    /// the first such call, grown when a longer list comes (only where the system can give it:
+    /// the call otherwise goes in list order), released with the bank.
     @exclusivity(unchecked) var groupingScratch: UnsafeMutablePointer<UInt32>?
     @exclusivity(unchecked) var groupingScratchCapacity = 0
     /// Bulk retargets by handle that went batch by batch (for the tests).

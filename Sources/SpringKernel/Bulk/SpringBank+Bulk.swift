@@ -74,15 +74,17 @@ extension SpringBank {
     /// interleaved streams, which no prefetcher follows (a spring-frame took twice what it takes
     /// batch by batch). Here the list's springs are counted per batch and copied, with their
     /// slots and goals, into runs of their batch by a counting sort (stable: a spring listed twice
-    /// is retargeted in list order), then retargeted run by run. Springs of different batches commute; springs at rest or paused (woken or predicted
-    /// once the call is accepted, from the log, in its order) are taken after, in list order, so
-    /// the log lists them as the list-order loop does.
+    /// is retargeted in list order), then retargeted run by run. Springs of different batches
+    /// commute; springs at rest or paused (woken or predicted once the call is accepted, from the
+    /// log, in its order) are taken after, in list order, so the log lists them as the list-order
+    /// loop does.
     ///
     /// Returns false, with nothing changed, when the list is short (under 256 springs, or under a
-    /// quarter of the bank's), its first 64 springs change batch fewer than 16 times, a handle or a goal is refused (the list-order loop then throws
-    /// what it throws) or the system cannot give the runs' room (20 bytes a listed spring). A retarget refused part way is
-    /// undone, and false returned: the list-order loop then refuses the first element that
-    /// throws, as it would have.
+    /// quarter of the bank's), its first 64 springs change batch fewer than 16 times, a handle or
+    /// a goal is refused (the list-order loop then throws what it throws) or the system cannot
+    /// give the runs' room (20 bytes a listed spring). A retarget refused part way is undone, and
+    /// false returned: the list-order loop then refuses the first element that throws, as it
+    /// would have.
     private func retargetGroupedByBatch(
         _ springs: UnsafeBufferPointer<SpringHandle>, goal: (Int) throws(SpringKernelError) -> UInt32
     ) -> Bool {

@@ -2,10 +2,11 @@
 /// record and the edge that joins it to the mask (see ``MaskEdge``), kept in an array so that
 /// pausing or resuming walks the members with independent loads, not a chain of them.
 ///
-/// A mask of up to ``inlineMembers`` springs (a stream's pause in the interaction layer: one to
-/// four components) keeps them in the record itself and allocates nothing; a larger one keeps
-/// them all in one array of (spring, edge) pairs. 40 bytes, where two arrays of their own took
-/// the record's 24 and two heap blocks (96 bytes with glibc) for every mask.
+/// A mask of up to ``inlineMembers`` springs (a stream's pause in the interaction layer: a
+/// `CGPoint`'s two components) keeps them in the record itself and allocates nothing; a larger
+/// one keeps them all in one array of (spring, edge) pairs. 40 bytes on a 64-bit target, where
+/// two arrays of their own took the record's 24 and two heap blocks (96 bytes with glibc) for
+/// every mask.
 struct PauseMaskRecord {
     /// The members a mask keeps in its record.
     static let inlineMembers = 2
