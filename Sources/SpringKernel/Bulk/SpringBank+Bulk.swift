@@ -6,12 +6,16 @@
 extension SpringBank {
     /// Pulls `springs[i]` toward `targets[i]`, for every i, as ``retarget(_:to:)`` does one spring.
     ///
+    /// The springs may be listed in any order. A long list whose springs alternate among
+    /// configurations is taken batch by batch (the same result, for 20 bytes of scratch a listed
+    /// spring, kept by the bank); listing each configuration's springs together saves that pass.
+    ///
     /// - Throws: ``SpringKernelError/countMismatch(expected:given:)`` when the buffers differ in
     ///   length; any error ``retarget(_:to:)`` throws, for the first spring that would throw it;
     ///   ``SpringKernelError/outOfMemory`` when the system cannot give the call's undo log (20
     ///   bytes a listed spring, reserved before any spring changes). Nothing is changed then.
     ///
-    /// - Complexity: O(n) for n springs listed.
+    /// - Complexity: O(n + c) for n springs listed, in a bank of c configurations.
     // Compiled for the shipped formats: a call per event reaches their arithmetic directly.
     @_specialize(where Lanes == Float32Lanes)
     @_specialize(where Lanes == Q16Lanes)
