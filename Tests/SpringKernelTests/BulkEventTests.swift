@@ -69,6 +69,90 @@ struct BulkEventTests {
         #expect(bank.core.retargetsGroupedByBatch == 1)
     }
 
+    @Test("bulk retargets by handle of random lists over 1 to 40 configurations equal one call per spring, or refuse as the failing element's call does and change nothing, in both formats",
+          arguments: [1, 3, 16, 40])
+    func randomBulkRetargets(configurations: Int) throws {
+        try randomBulkRetargets(Float32Lanes.self, configurations: configurations, value: { Float($0) }, refused: .infinity)
+        try randomBulkRetargets(Q16Lanes.self, configurations: configurations, value: { Q16($0)! }, refused: Q16(raw: .max))
+    }
+
+    /// Twin banks of 300-1,000 springs, a tenth paused, some resting: each round lists 256 to
+    /// 1,200 springs in a random order, moving ones possibly twice, with random goals, retargeted
+    /// in one bulk call in one bank and one call per element in the other, then both stepped: the
+    /// same state bits and rests. (A spring at rest or paused is listed once a round: a bulk call
+    /// decides its wake once the call is accepted, from its last element, where one call each
+    /// decides at each; `RetargetWithinToleranceTests` pins that policy.) A round in five lists
+    /// one bad element (a removed spring, or a goal the format refuses): the bulk call throws what
+    /// that element's own call throws and changes nothing.
+    private func randomBulkRetargets<Lanes: SpringLaneArithmetic>(
+        _: Lanes.Type, configurations count: Int, value: (Double) -> Lanes.Value, refused: Lanes.Value
+    ) throws {
+        var generator = SplitMix64(seed: UInt64(count) &* 7919)
+        let configurations = try (0..<count).map { try SpringConfiguration(tension: 60 + 41 * Double($0), friction: 4 + Double($0 % 9)) }
+        let springCount = Int.random(in: 300...1000, using: &generator)
+        let bulk = SpringBank<Lanes>(), single = SpringBank<Lanes>()
+        var handles: ([SpringHandle], [SpringHandle]) = ([], [])
+        for i in 0..<springCount {
+            let configuration = configurations[Int.random(in: 0..<count, using: &generator)]
+            let start = value(Double(Int.random(in: -200...200, using: &generator)) / 4)
+            let target = value(i % 7 == 0 ? 0 : Double(Int.random(in: -200...200, using: &generator)) / 4)
+            handles.0.append(try bulk.add(value: start, target: target, configuration: configuration, tolerance: value(0.5)))
+            handles.1.append(try single.add(value: start, target: target, configuration: configuration, tolerance: value(0.5)))
+        }
+        let pausedIDs = (0..<springCount).filter { $0 % 10 == 3 }
+        let masks = (try bulk.makePauseMask(pausedIDs.map { handles.0[$0] }), try single.makePauseMask(pausedIDs.map { handles.1[$0] }))
+        try bulk.pause(masks.0)
+        try single.pause(masks.1)
+        let removed = springCount - 1
+        try bulk.remove(handles.0[removed])
+        try single.remove(handles.1[removed])
+        for round in 0..<24 {
+            let length = Int.random(in: 256...1200, using: &generator)
+            var listed: [Int] = []
+            var once = Set<Int>(), draws = 0
+            // (Bounded: when most springs rest, the list is what 20 draws an element found.)
+            while listed.count < length, draws < 20 * length {
+                draws += 1
+                let i = Int.random(in: 0..<removed, using: &generator)
+                if try bulk.isAtRest(handles.0[i]) || bulk.isPaused(handles.0[i]) {
+                    guard once.insert(i).inserted else { continue }
+                }
+                listed.append(i)
+            }
+            var goals = listed.map { _ in value(Double(Int.random(in: -400...400, using: &generator)) / 8) }
+            let bad = round % 5 == 4 ? Int.random(in: 0..<listed.count, using: &generator) : nil
+            if let bad {
+                if round % 2 == 0 { listed[bad] = removed } else { goals[bad] = refused }
+            }
+            if let bad {
+                let before = bulk.stateHash()
+                var expected = ""
+                do throws(SpringKernelError) { try single.retarget(handles.1[listed[bad]], to: goals[bad]) } catch { expected = "\(error)" }
+                #expect(!expected.isEmpty)
+                var thrown = ""
+                do throws(SpringKernelError) { try bulk.retarget(listed.map { handles.0[$0] }, to: goals) } catch { thrown = "\(error)" }
+                #expect(thrown == expected, "round \(round)")
+                #expect(bulk.stateHash() == before, "round \(round)")
+            } else {
+                try bulk.retarget(listed.map { handles.0[$0] }, to: goals)
+                for (i, goal) in zip(listed, goals) { try single.retarget(handles.1[i], to: goal) }
+                #expect(bulk.stateHash() == single.stateHash(), "round \(round)")
+            }
+            if round == 12 {
+                try bulk.resume(masks.0)
+                try single.resume(masks.1)
+            }
+            for _ in 0..<Int.random(in: 1...20, using: &generator) {
+                try bulk.step(dt: 1.0 / 60)
+                try single.step(dt: 1.0 / 60)
+                #expect(bulk.restedInLastStep.map(\.index) == single.restedInLastStep.map(\.index))
+            }
+            #expect(bulk.stateHash() == single.stateHash(), "round \(round), stepped")
+        }
+        try bulk._checkInvariants()
+        if count >= 3 { #expect(bulk.core.retargetsGroupedByBatch > 0) }
+    }
+
     /// Two banks of the same springs in several configurations, listed in turn (so that a bulk
     /// call's runs of one batch are short), a quarter paused for a while, some resting, some listed
     /// twice, some given their own target: after each frame's retargets (one call per spring in
